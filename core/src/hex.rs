@@ -1,0 +1,40 @@
+//! Lowercase hexadecimal text, the form in which seeds and digests travel.
+
+const DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+/// Writes `bytes` as lowercase hex into `out`, which must be exactly twice as long.
+pub(crate) fn encode_into(bytes: &[u8], out: &mut [u8]) {
+    debug_assert_eq!(out.len(), bytes.len() * 2);
+    for (pair, byte) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = DIGITS[usize::from(byte >> 4)];
+        pair[1] = DIGITS[usize::from(byte & 0x0f)];
+    }
+}
+
+/// Lowercase hex of 32 bytes, as a fixed buffer (no allocation).
+pub(crate) fn encode32(bytes: &[u8; 32]) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    encode_into(bytes, &mut out);
+    out
+}
+
+/// Lowercase hex of any bytes.
+pub fn encode(bytes: &[u8]) -> alloc::string::String {
+    let mut out = alloc::vec![0u8; bytes.len() * 2];
+    encode_into(bytes, &mut out);
+    // Only ASCII hex digits were written.
+    alloc::string::String::from_utf8(out).unwrap_or_default()
+}
+
+/// Whether `c` is a lowercase hex digit (`0-9a-f`).
+pub(crate) fn is_lower_hex_digit(c: u8) -> bool {
+    c.is_ascii_digit() || (b'a'..=b'f').contains(&c)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn encodes_lowercase() {
+        assert_eq!(super::encode(&[0x00, 0xab, 0xff, 0x10]), "00abff10");
+    }
+}

@@ -1,0 +1,51 @@
+//! The arcade's fairness algorithm, version 1: the one implementation that the server settles
+//! rounds with and that the wasm verifier re-derives them with.
+//!
+//! Pure functions over plain data: seeds, calls and wagers in; outcomes, payouts and errors out.
+//! No clock, randomness, IO or allocation on the settlement path beyond what receipts need.
+//!
+//! ```
+//! use arcade_core::{Call, ClientSeed, Round, ServerSeed, Side};
+//! let seed = ServerSeed::parse("8f3c1e7a0b2d4c6e8f1a3b5c7d9e0f2a4b6c8d0e1f3a5b7c9d1e3f5a7b9c0d2e")?;
+//! let round = Round::new(seed, ClientSeed::parse("my lucky seed")?, 0, Call::Coinflip(Side::Heads), 10)?;
+//! let settled = round.settle();
+//! assert_eq!(settled.profit, settled.payout as i64 - 10);
+//! # Ok::<(), arcade_core::ReceiptError>(())
+//! ```
+#![no_std]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+mod call;
+pub mod coinflip;
+pub mod dice;
+mod error;
+pub mod hex;
+mod limits;
+mod payout;
+pub mod roulette;
+mod round;
+mod seed;
+mod stream;
+mod verify;
+#[cfg(feature = "serde")]
+pub mod wire;
+
+pub use call::{Call, Game, Outcome};
+pub use coinflip::Side;
+pub use dice::{DiceCall, Direction, Roll, Schedule};
+pub use error::{CallError, LimitError, ReceiptError, SeedError};
+pub use limits::{Limits, MIN_WAGER};
+pub use payout::WinReturn;
+pub use roulette::{BetKind, Color, RouletteBet};
+pub use round::{ARCADE_NONCE, GameResult, MAX_SETTLEABLE_WAGER, Round, Settlement};
+pub use seed::{
+    ClientSeed, Commitment, MAX_CLIENT_SEED_CHARS, SERVER_SEED_LEN, ServerSeed,
+    server_seed_from_bytes,
+};
+pub use stream::{BLOCK_LEN, ByteStream, Draws};
+pub use verify::{
+    Check, Checks, Claimed, ClaimedResult, FAIRNESS_VERSION, Mismatch, Receipt, Verification,
+    verify,
+};

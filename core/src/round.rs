@@ -1,0 +1,158 @@
+//! Settling one round: seeds, call and wager in; draws, outcome and payout out.
+
+use crate::call::{Call, Outcome};
+use crate::coinflip::{self, Side};
+use crate::dice::{Roll, Schedule};
+use crate::error::ReceiptError;
+use crate::roulette::{self, Color};
+use crate::seed::{ClientSeed, ServerSeed};
+use crate::stream::{ByteStream, Draws};
+
+/// Arcade rounds always use nonce 0: every round has its own server seed.
+pub const ARCADE_NONCE: u64 = 0;
+
+/// Wagers above this cannot be settled (the limits sit far below it); it keeps every payout
+/// and profit inside `u64`/`i64`.
+pub const MAX_SETTLEABLE_WAGER: u64 = 1 << 48;
+
+/// Everything that decides a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Round<'a> {
+    server_seed: ServerSeed<'a>,
+    client_seed: ClientSeed<'a>,
+    nonce: u64,
+    call: Call,
+    wager: u64,
+}
+
+impl<'a> Round<'a> {
+    /// A round on validated seeds; the wager must be 1 ..= [`MAX_SETTLEABLE_WAGER`].
+    pub fn new(
+        server_seed: ServerSeed<'a>,
+        client_seed: ClientSeed<'a>,
+        nonce: u64,
+        call: Call,
+        wager: u64,
+    ) -> Result<Self, ReceiptError> {
+        if !(1..=MAX_SETTLEABLE_WAGER).contains(&wager) {
+            return Err(ReceiptError::WagerOutOfRange { wager });
+        }
+        Ok(Self {
+            server_seed,
+            client_seed,
+            nonce,
+            call,
+            wager,
+        })
+    }
+
+    /// The byte stream this round draws from.
+    pub fn stream(&self) -> ByteStream<'a> {
+        ByteStream::new(
+            self.server_seed.as_str().as_bytes(),
+            self.client_seed.as_str(),
+            self.nonce,
+        )
+    }
+
+    /// Draws the outcome and settles the payout.
+    pub fn settle(&self) -> Settlement {
+        let draws = Draws::from_stream(&self.stream());
+        let result = GameResult::draw(&self.call, draws.u0);
+        let outcome = result.outcome();
+        let won = self.call.wins(outcome);
+        let payout = if won {
+            // wager <= 2^48 and every return is below 100x, so this fits.
+            u64::try_from(self.call.win_return(self.wager).payout(draws.u1)).unwrap_or(u64::MAX)
+        } else {
+            0
+        };
+        let profit = i64::try_from(i128::from(payout) - i128::from(self.wager)).unwrap_or(i64::MIN);
+        Settlement {
+            call: self.call,
+            wager: self.wager,
+            draws,
+            outcome,
+            result,
+            won,
+            payout,
+            profit,
+        }
+    }
+}
+
+/// A settled round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settlement {
+    /// The call that was played.
+    pub call: Call,
+    /// Chips wagered.
+    pub wager: u64,
+    /// The draws `u_0`, `u_1` and the block they came from.
+    pub draws: Draws,
+    /// What was drawn.
+    pub outcome: Outcome,
+    /// The outcome as receipts show it.
+    pub result: GameResult,
+    /// Whether the call won.
+    pub won: bool,
+    /// Chips credited back, wager included; 0 on a loss.
+    pub payout: u64,
+    /// `payout - wager`.
+    pub profit: i64,
+}
+
+/// The result object of a receipt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    /// `{"outcome": "heads"|"tails"}`
+    Coinflip {
+        /// The side drawn.
+        outcome: Side,
+    },
+    /// `{"roll", "roll_hundredths", "win_chance", "multiplier"}`
+    Dice {
+        /// The roll drawn.
+        roll: Roll,
+        /// The schedule of the call.
+        schedule: Schedule,
+    },
+    /// `{"pocket", "color"}`
+    Roulette {
+        /// The pocket drawn.
+        pocket: u8,
+        /// Its colour.
+        color: Color,
+    },
+}
+
+impl GameResult {
+    /// The result `u_0` draws for `call`.
+    pub fn draw(call: &Call, u0: u32) -> Self {
+        match call {
+            Call::Coinflip(_) => Self::Coinflip {
+                outcome: coinflip::flip(u0),
+            },
+            Call::Dice(dice) => Self::Dice {
+                roll: Roll::from_u32(u0),
+                schedule: dice.schedule(),
+            },
+            Call::Roulette(_) => {
+                let pocket = roulette::spin(u0);
+                Self::Roulette {
+                    pocket,
+                    color: roulette::color(pocket),
+                }
+            }
+        }
+    }
+
+    /// The bare outcome.
+    pub fn outcome(&self) -> Outcome {
+        match *self {
+            Self::Coinflip { outcome } => Outcome::Coinflip(outcome),
+            Self::Dice { roll, .. } => Outcome::Dice(roll),
+            Self::Roulette { pocket, .. } => Outcome::Roulette(pocket),
+        }
+    }
+}

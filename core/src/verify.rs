@@ -1,0 +1,300 @@
+//! Re-deriving a receipt and reporting each check (fairness v1, "Receipts").
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::call::Call;
+use crate::coinflip::Side;
+use crate::error::ReceiptError;
+use crate::roulette::Color;
+use crate::round::{GameResult, Round, Settlement};
+use crate::seed::{ClientSeed, Commitment, ServerSeed};
+
+/// The only fairness version there is.
+pub const FAIRNESS_VERSION: u32 = 1;
+
+/// A settled round as a receipt presents it: the inputs that decide it and what was claimed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Receipt {
+    /// Must be [`FAIRNESS_VERSION`].
+    pub fairness_version: u32,
+    /// The commitment published before play.
+    pub commitment: String,
+    /// The revealed server seed.
+    pub server_seed: String,
+    /// The player's seed.
+    pub client_seed: String,
+    /// 0 for arcade rounds.
+    pub nonce: u64,
+    /// Chips wagered.
+    pub wager: u64,
+    /// The game and its parameters.
+    pub call: Call,
+    /// What the receipt says happened.
+    pub claimed: Claimed,
+}
+
+/// The claimed settlement of a receipt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claimed {
+    /// The claimed result object.
+    pub result: ClaimedResult,
+    /// Claimed win or loss.
+    pub won: bool,
+    /// Claimed payout.
+    pub payout: u64,
+    /// Claimed profit.
+    pub profit: i64,
+}
+
+/// The fields a receipt's result object may carry; those present are checked. Each game needs
+/// its outcome: `outcome` (coinflip), `roll_hundredths` or `roll` (dice), `pocket` (roulette).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClaimedResult {
+    /// Coinflip side.
+    pub outcome: Option<Side>,
+    /// Dice roll as a number (display form).
+    pub roll: Option<f64>,
+    /// Dice roll in hundredths.
+    pub roll_hundredths: Option<u64>,
+    /// Dice win chance text, e.g. `"49.5000%"`.
+    pub win_chance: Option<String>,
+    /// Dice multiplier text, e.g. `"1.9800"`.
+    pub multiplier: Option<String>,
+    /// Roulette pocket.
+    pub pocket: Option<u64>,
+    /// Roulette pocket colour.
+    pub color: Option<Color>,
+}
+
+/// The three checks a verifier reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Check {
+    /// `sha256(server_seed) == commitment`.
+    Commitment,
+    /// The result and win/loss re-derive from the seeds and the call.
+    Outcome,
+    /// The payout and profit follow from the result and the wager.
+    Payout,
+}
+
+/// One field whose claimed value differs from the re-derived one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Mismatch {
+    /// Which check failed.
+    pub check: Check,
+    /// The receipt field, e.g. `result.pocket`.
+    pub field: &'static str,
+    /// The re-derived value, as text.
+    pub derived: String,
+    /// The claimed value, as text.
+    pub claimed: String,
+}
+
+/// Which checks passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Checks {
+    /// `sha256(server_seed) == commitment`.
+    pub commitment: bool,
+    /// The result re-derives.
+    pub outcome: bool,
+    /// The payout re-derives.
+    pub payout: bool,
+}
+
+/// The report of [`verify`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verification {
+    /// SHA-256 of the revealed server seed.
+    pub commitment: Commitment,
+    /// The HMAC message of block 0, `client_seed:nonce:0`.
+    pub message: String,
+    /// The round as re-derived.
+    pub settlement: Settlement,
+    /// Which checks passed.
+    pub checks: Checks,
+    /// Every differing field, in check order.
+    pub mismatches: Vec<Mismatch>,
+}
+
+impl Verification {
+    /// All three checks passed.
+    pub fn verified(&self) -> bool {
+        self.checks.commitment && self.checks.outcome && self.checks.payout
+    }
+}
+
+/// Re-derives `receipt` from its seeds, call and wager and compares every claimed field.
+///
+/// `Err` means the receipt cannot be re-derived at all (malformed seeds, call or wager, or an
+/// unknown version); a receipt that re-derives to something else is `Ok` with failed checks.
+pub fn verify(receipt: &Receipt) -> Result<Verification, ReceiptError> {
+    if receipt.fairness_version != FAIRNESS_VERSION {
+        return Err(ReceiptError::UnsupportedVersion {
+            version: receipt.fairness_version,
+        });
+    }
+    let server_seed = ServerSeed::parse(&receipt.server_seed)?;
+    let client_seed = ClientSeed::parse(&receipt.client_seed)?;
+    let round = Round::new(
+        server_seed,
+        client_seed,
+        receipt.nonce,
+        receipt.call,
+        receipt.wager,
+    )?;
+    let settlement = round.settle();
+    let commitment = server_seed.commitment();
+
+    let mut mismatches = Vec::new();
+    if !commitment.matches(&receipt.commitment) {
+        mismatches.push(Mismatch {
+            check: Check::Commitment,
+            field: "commitment",
+            derived: commitment.as_str().to_string(),
+            claimed: receipt.commitment.clone(),
+        });
+    }
+    compare_result(&settlement.result, &receipt.claimed.result, &mut mismatches)?;
+    let claimed = &receipt.claimed;
+    push_if_differs(
+        &mut mismatches,
+        Check::Outcome,
+        "won",
+        settlement.won,
+        claimed.won,
+    );
+    push_if_differs(
+        &mut mismatches,
+        Check::Payout,
+        "payout",
+        settlement.payout,
+        claimed.payout,
+    );
+    push_if_differs(
+        &mut mismatches,
+        Check::Payout,
+        "profit",
+        settlement.profit,
+        claimed.profit,
+    );
+
+    let passed = |check: Check| !mismatches.iter().any(|m| m.check == check);
+    let checks = Checks {
+        commitment: passed(Check::Commitment),
+        outcome: passed(Check::Outcome),
+        payout: passed(Check::Payout),
+    };
+    Ok(Verification {
+        commitment,
+        message: round.stream().message(0),
+        settlement,
+        checks,
+        mismatches,
+    })
+}
+
+fn compare_result(
+    derived: &GameResult,
+    claimed: &ClaimedResult,
+    out: &mut Vec<Mismatch>,
+) -> Result<(), ReceiptError> {
+    let outcome = Check::Outcome;
+    match *derived {
+        GameResult::Coinflip { outcome: side } => {
+            let claimed_side = claimed.outcome.ok_or(ReceiptError::MissingField {
+                field: "result.outcome",
+            })?;
+            push_if_differs(
+                out,
+                outcome,
+                "result.outcome",
+                side.as_str(),
+                claimed_side.as_str(),
+            );
+        }
+        GameResult::Dice { roll, schedule } => {
+            if claimed.roll_hundredths.is_none() && claimed.roll.is_none() {
+                return Err(ReceiptError::MissingField {
+                    field: "result.roll_hundredths",
+                });
+            }
+            if let Some(h) = claimed.roll_hundredths {
+                push_if_differs(
+                    out,
+                    outcome,
+                    "result.roll_hundredths",
+                    u64::from(roll.hundredths()),
+                    h,
+                );
+            }
+            if let Some(r) = claimed.roll {
+                // The display number must name the same hundredth.
+                let d = roll.as_f64();
+                if !(r - d < 0.005 && d - r < 0.005) {
+                    out.push(Mismatch {
+                        check: outcome,
+                        field: "result.roll",
+                        derived: roll.to_string(),
+                        claimed: alloc::format!("{r}"),
+                    });
+                }
+            }
+            if let Some(text) = &claimed.win_chance {
+                push_if_differs(
+                    out,
+                    outcome,
+                    "result.win_chance",
+                    schedule.win_chance(),
+                    text.clone(),
+                );
+            }
+            if let Some(text) = &claimed.multiplier {
+                push_if_differs(
+                    out,
+                    outcome,
+                    "result.multiplier",
+                    schedule.multiplier(),
+                    text.clone(),
+                );
+            }
+        }
+        GameResult::Roulette { pocket, color } => {
+            let claimed_pocket = claimed.pocket.ok_or(ReceiptError::MissingField {
+                field: "result.pocket",
+            })?;
+            push_if_differs(
+                out,
+                outcome,
+                "result.pocket",
+                u64::from(pocket),
+                claimed_pocket,
+            );
+            if let Some(c) = claimed.color {
+                push_if_differs(out, outcome, "result.color", color.as_str(), c.as_str());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn push_if_differs<T: PartialEq + ToString>(
+    out: &mut Vec<Mismatch>,
+    check: Check,
+    field: &'static str,
+    derived: T,
+    claimed: T,
+) {
+    if derived != claimed {
+        out.push(Mismatch {
+            check,
+            field,
+            derived: derived.to_string(),
+            claimed: claimed.to_string(),
+        });
+    }
+}

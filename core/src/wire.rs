@@ -1,0 +1,295 @@
+//! The JSON shape of receipts and verification reports (feature `serde`), one definition for
+//! the server's responses, the wasm verifier's input and output, and the golden vectors.
+//!
+//! Receipt fields (see the API documentation): `game`, `fairness_version`, `commitment`,
+//! `server_seed`, `client_seed`, `nonce`, `wager`, `params`, `result`, `won`, `payout`, `profit`.
+//! Unknown fields (`bet_id`, `address`, …) are ignored on input.
+
+use alloc::string::{String, ToString};
+
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::call::{Call, Game};
+use crate::coinflip::Side;
+use crate::dice::{DiceCall, Direction};
+use crate::error::ReceiptError;
+use crate::roulette::{BetKind, RouletteBet};
+use crate::round::{GameResult, Settlement};
+use crate::verify::{Claimed, ClaimedResult, FAIRNESS_VERSION, Receipt, Verification};
+
+impl Serialize for GameResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Coinflip { outcome } => {
+                let mut s = serializer.serialize_struct("CoinflipResult", 1)?;
+                s.serialize_field("outcome", outcome)?;
+                s.end()
+            }
+            Self::Dice { roll, schedule } => {
+                let mut s = serializer.serialize_struct("DiceResult", 4)?;
+                s.serialize_field("roll", &roll.as_f64())?;
+                s.serialize_field("roll_hundredths", &roll.hundredths())?;
+                s.serialize_field("win_chance", &schedule.win_chance())?;
+                s.serialize_field("multiplier", &schedule.multiplier())?;
+                s.end()
+            }
+            Self::Roulette { pocket, color } => {
+                let mut s = serializer.serialize_struct("RouletteResult", 2)?;
+                s.serialize_field("pocket", pocket)?;
+                s.serialize_field("color", color)?;
+                s.end()
+            }
+        }
+    }
+}
+
+/// A call's `params` object: `{"call"}`, `{"target", "direction"}` or `{"bet", "number"}`.
+#[derive(Debug, Clone, Copy)]
+pub struct CallParams<'a>(pub &'a Call);
+
+impl Serialize for CallParams<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        match self.0 {
+            Call::Coinflip(side) => map.serialize_entry("call", side)?,
+            Call::Dice(dice) => {
+                map.serialize_entry("target", &dice.target())?;
+                map.serialize_entry("direction", &dice.direction())?;
+            }
+            Call::Roulette(bet) => {
+                map.serialize_entry("bet", &bet.kind())?;
+                map.serialize_entry("number", &bet.number())?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// The fairness fields of a settled round's receipt, ready to be flattened into a response.
+#[derive(Debug, Clone, Copy)]
+pub struct ReceiptView<'a> {
+    /// The commitment published before play.
+    pub commitment: &'a str,
+    /// The revealed server seed.
+    pub server_seed: &'a str,
+    /// The player's seed.
+    pub client_seed: &'a str,
+    /// The nonce (0 for arcade rounds).
+    pub nonce: u64,
+    /// The settled round.
+    pub settlement: &'a Settlement,
+}
+
+impl Serialize for ReceiptView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let st = self.settlement;
+        let mut s = serializer.serialize_struct("Receipt", 12)?;
+        s.serialize_field("game", &st.call.game())?;
+        s.serialize_field("fairness_version", &FAIRNESS_VERSION)?;
+        s.serialize_field("commitment", self.commitment)?;
+        s.serialize_field("server_seed", self.server_seed)?;
+        s.serialize_field("client_seed", self.client_seed)?;
+        s.serialize_field("nonce", &self.nonce)?;
+        s.serialize_field("wager", &st.wager)?;
+        s.serialize_field("params", &CallParams(&st.call))?;
+        s.serialize_field("result", &st.result)?;
+        s.serialize_field("won", &st.won)?;
+        s.serialize_field("payout", &st.payout)?;
+        s.serialize_field("profit", &st.profit)?;
+        s.end()
+    }
+}
+
+/// A receipt as JSON gives it, before its parameters are checked against its game.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ReceiptInput {
+    /// `"coinflip"`, `"dice"` or `"roulette"`.
+    pub game: Game,
+    /// Must be 1.
+    pub fairness_version: Option<u32>,
+    /// The commitment.
+    pub commitment: String,
+    /// The revealed server seed.
+    pub server_seed: String,
+    /// The player's seed.
+    pub client_seed: String,
+    /// Defaults to 0.
+    #[serde(default)]
+    pub nonce: u64,
+    /// Chips wagered.
+    pub wager: u64,
+    /// The call's parameters.
+    pub params: ParamsInput,
+    /// The claimed result object.
+    pub result: ClaimedResult,
+    /// Claimed win or loss.
+    pub won: bool,
+    /// Claimed payout.
+    pub payout: u64,
+    /// Claimed profit.
+    pub profit: i64,
+}
+
+/// Every parameter any game takes; the receipt's `game` says which must be present.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct ParamsInput {
+    /// Coinflip call.
+    pub call: Option<Side>,
+    /// Dice target.
+    pub target: Option<u32>,
+    /// Dice direction (default under).
+    pub direction: Option<Direction>,
+    /// Roulette bet.
+    pub bet: Option<BetKind>,
+    /// Roulette number (straight bets only).
+    pub number: Option<u32>,
+}
+
+impl ParamsInput {
+    /// The call these parameters make on `game`.
+    pub fn to_call(&self, game: Game) -> Result<Call, ReceiptError> {
+        let missing = |field| ReceiptError::MissingField { field };
+        Ok(match game {
+            Game::Coinflip => Call::Coinflip(self.call.ok_or(missing("params.call"))?),
+            Game::Dice => Call::Dice(DiceCall::new(
+                self.target.ok_or(missing("params.target"))?,
+                self.direction.unwrap_or_default(),
+            )?),
+            Game::Roulette => Call::Roulette(RouletteBet::new(
+                self.bet.ok_or(missing("params.bet"))?,
+                self.number,
+            )?),
+        })
+    }
+}
+
+impl TryFrom<ReceiptInput> for Receipt {
+    type Error = ReceiptError;
+
+    fn try_from(input: ReceiptInput) -> Result<Self, ReceiptError> {
+        Ok(Receipt {
+            fairness_version: input.fairness_version.ok_or(ReceiptError::MissingField {
+                field: "fairness_version",
+            })?,
+            call: input.params.to_call(input.game)?,
+            commitment: input.commitment,
+            server_seed: input.server_seed,
+            client_seed: input.client_seed,
+            nonce: input.nonce,
+            wager: input.wager,
+            claimed: Claimed {
+                result: input.result,
+                won: input.won,
+                payout: input.payout,
+                profit: input.profit,
+            },
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for ClaimedResult {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(default)]
+        #[derive(Default)]
+        struct Fields {
+            outcome: Option<Side>,
+            roll: Option<f64>,
+            roll_hundredths: Option<u64>,
+            win_chance: Option<String>,
+            multiplier: Option<String>,
+            pocket: Option<u64>,
+            color: Option<crate::roulette::Color>,
+        }
+        let f = Fields::deserialize(deserializer)?;
+        Ok(ClaimedResult {
+            outcome: f.outcome,
+            roll: f.roll,
+            roll_hundredths: f.roll_hundredths,
+            win_chance: f.win_chance,
+            multiplier: f.multiplier,
+            pocket: f.pocket,
+            color: f.color,
+        })
+    }
+}
+
+/// The step-by-step trace of a verification, for people following along.
+#[derive(Debug, Clone, Serialize)]
+struct Trace<'a> {
+    hmac_key: &'a str,
+    hmac_message: &'a str,
+    block0: String,
+    u0: u32,
+    u1: u32,
+    exact_return: ExactReturn,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct ExactReturn {
+    numerator: String,
+    denominator: String,
+    floor: String,
+    remainder: String,
+    bonus_chip: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Derived<'a> {
+    commitment: &'a str,
+    result: &'a GameResult,
+    won: bool,
+    payout: u64,
+    profit: i64,
+}
+
+/// A verification report as JSON, given the server seed it was derived from.
+#[derive(Debug, Clone, Copy)]
+pub struct VerificationView<'a> {
+    /// The report.
+    pub verification: &'a Verification,
+    /// The server seed (the HMAC key) of the receipt.
+    pub server_seed: &'a str,
+}
+
+impl Serialize for VerificationView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let v = self.verification;
+        let st = &v.settlement;
+        let ret = st.call.win_return(st.wager);
+        let mut s = serializer.serialize_struct("Verification", 5)?;
+        s.serialize_field("verified", &v.verified())?;
+        s.serialize_field("checks", &v.checks)?;
+        s.serialize_field(
+            "derived",
+            &Derived {
+                commitment: v.commitment.as_str(),
+                result: &st.result,
+                won: st.won,
+                payout: st.payout,
+                profit: st.profit,
+            },
+        )?;
+        s.serialize_field(
+            "trace",
+            &Trace {
+                hmac_key: self.server_seed,
+                hmac_message: &v.message,
+                block0: crate::hex::encode(&st.draws.block0),
+                u0: st.draws.u0,
+                u1: st.draws.u1,
+                exact_return: ExactReturn {
+                    numerator: ret.numerator().to_string(),
+                    denominator: ret.denominator().to_string(),
+                    floor: ret.floor().to_string(),
+                    remainder: ret.remainder().to_string(),
+                    bonus_chip: st.won && ret.bonus(st.draws.u1),
+                },
+            },
+        )?;
+        s.serialize_field("mismatches", &v.mismatches)?;
+        s.end()
+    }
+}
