@@ -216,17 +216,43 @@ impl<'de> Deserialize<'de> for ClaimedResult {
     }
 }
 
-/// The step-by-step trace of a verification, for people following along.
-#[derive(Debug, Clone, Serialize)]
-struct Trace<'a> {
-    hmac_key: &'a str,
-    hmac_message: &'a str,
-    block0: String,
-    u0: u32,
-    u1: u32,
-    exact_return: ExactReturn,
+/// The steps of a settlement a person can follow: the HMAC key and message, the digest, the
+/// two draws and the exact return with its fractional chip.
+#[derive(Debug, Clone, Copy)]
+pub struct TraceView<'a> {
+    /// The server seed (the HMAC key).
+    pub server_seed: &'a str,
+    /// The HMAC message of block 0.
+    pub message: &'a str,
+    /// The settled round.
+    pub settlement: &'a Settlement,
 }
 
+impl Serialize for TraceView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let st = self.settlement;
+        let ret = st.call.win_return(st.wager);
+        let mut s = serializer.serialize_struct("Trace", 6)?;
+        s.serialize_field("hmac_key", self.server_seed)?;
+        s.serialize_field("hmac_message", self.message)?;
+        s.serialize_field("block0", &crate::hex::encode(&st.draws.block0))?;
+        s.serialize_field("u0", &st.draws.u0)?;
+        s.serialize_field("u1", &st.draws.u1)?;
+        s.serialize_field(
+            "exact_return",
+            &ExactReturn {
+                numerator: ret.numerator().to_string(),
+                denominator: ret.denominator().to_string(),
+                floor: ret.floor().to_string(),
+                remainder: ret.remainder().to_string(),
+                bonus_chip: st.won && ret.bonus(st.draws.u1),
+            },
+        )?;
+        s.end()
+    }
+}
+
+/// `a / b` of the win return as decimal strings (they can exceed 2^53), and how it was paid.
 #[derive(Debug, Clone, Serialize)]
 struct ExactReturn {
     numerator: String,
@@ -245,7 +271,7 @@ struct Derived<'a> {
     profit: i64,
 }
 
-/// A verification report as JSON, given the server seed it was derived from.
+/// A verification report as JSON: `verified`, `checks`, `derived`, `trace`, `mismatches`.
 #[derive(Debug, Clone, Copy)]
 pub struct VerificationView<'a> {
     /// The report.
@@ -258,7 +284,6 @@ impl Serialize for VerificationView<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let v = self.verification;
         let st = &v.settlement;
-        let ret = st.call.win_return(st.wager);
         let mut s = serializer.serialize_struct("Verification", 5)?;
         s.serialize_field("verified", &v.verified())?;
         s.serialize_field("checks", &v.checks)?;
@@ -274,19 +299,10 @@ impl Serialize for VerificationView<'_> {
         )?;
         s.serialize_field(
             "trace",
-            &Trace {
-                hmac_key: self.server_seed,
-                hmac_message: &v.message,
-                block0: crate::hex::encode(&st.draws.block0),
-                u0: st.draws.u0,
-                u1: st.draws.u1,
-                exact_return: ExactReturn {
-                    numerator: ret.numerator().to_string(),
-                    denominator: ret.denominator().to_string(),
-                    floor: ret.floor().to_string(),
-                    remainder: ret.remainder().to_string(),
-                    bonus_chip: st.won && ret.bonus(st.draws.u1),
-                },
+            &TraceView {
+                server_seed: self.server_seed,
+                message: &v.message,
+                settlement: st,
             },
         )?;
         s.serialize_field("mismatches", &v.mismatches)?;
