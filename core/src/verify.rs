@@ -50,6 +50,8 @@ pub struct Claimed {
 /// The fields a receipt's result object may carry; those present are checked. Each game needs
 /// its outcome: `outcome` (coinflip), `roll_hundredths` or `roll` (dice), `pocket` (roulette).
 #[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct ClaimedResult {
     /// Coinflip side.
     pub outcome: Option<Side>,
@@ -203,7 +205,6 @@ fn compare_result(
     claimed: &ClaimedResult,
     out: &mut Vec<Mismatch>,
 ) -> Result<(), ReceiptError> {
-    let outcome = Check::Outcome;
     match *derived {
         GameResult::Coinflip { outcome: side } => {
             let claimed_side = claimed.outcome.ok_or(ReceiptError::MissingField {
@@ -211,7 +212,7 @@ fn compare_result(
             })?;
             push_if_differs(
                 out,
-                outcome,
+                Check::Outcome,
                 "result.outcome",
                 side.as_str(),
                 claimed_side.as_str(),
@@ -226,7 +227,7 @@ fn compare_result(
             if let Some(h) = claimed.roll_hundredths {
                 push_if_differs(
                     out,
-                    outcome,
+                    Check::Outcome,
                     "result.roll_hundredths",
                     u64::from(roll.hundredths()),
                     h,
@@ -237,7 +238,7 @@ fn compare_result(
                 let d = roll.as_f64();
                 if !(r - d < 0.005 && d - r < 0.005) {
                     out.push(Mismatch {
-                        check: outcome,
+                        check: Check::Outcome,
                         field: "result.roll",
                         derived: roll.to_string(),
                         claimed: alloc::format!("{r}"),
@@ -247,7 +248,7 @@ fn compare_result(
             if let Some(text) = &claimed.win_chance {
                 push_if_differs(
                     out,
-                    outcome,
+                    Check::Outcome,
                     "result.win_chance",
                     schedule.win_chance(),
                     text.clone(),
@@ -256,7 +257,7 @@ fn compare_result(
             if let Some(text) = &claimed.multiplier {
                 push_if_differs(
                     out,
-                    outcome,
+                    Check::Outcome,
                     "result.multiplier",
                     schedule.multiplier(),
                     text.clone(),
@@ -269,13 +270,19 @@ fn compare_result(
             })?;
             push_if_differs(
                 out,
-                outcome,
+                Check::Outcome,
                 "result.pocket",
                 u64::from(pocket),
                 claimed_pocket,
             );
             if let Some(c) = claimed.color {
-                push_if_differs(out, outcome, "result.color", color.as_str(), c.as_str());
+                push_if_differs(
+                    out,
+                    Check::Outcome,
+                    "result.color",
+                    color.as_str(),
+                    c.as_str(),
+                );
             }
         }
     }

@@ -189,33 +189,6 @@ impl TryFrom<ReceiptInput> for Receipt {
     }
 }
 
-impl<'de> Deserialize<'de> for ClaimedResult {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(default)]
-        #[derive(Default)]
-        struct Fields {
-            outcome: Option<Side>,
-            roll: Option<f64>,
-            roll_hundredths: Option<u64>,
-            win_chance: Option<String>,
-            multiplier: Option<String>,
-            pocket: Option<u64>,
-            color: Option<crate::roulette::Color>,
-        }
-        let f = Fields::deserialize(deserializer)?;
-        Ok(ClaimedResult {
-            outcome: f.outcome,
-            roll: f.roll,
-            roll_hundredths: f.roll_hundredths,
-            win_chance: f.win_chance,
-            multiplier: f.multiplier,
-            pocket: f.pocket,
-            color: f.color,
-        })
-    }
-}
-
 /// The steps of a settlement a person can follow: the HMAC key and message, the digest, the
 /// two draws and the exact return with its fractional chip.
 #[derive(Debug, Clone, Copy)]
