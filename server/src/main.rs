@@ -1,12 +1,67 @@
-//! `arcade`: the arcade's server binary. The HTTP server is the next milestone; until then this
-//! says so and exits with an error rather than appearing to run.
+//! `arcade serve` runs the service; `arcade migrate` applies the schema and exits.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    eprintln!(
-        "arcade {}: the HTTP server is not built yet (fairness core and wasm verifier only); nothing to serve",
-        env!("CARGO_PKG_VERSION")
-    );
-    ExitCode::from(2)
+use arcade_server::settings::Settings;
+use arcade_server::startup::Application;
+use arcade_server::{db, telemetry};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    version,
+    about = "A provably-fair pay-per-play arcade for automated agents"
+)]
+struct Cli {
+    /// A TOML settings file; `ARCADE__SECTION__KEY` environment variables override it.
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Apply migrations and serve HTTP until SIGINT/SIGTERM.
+    Serve,
+    /// Apply migrations and exit.
+    Migrate,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let settings = match Settings::load(cli.config.as_deref()) {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("arcade: settings: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    telemetry::init(&settings.log.filter);
+    let outcome = match cli.command {
+        Command::Serve => serve(settings).await,
+        Command::Migrate => migrate(settings).await,
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!("{error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(settings: Settings) -> Result<(), Box<dyn std::error::Error>> {
+    let app = Application::build(settings).await?;
+    app.run_until_stopped().await;
+    Ok(())
+}
+
+async fn migrate(settings: Settings) -> Result<(), Box<dyn std::error::Error>> {
+    let connection = db::connect(&settings.database).await?;
+    db::migrate(&connection).await?;
+    tracing::info!("migrations applied");
+    Ok(())
 }

@@ -1,0 +1,57 @@
+//! The REST edge. Each handler validates into the 422 shape, calls one service function and
+//! renders its result; errors become HTTP in `crate::error`.
+//!
+//! | method | path | handler |
+//! |---|---|---|
+//! | GET | /api/arcade/auth-statement/{address} | `identity::auth_statement` |
+//! | POST | /api/arcade/free | `wallet::free` |
+//! | GET | /api/arcade/balance/{address} | `wallet::balance` |
+//! | POST | /api/arcade/commit | `rounds::commit` |
+//! | POST | /api/arcade/flip, /dice, /roulette | `rounds::flip`, `dice`, `roulette` |
+//! | GET | /api/arcade/verify/{bet_id} | `rounds::verify` |
+//! | GET | /api/arcade/games, /recent, /house | `stats::*` |
+//! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
+
+mod bodies;
+mod edge;
+mod identity;
+mod rounds;
+mod stats;
+mod wallet;
+
+use std::sync::Arc;
+
+use salvo::catcher::Catcher;
+use salvo::oapi::OpenApi;
+use salvo::prelude::*;
+
+pub use edge::Shared;
+
+use crate::service::Arcade;
+
+pub const OPENAPI_PATH: &str = "/api/openapi.json";
+
+pub fn service(arcade: Arc<Arcade>, max_body_bytes: usize) -> Service {
+    let arcade_routes = Router::with_path("api/arcade")
+        .push(Router::with_path("auth-statement/{address}").get(identity::auth_statement))
+        .push(Router::with_path("free").post(wallet::free))
+        .push(Router::with_path("balance/{address}").get(wallet::balance))
+        .push(Router::with_path("commit").post(rounds::commit))
+        .push(Router::with_path("flip").post(rounds::flip))
+        .push(Router::with_path("dice").post(rounds::dice))
+        .push(Router::with_path("roulette").post(rounds::roulette))
+        .push(Router::with_path("verify/{bet_id}").get(rounds::verify))
+        .push(Router::with_path("games").get(stats::games))
+        .push(Router::with_path("recent").get(stats::recent))
+        .push(Router::with_path("house").get(stats::house));
+    let doc = OpenApi::new("arcade", env!("CARGO_PKG_VERSION")).merge_router(&arcade_routes);
+    let router = Router::new()
+        .hoop(Shared {
+            arcade,
+            max_body_bytes,
+        })
+        .push(arcade_routes)
+        .push(doc.into_router(OPENAPI_PATH))
+        .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
+    Service::new(router).catcher(Catcher::default().hoop(edge::json_errors))
+}

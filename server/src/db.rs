@@ -1,0 +1,34 @@
+//! Opening the database (SQLite file in WAL mode, or PostgreSQL, picked by the URL) and running
+//! the one schema's migrations.
+
+use std::time::Duration;
+
+use arcade_migrations::{Migrator, MigratorTrait};
+use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
+use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
+
+use crate::settings::DatabaseSettings;
+
+pub async fn connect(settings: &DatabaseSettings) -> Result<DatabaseConnection, DbErr> {
+    let url = settings.url.expose();
+    let is_sqlite = url.starts_with("sqlite:");
+    let pool_size = settings
+        .max_connections
+        .unwrap_or(if is_sqlite { 1 } else { 16 });
+    let mut options = ConnectOptions::new(url);
+    options
+        .max_connections(pool_size)
+        .acquire_timeout(Duration::from_secs(30))
+        .sqlx_logging(false)
+        .map_sqlx_sqlite_opts(|opts| {
+            opts.journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(Duration::from_secs(10))
+                .foreign_keys(true)
+        });
+    Database::connect(options).await
+}
+
+pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
+    Migrator::up(db, None).await
+}

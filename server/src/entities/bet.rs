@@ -1,0 +1,38 @@
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "bets")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i64,
+    pub round_id: String,
+    pub address: String,
+    pub game: String,
+    pub client_seed: String,
+    pub nonce: i64,
+    pub wager: i64,
+    pub params: String,
+    pub result: String,
+    pub won: bool,
+    pub payout: i64,
+    pub profit: i64,
+    pub settled_at: i64,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {
+    #[sea_orm(
+        belongs_to = "super::round::Entity",
+        from = "Column::RoundId",
+        to = "super::round::Column::Id"
+    )]
+    Round,
+}
+
+impl Related<super::round::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::Round.def()
+    }
+}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,6 @@
+//! sea-orm entities of the tables in `migrations/src/sql`; the SQL is the source of truth.
+
+pub mod bet;
+pub mod ledger;
+pub mod round;
+pub mod wallet;

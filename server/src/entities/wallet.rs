@@ -1,0 +1,19 @@
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "wallets")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub address: String,
+    pub chips: i64,
+    pub bought_in: bool,
+    pub free_claimed: bool,
+    pub net_day: i64,
+    pub net_today: i64,
+    pub created_at: i64,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

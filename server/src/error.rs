@@ -1,0 +1,186 @@
+//! The one place errors become HTTP: each error has a status, a stable `code` and a human
+//! `detail`; 422s carry the FastAPI-shaped validation body; 5xx log their cause and say nothing.
+
+use arcade_core::{CallError, LimitError};
+use salvo::http::StatusCode;
+use salvo::oapi::{self, Components, EndpointOutRegister, Operation, ToSchema};
+use salvo::prelude::*;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::identity::SignatureError;
+use crate::validation::ValidationError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("the request is not valid")]
+    Validation(ValidationError),
+    #[error("{balance} chips cannot cover a wager of {wager}")]
+    InsufficientChips { balance: i64, wager: u64 },
+    #[error("{0}")]
+    Limit(LimitError),
+    #[error("{0}")]
+    InvalidCall(CallError),
+    #[error(transparent)]
+    Signature(#[from] SignatureError),
+    #[error("round {0} was opened by another address")]
+    RoundNotYours(String),
+    #[error("no round {0}")]
+    RoundNotFound(String),
+    #[error("round {0} has already been played")]
+    RoundSpent(String),
+    #[error("no settled bet {0}")]
+    BetNotFound(i64),
+    #[error("{0} has already claimed its free chips")]
+    FreeAlreadyClaimed(String),
+    #[error("no such resource")]
+    NotFound,
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    #[error("request body too large")]
+    PayloadTooLarge,
+    #[error("internal error")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl ApiError {
+    pub fn internal(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self::Internal(Box::new(error))
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::InsufficientChips { .. } | Self::Limit(_) | Self::InvalidCall(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            Self::Signature(SignatureError::Mismatch { .. }) | Self::RoundNotYours(_) => {
+                StatusCode::FORBIDDEN
+            }
+            Self::Signature(_) => StatusCode::UNAUTHORIZED,
+            Self::RoundNotFound(_) | Self::BetNotFound(_) | Self::NotFound => StatusCode::NOT_FOUND,
+            Self::RoundSpent(_) | Self::FreeAlreadyClaimed(_) => StatusCode::CONFLICT,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Validation(_) => "validation_error",
+            Self::InsufficientChips { .. } => "insufficient_chips",
+            Self::Limit(error) => error.code(),
+            Self::InvalidCall(error) => error.code(),
+            Self::Signature(SignatureError::Required) => "signature_required",
+            Self::Signature(SignatureError::Invalid(_)) => "signature_invalid",
+            Self::Signature(SignatureError::Mismatch { .. }) => "signature_mismatch",
+            Self::RoundNotYours(_) => "round_not_yours",
+            Self::RoundNotFound(_) => "round_not_found",
+            Self::RoundSpent(_) => "round_spent",
+            Self::BetNotFound(_) => "bet_not_found",
+            Self::FreeAlreadyClaimed(_) => "free_already_claimed",
+            Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::Internal(_) => "internal",
+        }
+    }
+
+    /// The JSON body: the validation body for 422, else `{detail, code, ...helpful fields}`.
+    pub fn body(&self) -> Value {
+        if let Self::Validation(validation) = self {
+            return json!(validation);
+        }
+        let mut body = Map::new();
+        body.insert("detail".into(), json!(self.to_string()));
+        body.insert("code".into(), json!(self.code()));
+        match self {
+            Self::InsufficientChips { balance, wager } => {
+                body.insert("balance".into(), json!(balance));
+                body.insert("wager".into(), json!(wager));
+            }
+            Self::Limit(limit) => {
+                if let Some(max_wager) = limit.max_wager() {
+                    body.insert("max_wager".into(), json!(max_wager));
+                }
+            }
+            _ => {}
+        }
+        Value::Object(body)
+    }
+}
+
+impl From<ValidationError> for ApiError {
+    fn from(error: ValidationError) -> Self {
+        Self::Validation(error)
+    }
+}
+
+impl From<LimitError> for ApiError {
+    fn from(error: LimitError) -> Self {
+        Self::Limit(error)
+    }
+}
+
+impl From<CallError> for ApiError {
+    fn from(error: CallError) -> Self {
+        Self::InvalidCall(error)
+    }
+}
+
+impl From<sea_orm::DbErr> for ApiError {
+    fn from(error: sea_orm::DbErr) -> Self {
+        Self::internal(error)
+    }
+}
+
+impl Scribe for ApiError {
+    fn render(self, res: &mut Response) {
+        if let Self::Internal(cause) = &self {
+            tracing::error!(error = %cause, source = ?cause.source(), "request failed");
+        }
+        res.status_code(self.status());
+        res.add_header("cache-control", "no-store", true).ok();
+        res.render(Json(self.body()));
+    }
+}
+
+/// The error body of every non-422 error, for the OpenAPI document.
+#[derive(Serialize, ToSchema)]
+#[salvo(schema(name = "ErrorBody"))]
+pub struct ErrorBody {
+    /// A sentence saying what went wrong.
+    pub detail: String,
+    /// Stable snake_case code, e.g. `insufficient_chips`, `round_spent`.
+    pub code: String,
+    /// With `wager_above_limit` and `payout_above_limit`: the largest wager this call accepts.
+    pub max_wager: Option<u64>,
+}
+
+impl EndpointOutRegister for ApiError {
+    fn register(components: &mut Components, operation: &mut Operation) {
+        let error = ErrorBody::to_schema(components);
+        for (status, meaning) in [
+            (
+                "400",
+                "A rule refused the request (insufficient_chips, limits, invalid_call)",
+            ),
+            ("401", "signature_required or signature_invalid"),
+            ("403", "signature_mismatch or round_not_yours"),
+            ("404", "round_not_found, bet_not_found"),
+            ("409", "round_spent, free_already_claimed"),
+            ("500", "internal"),
+        ] {
+            operation.responses.insert(
+                status,
+                oapi::Response::new(meaning).add_content("application/json", error.clone()),
+            );
+        }
+        operation.responses.insert(
+            "422",
+            oapi::Response::new("Validation Error")
+                .add_content("application/json", ValidationError::to_schema(components)),
+        );
+    }
+}

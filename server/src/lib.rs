@@ -1,0 +1,18 @@
+//! The arcade's HTTP service: rounds, games, ledger and identity over SQLite or PostgreSQL.
+//! `main.rs` is a thin command line over [`startup::Application`].
+
+// Error values are built once per refused request, never on a hot path; boxing them buys nothing.
+#![allow(clippy::result_large_err)]
+
+pub mod address;
+pub mod api;
+pub mod db;
+pub mod entities;
+pub mod error;
+pub mod identity;
+pub mod service;
+pub mod settings;
+pub mod startup;
+pub mod telemetry;
+pub mod tiers;
+pub mod validation;

@@ -1,0 +1,51 @@
+//! One function per operation, shared by every edge (REST now, MCP later). Each state change is
+//! one DB transaction; every number comes from `arcade-core`.
+//!
+//! | operation | file |
+//! |---|---|
+//! | free chips, balance | `wallets.rs` |
+//! | commit (open a round) | `rounds.rs` |
+//! | flip, dice, roulette (settle a round) | `play.rs` |
+//! | verify a bet, recent bets | `receipts.rs` |
+//! | games listing, house stats | `stats.rs` |
+//! | chip movements and their ledger rows | `ledger.rs` |
+
+mod ledger;
+pub mod play;
+pub mod receipts;
+pub mod rounds;
+pub mod stats;
+pub mod wallets;
+
+use std::collections::HashSet;
+
+use arcade_core::Limits;
+use sea_orm::DatabaseConnection;
+
+use crate::identity::Identity;
+
+/// The arcade's state: the database and what every operation needs to decide.
+pub struct Arcade {
+    pub db: DatabaseConnection,
+    pub identity: Identity,
+    pub limits: Limits,
+    /// Database keys (lowercase) of the service's own wallets.
+    pub house_wallets: HashSet<String>,
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Days since the Unix epoch (UTC) of a time in milliseconds.
+pub fn utc_day(ms: i64) -> i64 {
+    ms.div_euclid(86_400_000)
+}
+
+/// RFC 3339 UTC with milliseconds, as responses show times.
+pub fn rfc3339(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}

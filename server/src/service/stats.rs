@@ -1,0 +1,261 @@
+//! Public numbers: the games listing (with live round counts) and the floor statistics split
+//! between the service's own wallets and everyone else.
+
+use std::collections::BTreeMap;
+
+use arcade_core::{BetKind, Game, MAX_CLIENT_SEED_CHARS, MIN_WAGER};
+use salvo::oapi::ToSchema;
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
+use serde::Serialize;
+
+use super::Arcade;
+use crate::entities::bet;
+use crate::error::ApiError;
+use crate::tiers::{CHIP_VALUE_USD, TIERS};
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GamesListing {
+    pub chip_value_usd: f64,
+    pub buy_in_tiers: Vec<BuyInTier>,
+    pub limits: LimitsView,
+    pub games: Vec<GameEntry>,
+    pub how_to_play: Vec<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BuyInTier {
+    pub tier: String,
+    pub price: String,
+    pub chips: u64,
+    pub endpoint: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LimitsView {
+    pub min_wager_chips: u64,
+    pub max_wager_chips: u64,
+    /// The largest profit one round may pay; longer odds therefore accept smaller wagers.
+    pub max_payout_chips: u64,
+    pub daily_win_cap_chips: u64,
+    pub min_cashout_chips: u64,
+    pub max_cashout_chips: u64,
+    pub free_chips: u64,
+    pub max_client_seed_chars: usize,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameEntry {
+    pub name: String,
+    pub endpoint: String,
+    /// Parameter name to the values it accepts.
+    pub params: BTreeMap<String, String>,
+    /// Rounds of this game settled so far.
+    pub rounds: i64,
+}
+
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct HouseStats {
+    /// Every round on the floor.
+    pub all: FloorStats,
+    /// Rounds played by the service's own wallets (`house_wallets`).
+    pub house_wallets: FloorStats,
+    /// Rounds played by everyone else.
+    pub players: FloorStats,
+    /// The service's own wallets, checksummed.
+    pub house_wallet_addresses: Vec<String>,
+}
+
+#[derive(Debug, Default, Clone, Serialize, ToSchema)]
+pub struct FloorStats {
+    pub rounds: i64,
+    pub wagered: i64,
+    pub paid_out: i64,
+    /// `wagered - paid_out`: what the house kept.
+    pub house_net: i64,
+    pub by_game: BTreeMap<String, GameStats>,
+}
+
+#[derive(Debug, Default, Clone, Copy, Serialize, ToSchema)]
+pub struct GameStats {
+    pub rounds: i64,
+    pub wagered: i64,
+    pub paid_out: i64,
+    pub house_net: i64,
+}
+
+impl Arcade {
+    pub async fn games(&self) -> Result<GamesListing, ApiError> {
+        let counts = self.totals_by_game(Scope::All).await?;
+        let rounds_of = |game: Game| counts.get(game.as_str()).map_or(0, |s| s.rounds);
+        let l = &self.limits;
+        Ok(GamesListing {
+            chip_value_usd: CHIP_VALUE_USD,
+            buy_in_tiers: TIERS
+                .iter()
+                .map(|t| BuyInTier {
+                    tier: t.name.into(),
+                    price: t.price_text(),
+                    chips: t.chips,
+                    endpoint: format!("POST /api/arcade/chips/{}", t.name),
+                })
+                .collect(),
+            limits: LimitsView {
+                min_wager_chips: MIN_WAGER,
+                max_wager_chips: l.max_wager_chips,
+                max_payout_chips: l.max_payout_chips,
+                daily_win_cap_chips: l.daily_win_cap_chips,
+                min_cashout_chips: l.min_cashout_chips,
+                max_cashout_chips: l.max_cashout_chips,
+                free_chips: l.free_chips,
+                max_client_seed_chars: MAX_CLIENT_SEED_CHARS,
+            },
+            games: Game::ALL
+                .into_iter()
+                .map(|game| GameEntry {
+                    name: game.as_str().into(),
+                    endpoint: format!("POST /api/arcade/{}", endpoint_of(game)),
+                    params: params_of(game, l.max_wager_chips),
+                    rounds: rounds_of(game),
+                })
+                .collect(),
+            how_to_play: how_to_play(),
+        })
+    }
+
+    pub async fn house(&self) -> Result<HouseStats, ApiError> {
+        let mut house_wallet_addresses: Vec<String> = self
+            .house_wallets
+            .iter()
+            .map(|k| crate::address::display_key(k))
+            .collect();
+        house_wallet_addresses.sort();
+        Ok(HouseStats {
+            all: FloorStats::from(self.totals_by_game(Scope::All).await?),
+            house_wallets: FloorStats::from(self.totals_by_game(Scope::House).await?),
+            players: FloorStats::from(self.totals_by_game(Scope::Players).await?),
+            house_wallet_addresses,
+        })
+    }
+
+    async fn totals_by_game(&self, scope: Scope) -> Result<BTreeMap<String, GameStats>, ApiError> {
+        let mut query = bet::Entity::find()
+            .select_only()
+            .column(bet::Column::Game)
+            .column_as(Expr::cust("COUNT(*)"), "rounds")
+            .column_as(
+                Expr::cust("CAST(COALESCE(SUM(wager), 0) AS BIGINT)"),
+                "wagered",
+            )
+            .column_as(
+                Expr::cust("CAST(COALESCE(SUM(payout), 0) AS BIGINT)"),
+                "paid_out",
+            )
+            .group_by(bet::Column::Game);
+        let house = self.house_wallets.iter().cloned();
+        query = match scope {
+            Scope::All => query,
+            Scope::House => query.filter(bet::Column::Address.is_in(house)),
+            Scope::Players => query.filter(bet::Column::Address.is_not_in(house)),
+        };
+        let rows: Vec<(String, i64, i64, i64)> = query.into_tuple().all(&self.db).await?;
+        Ok(rows
+            .into_iter()
+            .map(|(game, rounds, wagered, paid_out)| {
+                let stats = GameStats {
+                    rounds,
+                    wagered,
+                    paid_out,
+                    house_net: wagered - paid_out,
+                };
+                (game, stats)
+            })
+            .collect())
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Scope {
+    All,
+    House,
+    Players,
+}
+
+impl From<BTreeMap<String, GameStats>> for FloorStats {
+    fn from(by_game: BTreeMap<String, GameStats>) -> Self {
+        let mut floor = FloorStats::default();
+        for stats in by_game.values() {
+            floor.rounds += stats.rounds;
+            floor.wagered += stats.wagered;
+            floor.paid_out += stats.paid_out;
+            floor.house_net += stats.house_net;
+        }
+        floor.by_game = by_game;
+        floor
+    }
+}
+
+fn endpoint_of(game: Game) -> &'static str {
+    match game {
+        Game::Coinflip => "flip",
+        Game::Dice => "dice",
+        Game::Roulette => "roulette",
+    }
+}
+
+fn params_of(game: Game, max_wager: u64) -> BTreeMap<String, String> {
+    let common = [
+        (
+            "round_id",
+            "from POST /api/arcade/commit; one play per round".to_owned(),
+        ),
+        (
+            "client_seed",
+            format!(
+                "your own string, 1 to {MAX_CLIENT_SEED_CHARS} characters, no control characters; pick a fresh random one"
+            ),
+        ),
+        (
+            "wager",
+            format!(
+                "integer chips, {MIN_WAGER} to {max_wager}, and the round's potential profit at most the payout limit"
+            ),
+        ),
+        (
+            "signature",
+            "optional: your signature of the auth statement".to_owned(),
+        ),
+    ];
+    let own: Vec<(&str, String)> = match game {
+        Game::Coinflip => vec![("call", "heads or tails".into())],
+        Game::Dice => vec![
+            ("target", "integer 1 to 99".into()),
+            (
+                "direction",
+                "under (default) or over: win if the roll is under/over the target".into(),
+            ),
+        ],
+        Game::Roulette => vec![
+            ("bet", BetKind::ALL.map(BetKind::as_str).join(", ")),
+            ("number", "0 to 36, for straight bets only".into()),
+        ],
+    };
+    common
+        .into_iter()
+        .chain(own)
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect()
+}
+
+fn how_to_play() -> Vec<String> {
+    [
+        "Get chips: POST /api/arcade/free {\"address\"} once per address, or buy them at a tier endpoint (x402).",
+        "GET /api/arcade/auth-statement/{address} and sign its `statement` with personal_sign (EIP-191).",
+        "POST /api/arcade/commit {\"address\", \"signature\"}: you get a round_id and the commitment, the SHA-256 of the secret server seed.",
+        "POST /api/arcade/flip, /dice or /roulette with the round_id, a fresh random client_seed of your own, an integer wager and your call.",
+        "Check the receipt: sha256(server_seed) equals the commitment, and the roll re-derives from HMAC-SHA256(server_seed, client_seed:0:0); or GET /api/arcade/verify/{bet_id}.",
+        "Play again with a new commit: every round has its own server seed.",
+    ]
+    .map(String::from)
+    .to_vec()
+}

@@ -1,0 +1,13 @@
+//! Logs through `tracing`, filtered by `RUST_LOG` or else the configured filter.
+
+use tracing_subscriber::EnvFilter;
+
+/// Installs the global subscriber once; later calls (tests starting several servers) are no-ops.
+pub fn init(default_filter: &str) {
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default_filter));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false)
+        .try_init();
+}
