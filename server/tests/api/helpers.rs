@@ -1,0 +1,331 @@
+//! The real server on port 0 over a fresh migrated database (a SQLite file, or a new
+//! PostgreSQL database), an HTTP client, independent signers and the ledger audit.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use alloy::primitives::Address;
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
+use arcade_server::entities::{ledger, wallet};
+use arcade_server::service::Arcade;
+use arcade_server::settings::{Secret, Settings};
+use arcade_server::startup::Application;
+use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, Database, EntityTrait, QueryFilter, QueryOrder,
+};
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Runs one test body against a backend; the ledger audit runs after it.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn sqlite() {
+                let app = $crate::helpers::TestApp::spawn($crate::helpers::Backend::Sqlite).await;
+                super::$name(&app).await;
+                app.audit().await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn postgres() {
+                let app = $crate::helpers::TestApp::spawn($crate::helpers::Backend::Postgres).await;
+                super::$name(&app).await;
+                app.audit().await;
+            }
+        }
+    };
+}
+
+pub struct TestApp {
+    pub base_url: String,
+    pub database_url: String,
+    pub client: reqwest::Client,
+    pub arcade: Arc<Arcade>,
+}
+
+pub struct Response {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl TestApp {
+    pub async fn spawn(backend: Backend) -> Self {
+        Self::spawn_with(backend, |_| {}).await
+    }
+
+    pub async fn spawn_with(backend: Backend, configure: impl FnOnce(&mut Settings)) -> Self {
+        let database_url = fresh_database(backend).await;
+        Self::spawn_on(&database_url, configure).await
+    }
+
+    /// Another server instance on an existing database.
+    pub async fn spawn_on(database_url: &str, configure: impl FnOnce(&mut Settings)) -> Self {
+        let mut settings = Settings::default();
+        settings.server.port = 0;
+        settings.database.url = Secret::new(database_url);
+        settings.log.filter = "warn".into();
+        configure(&mut settings);
+        arcade_server::telemetry::init(&settings.log.filter);
+        let app = Application::build(settings)
+            .await
+            .expect("the server starts");
+        let base_url = format!("http://127.0.0.1:{}", app.port());
+        let arcade = app.arcade();
+        tokio::spawn(app.run_until_stopped());
+        Self {
+            base_url,
+            database_url: database_url.to_owned(),
+            client: reqwest::Client::new(),
+            arcade,
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        let response = self
+            .client
+            .get(format!("{}{path}", self.base_url))
+            .send()
+            .await
+            .expect("request sent");
+        Response::read(response).await
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> Response {
+        self.post_raw(path, body.to_string()).await
+    }
+
+    pub async fn post_raw(&self, path: &str, body: impl Into<reqwest::Body>) -> Response {
+        let response = self
+            .client
+            .post(format!("{}{path}", self.base_url))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .expect("request sent");
+        Response::read(response).await
+    }
+
+    /// Signs this deployment's statement for the signer's address, as a player would.
+    pub async fn sign_statement(&self, signer: &PrivateKeySigner) -> String {
+        let statement = self
+            .get(&format!("/api/arcade/auth-statement/{}", signer.address()))
+            .await
+            .ok();
+        sign(
+            signer,
+            statement["statement"].as_str().expect("a statement"),
+        )
+    }
+
+    pub async fn claim_free(&self, signer: &PrivateKeySigner) {
+        self.post("/api/arcade/free", &json!({ "address": signer.address() }))
+            .await
+            .ok();
+    }
+
+    pub async fn commit(&self, signer: &PrivateKeySigner) -> String {
+        let signature = self.sign_statement(signer).await;
+        let committed = self
+            .post(
+                "/api/arcade/commit",
+                &json!({ "address": signer.address(), "signature": signature }),
+            )
+            .await
+            .ok();
+        committed["round_id"]
+            .as_str()
+            .expect("a round id")
+            .to_owned()
+    }
+
+    pub async fn chips(&self, address: Address) -> i64 {
+        let balance = self
+            .get(&format!("/api/arcade/balance/{address}"))
+            .await
+            .ok();
+        balance["chips"].as_i64().expect("chips")
+    }
+
+    /// Gives an address chips as a purchase would (purchases themselves come with x402).
+    pub async fn fund(&self, address: Address, chips: i64) {
+        let key = format!("{address:#x}");
+        let db = &self.arcade.db;
+        let row = wallet::ActiveModel {
+            address: Set(key.clone()),
+            chips: Set(0),
+            bought_in: Set(true),
+            free_claimed: Set(false),
+            net_day: Set(0),
+            net_today: Set(0),
+            created_at: Set(0),
+        };
+        wallet::Entity::insert(row)
+            .on_conflict(
+                sea_orm::sea_query::OnConflict::column(wallet::Column::Address)
+                    .do_nothing()
+                    .to_owned(),
+            )
+            .exec_without_returning(db)
+            .await
+            .unwrap();
+        let updated = wallet::Entity::update_many()
+            .col_expr(
+                wallet::Column::Chips,
+                Expr::col(wallet::Column::Chips).add(chips),
+            )
+            .filter(wallet::Column::Address.eq(&key))
+            .exec_with_returning(db)
+            .await
+            .unwrap();
+        let entry = ledger::ActiveModel {
+            address: Set(key),
+            kind: Set("purchase".into()),
+            delta: Set(chips),
+            balance_after: Set(updated[0].chips),
+            reference: Set("test fixture".into()),
+            created_at: Set(0),
+            ..Default::default()
+        };
+        ledger::Entity::insert(entry)
+            .exec_without_returning(db)
+            .await
+            .unwrap();
+    }
+
+    /// Sets today's net winnings of an address, to test the daily cap without playing to it.
+    pub async fn set_net_today(&self, address: Address, net: i64) {
+        let today = chrono::Utc::now().timestamp_millis().div_euclid(86_400_000);
+        wallet::Entity::update_many()
+            .col_expr(wallet::Column::NetDay, Expr::value(today))
+            .col_expr(wallet::Column::NetToday, Expr::value(net))
+            .filter(wallet::Column::Address.eq(format!("{address:#x}")))
+            .exec(&self.arcade.db)
+            .await
+            .unwrap();
+    }
+
+    /// Every balance equals the sum of its ledger entries, and the entries chain.
+    pub async fn audit(&self) {
+        let db = &self.arcade.db;
+        let wallets = wallet::Entity::find().all(db).await.unwrap();
+        let entries = ledger::Entity::find()
+            .order_by_asc(ledger::Column::Id)
+            .all(db)
+            .await
+            .unwrap();
+        let mut sums: HashMap<&str, i64> = HashMap::new();
+        for entry in &entries {
+            let sum = sums.entry(entry.address.as_str()).or_default();
+            *sum += entry.delta;
+            assert_eq!(
+                *sum, entry.balance_after,
+                "ledger entry {} of {} does not chain",
+                entry.id, entry.address
+            );
+        }
+        for wallet in &wallets {
+            assert!(wallet.chips >= 0);
+            assert_eq!(
+                sums.get(wallet.address.as_str()).copied().unwrap_or(0),
+                wallet.chips,
+                "the balance of {} is not the sum of its ledger",
+                wallet.address
+            );
+        }
+    }
+}
+
+impl Response {
+    async fn read(response: reqwest::Response) -> Self {
+        let status = response.status().as_u16();
+        let text = response.text().await.expect("a body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Self { status, body }
+    }
+
+    /// The body of a 200, or a panic that shows what came instead.
+    pub fn ok(self) -> Value {
+        assert_eq!(
+            self.status, 200,
+            "expected 200, got {}: {}",
+            self.status, self.body
+        );
+        self.body
+    }
+
+    /// Asserts an error status and code; returns the body.
+    pub fn error(self, status: u16, code: &str) -> Value {
+        assert_eq!(
+            (self.status, self.body["code"].as_str()),
+            (status, Some(code)),
+            "{}",
+            self.body
+        );
+        self.body
+    }
+
+    /// Asserts a 422 whose first problem is at `loc` with `kind`.
+    pub fn invalid(self, loc: &[Value], kind: &str) -> Value {
+        assert_eq!(self.status, 422, "{}", self.body);
+        let problems = self.body["detail"]
+            .as_array()
+            .expect("a detail list")
+            .clone();
+        assert!(
+            problems
+                .iter()
+                .any(|p| p["loc"].as_array().map(Vec::as_slice) == Some(loc) && p["type"] == kind),
+            "no {kind} at {loc:?} in {}",
+            self.body
+        );
+        self.body
+    }
+}
+
+pub fn sign(signer: &PrivateKeySigner, statement: &str) -> String {
+    let signature = signer
+        .sign_message_sync(statement.as_bytes())
+        .expect("signed");
+    format!("0x{}", alloy::hex::encode(signature.as_bytes()))
+}
+
+/// A database no other test uses, migrated by the server when it starts.
+async fn fresh_database(backend: Backend) -> String {
+    let name = format!("arcade_test_{}", alloy::hex::encode(rand_bytes()));
+    match backend {
+        Backend::Sqlite => {
+            let dir = std::env::temp_dir().join("arcade-tests");
+            std::fs::create_dir_all(&dir).expect("a temp dir");
+            let path = dir.join(format!("{name}.db"));
+            format!("sqlite://{}?mode=rwc", path.display())
+        }
+        Backend::Postgres => {
+            let admin_url = std::env::var("ARCADE_TEST_POSTGRES_URL").expect(
+                "ARCADE_TEST_POSTGRES_URL must name a PostgreSQL server (tests/run.sh starts one)",
+            );
+            let admin = Database::connect(&admin_url)
+                .await
+                .expect("PostgreSQL is reachable");
+            admin
+                .execute_unprepared(&format!("CREATE DATABASE {name}"))
+                .await
+                .expect("a fresh database");
+            let (server, _) = admin_url.rsplit_once('/').expect("a database in the URL");
+            format!("{server}/{name}")
+        }
+    }
+}
+
+fn rand_bytes() -> [u8; 8] {
+    alloy::primitives::FixedBytes::<8>::random().0
+}

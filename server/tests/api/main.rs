@@ -1,0 +1,13 @@
+//! Black-box tests of the REST API: the real server on port 0, a fresh database per test, on
+//! SQLite and on PostgreSQL, spoken to over HTTP with independently made signatures.
+
+mod helpers;
+
+mod identity;
+mod openapi;
+mod play;
+mod races;
+mod rules;
+mod stats;
+mod two_instances;
+mod validation;

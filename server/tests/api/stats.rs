@@ -1,0 +1,127 @@
+use alloy::signers::local::PrivateKeySigner;
+use serde_json::json;
+
+use crate::helpers::{Backend, TestApp};
+
+async fn house_wallets_are_split_from_players(backend: Backend) {
+    let house = PrivateKeySigner::random();
+    let house_address = format!("{:#x}", house.address())
+        .to_uppercase()
+        .replace("0X", "0x");
+    let app = TestApp::spawn_with(backend, |s| s.house.wallets = vec![house_address]).await;
+    let player = PrivateKeySigner::random();
+    app.claim_free(&house).await;
+    app.claim_free(&player).await;
+    let mut wagered = [0i64; 2];
+    let mut paid = [0i64; 2];
+    for (who, signer, path, call) in [
+        (0, &house, "/api/arcade/flip", json!({ "call": "heads" })),
+        (1, &player, "/api/arcade/dice", json!({ "target": 60 })),
+        (
+            1,
+            &player,
+            "/api/arcade/roulette",
+            json!({ "bet": "dozen2" }),
+        ),
+    ] {
+        let mut body = call;
+        body["round_id"] = json!(app.commit(signer).await);
+        body["client_seed"] = json!("stats");
+        body["wager"] = json!(7);
+        let receipt = app.post(path, &body).await.ok();
+        wagered[who] += 7;
+        paid[who] += receipt["payout"].as_i64().unwrap();
+    }
+    let stats = app.get("/api/arcade/house").await.ok();
+    assert_eq!(
+        stats["house_wallet_addresses"],
+        json!([house.address().to_checksum(None)])
+    );
+    for (key, who) in [("house_wallets", 0), ("players", 1)] {
+        let part = &stats[key];
+        assert_eq!(part["wagered"], wagered[who], "{key}");
+        assert_eq!(part["paid_out"], paid[who], "{key}");
+        assert_eq!(part["house_net"], wagered[who] - paid[who], "{key}");
+    }
+    assert_eq!(stats["house_wallets"]["rounds"], 1);
+    assert_eq!(stats["house_wallets"]["by_game"]["coinflip"]["rounds"], 1);
+    assert_eq!(stats["players"]["rounds"], 2);
+    assert_eq!(stats["players"]["by_game"]["dice"]["wagered"], 7);
+    assert_eq!(stats["all"]["rounds"], 3);
+    assert_eq!(stats["all"]["wagered"], 21);
+
+    let games = app.get("/api/arcade/games").await.ok();
+    let rounds: Vec<(String, i64)> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["name"].as_str().unwrap().to_owned(),
+                g["rounds"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rounds,
+        [
+            ("coinflip".into(), 1),
+            ("dice".into(), 1),
+            ("roulette".into(), 1)
+        ]
+    );
+    app.audit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn house_wallets_are_split_from_players_sqlite() {
+    house_wallets_are_split_from_players(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn house_wallets_are_split_from_players_postgres() {
+    house_wallets_are_split_from_players(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_games_listing_is_what_the_interface_describes() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let games = app.get("/api/arcade/games").await.ok();
+    assert_eq!(games["chip_value_usd"], 0.0001);
+    assert_eq!(
+        games["buy_in_tiers"],
+        json!([
+            { "tier": "micro", "price": "$0.01", "chips": 100, "endpoint": "POST /api/arcade/chips/micro" },
+            { "tier": "small", "price": "$0.10", "chips": 1000, "endpoint": "POST /api/arcade/chips/small" },
+            { "tier": "medium", "price": "$1.00", "chips": 10000, "endpoint": "POST /api/arcade/chips/medium" },
+        ])
+    );
+    let limits = &games["limits"];
+    for (name, value) in [
+        ("max_wager_chips", 1000),
+        ("max_payout_chips", 500),
+        ("daily_win_cap_chips", 2000),
+        ("min_cashout_chips", 100),
+        ("max_cashout_chips", 250000),
+        ("free_chips", 100),
+        ("max_client_seed_chars", 256),
+    ] {
+        assert_eq!(limits[name], value, "{name}");
+    }
+    let names: Vec<&str> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["coinflip", "dice", "roulette"]);
+    assert_eq!(games["games"][0]["endpoint"], "POST /api/arcade/flip");
+    assert_eq!(games["games"][0]["params"]["call"], "heads or tails");
+    assert!(
+        games["games"][2]["params"]["bet"]
+            .as_str()
+            .unwrap()
+            .contains("column3")
+    );
+    assert!(games["how_to_play"].as_array().unwrap().len() >= 4);
+}
