@@ -12,10 +12,16 @@ pub struct Migrator;
 #[sea_orm_migration::async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(SqlMigration {
-            name: "m0001_init",
-            up: include_str!("sql/0001_init.sql"),
-        })]
+        vec![
+            Box::new(SqlMigration {
+                name: "m0001_init",
+                up: include_str!("sql/0001_init.sql"),
+            }),
+            Box::new(SqlMigration {
+                name: "m0002_payments",
+                up: include_str!("sql/0002_payments.sql"),
+            }),
+        ]
     }
 }
 

@@ -10,6 +10,20 @@ use serde_json::{Map, Value, json};
 
 use crate::identity::SignatureError;
 use crate::validation::ValidationError;
+use crate::x402::wire::{PaymentRequired, SettleResponse, encode_header};
+use crate::x402::{PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADERS};
+
+/// A 402: the challenge to pay (again), and when a payment was refused, why.
+#[derive(Debug)]
+pub struct Challenge {
+    /// `error` is set to the refusal's x402 reason when there was a payment.
+    pub required: PaymentRequired,
+    /// The failed settlement, for `PAYMENT-RESPONSE`.
+    pub settlement: Option<SettleResponse>,
+    pub detail: Option<String>,
+    /// A settlement transaction that exists but is not confirmed (`settlement_pending`).
+    pub transaction: Option<String>,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -33,6 +47,23 @@ pub enum ApiError {
     BetNotFound(i64),
     #[error("{0} has already claimed its free chips")]
     FreeAlreadyClaimed(String),
+    #[error("{}", .0.detail.as_deref().unwrap_or("this resource costs a payment: sign the offer in the PAYMENT-REQUIRED header and retry with PAYMENT-SIGNATURE"))]
+    PaymentRequired(Box<Challenge>),
+    #[error("the payment header cannot be read: {detail}")]
+    MalformedPayment { detail: String },
+    #[error(
+        "this payment authorization was already presented (it is {state}); sign a new one to buy again"
+    )]
+    PaymentAlreadyUsed {
+        state: String,
+        tx_hash: Option<String>,
+    },
+    #[error("no buy-in tier {0:?}; tiers are micro, small and medium")]
+    UnknownTier(String),
+    #[error("the chain cannot be reached; nothing was charged or credited ({0})")]
+    ChainUnavailable(String),
+    #[error("chip purchases are not available: no chain is configured")]
+    PaymentsUnavailable,
     #[error("no such resource")]
     NotFound,
     #[error("method not allowed")]
@@ -58,8 +89,18 @@ impl ApiError {
                 StatusCode::FORBIDDEN
             }
             Self::Signature(_) => StatusCode::UNAUTHORIZED,
-            Self::RoundNotFound(_) | Self::BetNotFound(_) | Self::NotFound => StatusCode::NOT_FOUND,
-            Self::RoundSpent(_) | Self::FreeAlreadyClaimed(_) => StatusCode::CONFLICT,
+            Self::RoundNotFound(_)
+            | Self::BetNotFound(_)
+            | Self::UnknownTier(_)
+            | Self::NotFound => StatusCode::NOT_FOUND,
+            Self::RoundSpent(_) | Self::FreeAlreadyClaimed(_) | Self::PaymentAlreadyUsed { .. } => {
+                StatusCode::CONFLICT
+            }
+            Self::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
+            Self::MalformedPayment { .. } => StatusCode::BAD_REQUEST,
+            Self::ChainUnavailable(_) | Self::PaymentsUnavailable => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -80,6 +121,15 @@ impl ApiError {
             Self::RoundSpent(_) => "round_spent",
             Self::BetNotFound(_) => "bet_not_found",
             Self::FreeAlreadyClaimed(_) => "free_already_claimed",
+            Self::PaymentRequired(challenge) => match &challenge.required.error {
+                Some(_) => "payment_refused",
+                None => "payment_required",
+            },
+            Self::MalformedPayment { .. } => "invalid_payload",
+            Self::PaymentAlreadyUsed { .. } => "payment_already_used",
+            Self::UnknownTier(_) => "unknown_tier",
+            Self::ChainUnavailable(_) => "chain_unavailable",
+            Self::PaymentsUnavailable => "payments_unavailable",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::PayloadTooLarge => "payload_too_large",
@@ -92,7 +142,14 @@ impl ApiError {
         if let Self::Validation(validation) = self {
             return json!(validation);
         }
-        let mut body = Map::new();
+        let mut body = match self {
+            // The x402 challenge itself, so agents reading bodies see what headers say.
+            Self::PaymentRequired(challenge) => match json!(challenge.required) {
+                Value::Object(map) => map,
+                _ => Map::new(),
+            },
+            _ => Map::new(),
+        };
         body.insert("detail".into(), json!(self.to_string()));
         body.insert("code".into(), json!(self.code()));
         match self {
@@ -104,6 +161,15 @@ impl ApiError {
                 if let Some(max_wager) = limit.max_wager() {
                     body.insert("max_wager".into(), json!(max_wager));
                 }
+            }
+            Self::PaymentRequired(challenge) => {
+                if let Some(transaction) = &challenge.transaction {
+                    body.insert("transaction".into(), json!(transaction));
+                }
+            }
+            Self::PaymentAlreadyUsed { state, tx_hash } => {
+                body.insert("state".into(), json!(state));
+                body.insert("tx_hash".into(), json!(tx_hash));
             }
             _ => {}
         }
@@ -142,6 +208,16 @@ impl Scribe for ApiError {
         }
         res.status_code(self.status());
         res.add_header("cache-control", "no-store", true).ok();
+        if let Self::PaymentRequired(challenge) = &self {
+            let required = encode_header(&challenge.required);
+            res.add_header(PAYMENT_REQUIRED_HEADER, required, true).ok();
+            if let Some(settlement) = &challenge.settlement {
+                let encoded = encode_header(settlement);
+                for name in PAYMENT_RESPONSE_HEADERS {
+                    res.add_header(name, encoded.clone(), true).ok();
+                }
+            }
+        }
         res.render(Json(self.body()));
     }
 }
@@ -168,9 +244,13 @@ impl EndpointOutRegister for ApiError {
             ),
             ("401", "signature_required or signature_invalid"),
             ("403", "signature_mismatch or round_not_yours"),
-            ("404", "round_not_found, bet_not_found"),
-            ("409", "round_spent, free_already_claimed"),
+            ("404", "round_not_found, bet_not_found, unknown_tier"),
+            (
+                "409",
+                "round_spent, free_already_claimed, payment_already_used",
+            ),
             ("500", "internal"),
+            ("503", "chain_unavailable, payments_unavailable"),
         ] {
             operation.responses.insert(
                 status,

@@ -1,4 +1,5 @@
-//! The arcade's HTTP service: rounds, games, ledger and identity over SQLite or PostgreSQL.
+//! The arcade's HTTP service: rounds, games, ledger and identity over SQLite or PostgreSQL, and
+//! chip purchases over x402 settled on an EVM chain.
 //! `main.rs` is a thin command line over [`startup::Application`].
 
 // Error values are built once per refused request, never on a hot path; boxing them buys nothing.
@@ -6,7 +7,9 @@
 
 pub mod address;
 pub mod api;
+pub mod chain;
 pub mod db;
+pub mod dev;
 pub mod entities;
 pub mod error;
 pub mod identity;
@@ -16,3 +19,4 @@ pub mod startup;
 pub mod telemetry;
 pub mod tiers;
 pub mod validation;
+pub mod x402;

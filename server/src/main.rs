@@ -1,11 +1,12 @@
-//! `arcade serve` runs the service; `arcade migrate` applies the schema and exits.
+//! `arcade serve` runs the service; `arcade dev` runs it against a local dev chain it starts;
+//! `arcade migrate` applies the schema and exits.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use arcade_server::settings::Settings;
 use arcade_server::startup::Application;
-use arcade_server::{db, telemetry};
+use arcade_server::{db, dev, telemetry};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -25,6 +26,15 @@ struct Cli {
 enum Command {
     /// Apply migrations and serve HTTP until SIGINT/SIGTERM.
     Serve,
+    /// Start a local chain (anvil, the test dollar, a funded demo payer) and serve against it.
+    Dev {
+        /// The anvil binary.
+        #[arg(long, default_value = dev::DEFAULT_ANVIL)]
+        anvil: PathBuf,
+        /// Port of the chain's JSON-RPC on 127.0.0.1 (0: any free port).
+        #[arg(long, default_value_t = 8545)]
+        chain_port: u16,
+    },
     /// Apply migrations and exit.
     Migrate,
 }
@@ -42,6 +52,7 @@ async fn main() -> ExitCode {
     telemetry::init(&settings.log.filter);
     let outcome = match cli.command {
         Command::Serve => serve(settings).await,
+        Command::Dev { anvil, chain_port } => dev::run(settings, &anvil, chain_port).await,
         Command::Migrate => migrate(settings).await,
     };
     match outcome {

@@ -13,6 +13,7 @@ pub struct Settings {
     pub server: ServerSettings,
     pub database: DatabaseSettings,
     pub chain: ChainSettings,
+    pub payments: PaymentSettings,
     pub house: HouseSettings,
     pub log: LogSettings,
 }
@@ -40,8 +41,32 @@ pub struct DatabaseSettings {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ChainSettings {
-    /// The EVM chain the arcade's token lives on; named in the auth statement.
+    /// The EVM chain the arcade's token lives on; named in the auth statement and checked
+    /// against the RPC's `eth_chainId` at start.
     pub chain_id: u64,
+    /// JSON-RPC endpoint. Unset: no chain; purchases answer 503 `payments_unavailable`.
+    pub rpc_url: Option<Secret>,
+    /// The dollar token (6 decimals, EIP-3009). Its EIP-712 name and version are read from it.
+    pub token: Option<String>,
+    /// The house key (0x + 64 hex): submits settlements and pays their gas.
+    pub house_key: Option<Secret>,
+    /// Where payments go. Unset: the house address.
+    pub pay_to: Option<String>,
+    /// Blocks on top of a settlement's block before its chips are credited (1 = mined).
+    pub confirmations: u64,
+    /// Bound on one RPC call, in milliseconds.
+    pub rpc_timeout_ms: u64,
+    /// Bound on waiting for a settlement's receipt, in milliseconds. Past it the purchase
+    /// answers `settlement_pending` and the reconciler finishes it.
+    pub settle_timeout_ms: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PaymentSettings {
+    /// `maxTimeoutSeconds` of every offer: how long a signed authorization may stay valid.
+    pub max_timeout_seconds: u64,
+    /// How often unfinished settlements are checked against the chain, in milliseconds.
+    pub reconcile_interval_ms: u64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -69,7 +94,20 @@ impl Default for Settings {
                 url: Secret::new("sqlite://arcade.db?mode=rwc"),
                 max_connections: None,
             },
-            chain: ChainSettings { chain_id: 84532 },
+            chain: ChainSettings {
+                chain_id: 84532,
+                rpc_url: None,
+                token: None,
+                house_key: None,
+                pay_to: None,
+                confirmations: 1,
+                rpc_timeout_ms: 10_000,
+                settle_timeout_ms: 30_000,
+            },
+            payments: PaymentSettings {
+                max_timeout_seconds: 300,
+                reconcile_interval_ms: 15_000,
+            },
             house: HouseSettings::default(),
             log: LogSettings {
                 filter: "info".into(),
@@ -120,7 +158,10 @@ mod tests {
     fn secrets_stay_out_of_debug_output() {
         let mut settings = Settings::default();
         settings.database.url = Secret::new("postgres://arcade:hunter2@db/arcade");
-        assert!(!format!("{settings:?}").contains("hunter2"));
+        settings.chain.house_key = Some(Secret::new("0xhouse-key-hunter3"));
+        let shown = format!("{settings:?}");
+        assert!(!shown.contains("hunter2"));
+        assert!(!shown.contains("hunter3"));
     }
 
     #[test]

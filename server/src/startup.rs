@@ -11,10 +11,14 @@ use salvo::server::ServerHandle;
 
 use crate::address;
 use crate::api;
+use crate::chain::{Chain, ConnectError};
 use crate::db;
 use crate::identity::Identity;
 use crate::service::Arcade;
-use crate::settings::Settings;
+use crate::service::purchases::Payments;
+use crate::service::reconcile::spawn_reconciler;
+use crate::settings::{PaymentSettings, Settings};
+use crate::x402::Terms;
 
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
@@ -31,6 +35,8 @@ pub enum StartupError {
     HouseWallet(String),
     #[error("server.public_url {0:?} has no host")]
     PublicUrl(String),
+    #[error("chain: {0}")]
+    Chain(#[from] ConnectError),
 }
 
 pub struct Application {
@@ -38,12 +44,16 @@ pub struct Application {
     service: Service,
     base_url: String,
     arcade: Arc<Arcade>,
+    reconcile_interval: Duration,
 }
 
 impl Application {
     pub async fn build(settings: Settings) -> Result<Self, StartupError> {
         let db = db::connect(&settings.database).await?;
         db::migrate(&db).await?;
+        let payments = Chain::connect(&settings.chain)
+            .await?
+            .map(|chain| payments(chain, &settings.payments));
         let listen = format!("{}:{}", settings.server.host, settings.server.port);
         let acceptor = TcpListener::new(listen.clone())
             .try_bind()
@@ -69,13 +79,19 @@ impl Application {
             identity: Identity::new(host_of(&base_url)?, settings.chain.chain_id),
             limits: arcade_core::Limits::SPEC,
             house_wallets: house_wallets(&settings.house.wallets)?,
+            payments,
         });
-        let service = api::service(arcade.clone(), settings.server.max_body_bytes);
+        let service = api::service(
+            arcade.clone(),
+            base_url.clone(),
+            settings.server.max_body_bytes,
+        );
         Ok(Self {
             acceptor,
             service,
             base_url,
             arcade,
+            reconcile_interval: Duration::from_millis(settings.payments.reconcile_interval_ms),
         })
     }
 
@@ -96,8 +112,16 @@ impl Application {
     pub async fn run_until_stopped(self) {
         let server = Server::new(self.acceptor);
         tokio::spawn(stop_on_signal(server.handle()));
+        let reconciler = self
+            .arcade
+            .payments
+            .is_some()
+            .then(|| spawn_reconciler(self.arcade.clone(), self.reconcile_interval));
         tracing::info!(url = %self.base_url, "arcade listening");
         server.serve(self.service).await;
+        if let Some(reconciler) = reconciler {
+            reconciler.abort();
+        }
         tracing::info!("arcade stopped");
     }
 }
@@ -124,6 +148,27 @@ async fn stop_on_signal(handle: ServerHandle) {
     }
     tracing::info!("shutting down: finishing requests in flight");
     handle.stop_graceful(SHUTDOWN_GRACE);
+}
+
+fn payments(chain: Chain, settings: &PaymentSettings) -> Payments {
+    let domain = chain.token_domain();
+    let terms = Terms {
+        network: chain.network(),
+        asset: chain.token(),
+        pay_to: chain.pay_to(),
+        token_name: domain.name.clone(),
+        token_version: domain.version.clone(),
+        max_timeout_seconds: settings.max_timeout_seconds,
+    };
+    tracing::info!(
+        network = %terms.network,
+        token = %terms.asset,
+        name = %terms.token_name,
+        version = %terms.token_version,
+        pay_to = %terms.pay_to,
+        "chip purchases enabled"
+    );
+    Payments { chain, terms }
 }
 
 /// `host[:port]` of the public URL, as the auth statement names it.

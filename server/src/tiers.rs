@@ -25,6 +25,9 @@ pub const TIERS: [Tier; 3] = [
     },
 ];
 
+/// What `POST /api/arcade/chips` sells: the `small` tier, 0.10 USD.
+pub const DEFAULT_TIER: Tier = TIERS[1];
+
 impl Tier {
     /// The price in token base units.
     pub fn price_base_units(&self) -> u64 {

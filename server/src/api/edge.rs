@@ -17,6 +17,8 @@ use crate::validation::{FieldError, ValidationError, integer_text};
 #[derive(Clone)]
 pub struct Shared {
     pub arcade: Arc<Arcade>,
+    /// Where clients reach the service (x402 resource URLs are built on it).
+    pub base_url: String,
     pub max_body_bytes: usize,
 }
 

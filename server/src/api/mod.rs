@@ -10,11 +10,16 @@
 //! | POST | /api/arcade/flip, /dice, /roulette | `rounds::flip`, `dice`, `roulette` |
 //! | GET | /api/arcade/verify/{bet_id} | `rounds::verify` |
 //! | GET | /api/arcade/games, /recent, /house | `stats::*` |
+//! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402) |
+//! | GET | /api/arcade/manifest, /.well-known/x402 | `manifest::manifest` |
 //! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
 
 mod bodies;
+mod chips;
+mod cors;
 mod edge;
 mod identity;
+mod manifest;
 mod rounds;
 mod stats;
 mod wallet;
@@ -31,7 +36,7 @@ use crate::service::Arcade;
 
 pub const OPENAPI_PATH: &str = "/api/openapi.json";
 
-pub fn service(arcade: Arc<Arcade>, max_body_bytes: usize) -> Service {
+pub fn service(arcade: Arc<Arcade>, base_url: String, max_body_bytes: usize) -> Service {
     let arcade_routes = Router::with_path("api/arcade")
         .push(Router::with_path("auth-statement/{address}").get(identity::auth_statement))
         .push(Router::with_path("free").post(wallet::free))
@@ -43,15 +48,30 @@ pub fn service(arcade: Arc<Arcade>, max_body_bytes: usize) -> Service {
         .push(Router::with_path("verify/{bet_id}").get(rounds::verify))
         .push(Router::with_path("games").get(stats::games))
         .push(Router::with_path("recent").get(stats::recent))
-        .push(Router::with_path("house").get(stats::house));
+        .push(Router::with_path("house").get(stats::house))
+        .push(
+            Router::with_path("chips")
+                .get(chips::buy_default)
+                .post(chips::buy_default),
+        )
+        .push(
+            Router::with_path("chips/{tier}")
+                .get(chips::buy_tier)
+                .post(chips::buy_tier),
+        )
+        .push(Router::with_path("manifest").get(manifest::manifest));
     let doc = OpenApi::new("arcade", env!("CARGO_PKG_VERSION")).merge_router(&arcade_routes);
     let router = Router::new()
         .hoop(Shared {
             arcade,
+            base_url,
             max_body_bytes,
         })
         .push(arcade_routes)
+        .push(Router::with_path(".well-known/x402").get(manifest::manifest))
         .push(doc.into_router(OPENAPI_PATH))
         .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
-    Service::new(router).catcher(Catcher::default().hoop(edge::json_errors))
+    Service::new(router)
+        .hoop(cors::cors)
+        .catcher(Catcher::default().hoop(edge::json_errors))
 }

@@ -2,5 +2,6 @@
 
 pub mod bet;
 pub mod ledger;
+pub mod payment;
 pub mod round;
 pub mod wallet;

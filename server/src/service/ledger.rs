@@ -9,6 +9,7 @@ use crate::entities::{ledger, wallet};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Free,
+    Purchase,
     Wager,
     Win,
 }
@@ -17,6 +18,7 @@ impl Kind {
     fn as_str(self) -> &'static str {
         match self {
             Self::Free => "free",
+            Self::Purchase => "purchase",
             Self::Wager => "wager",
             Self::Win => "win",
         }

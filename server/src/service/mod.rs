@@ -8,11 +8,17 @@
 //! | flip, dice, roulette (settle a round) | `play.rs` |
 //! | verify a bet, recent bets | `receipts.rs` |
 //! | games listing, house stats | `stats.rs` |
+//! | buying chips over x402 (the money flow in) | `purchases.rs` |
+//! | the x402 manifest of paid resources | `manifest.rs` |
+//! | finishing settlements a request could not | `reconcile.rs` |
 //! | chip movements and their ledger rows | `ledger.rs` |
 
 mod ledger;
+pub mod manifest;
 pub mod play;
+pub mod purchases;
 pub mod receipts;
+pub mod reconcile;
 pub mod rounds;
 pub mod stats;
 pub mod wallets;
@@ -23,6 +29,7 @@ use arcade_core::Limits;
 use sea_orm::DatabaseConnection;
 
 use crate::identity::Identity;
+use purchases::Payments;
 
 /// The arcade's state: the database and what every operation needs to decide.
 pub struct Arcade {
@@ -31,6 +38,8 @@ pub struct Arcade {
     pub limits: Limits,
     /// Database keys (lowercase) of the service's own wallets.
     pub house_wallets: HashSet<String>,
+    /// The chain and the x402 terms; `None` when no chain is configured (purchases answer 503).
+    pub payments: Option<Payments>,
 }
 
 /// Milliseconds since the Unix epoch.

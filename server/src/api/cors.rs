@@ -1,0 +1,32 @@
+//! CORS for every route: any origin may call the API from a browser (no cookies, no
+//! credentials), send the x402 payment headers, and read the x402 response headers.
+
+use salvo::http::{Method, StatusCode};
+use salvo::prelude::*;
+
+const ALLOW_HEADERS: &str =
+    "content-type, payment-signature, x-payment, access-control-expose-headers";
+const EXPOSE_HEADERS: &str = "payment-required, payment-response, x-payment-response";
+
+#[handler]
+pub async fn cors(req: &mut Request, res: &mut Response, ctrl: &mut FlowCtrl) {
+    res.add_header("access-control-allow-origin", "*", true)
+        .ok();
+    res.add_header("access-control-expose-headers", EXPOSE_HEADERS, true)
+        .ok();
+    let preflight = req.method() == Method::OPTIONS
+        && req.headers().contains_key("access-control-request-method");
+    if preflight {
+        res.add_header(
+            "access-control-allow-methods",
+            "GET, POST, DELETE, OPTIONS",
+            true,
+        )
+        .ok();
+        res.add_header("access-control-allow-headers", ALLOW_HEADERS, true)
+            .ok();
+        res.add_header("access-control-max-age", "86400", true).ok();
+        res.status_code(StatusCode::NO_CONTENT);
+        ctrl.skip_rest();
+    }
+}

@@ -1,0 +1,82 @@
+//! `arcade dev`: the whole service on one machine with no setup. Starts anvil on loopback,
+//! deploys the test dollar, funds the house and a demo payer, points the server at it over a
+//! fresh SQLite file, and prints how to buy chips.
+
+use std::path::{Path, PathBuf};
+
+use crate::chain::devnet::{self, Devnet};
+use crate::settings::{Secret, Settings};
+use crate::startup::Application;
+
+/// Where `server/devnet/run.sh` (npm) puts anvil, relative to the project root.
+pub const DEFAULT_ANVIL: &str =
+    "server/devnet/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil";
+/// The dev database, recreated on every start because the dev chain is too.
+const DEV_DIR: &str = ".dev";
+
+pub async fn run(
+    mut settings: Settings,
+    anvil: &Path,
+    chain_port: u16,
+) -> Result<(), Box<dyn std::error::Error>> {
+    if !anvil.exists() {
+        return Err(format!(
+            "no anvil at {}: run server/devnet/run.sh, or npm ci in server/devnet",
+            anvil.display()
+        )
+        .into());
+    }
+    let chain = Devnet::start(anvil, chain_port).await?;
+    settings.chain.chain_id = devnet::CHAIN_ID;
+    settings.chain.rpc_url = Some(Secret::new(chain.rpc_url()));
+    settings.chain.token = Some(chain.token.to_checksum(None));
+    settings.chain.house_key = Some(Secret::new(alloy::hex::encode_prefixed(
+        chain.house.to_bytes(),
+    )));
+    if settings.database.url.expose() == Settings::default().database.url.expose() {
+        let dir = PathBuf::from(DEV_DIR);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir)?;
+        }
+        std::fs::create_dir_all(&dir)?;
+        settings.database.url = Secret::new(format!(
+            "sqlite://{}?mode=rwc",
+            dir.join("arcade.db").display()
+        ));
+    }
+    let app = Application::build(settings).await?;
+    tracing::info!(
+        rpc = %chain.rpc_url(),
+        token = %chain.token,
+        house = %chain.house.address(),
+        payer = %chain.payer.address(),
+        "dev chain ready"
+    );
+    print_welcome(app.base_url(), &chain);
+    app.run_until_stopped().await;
+    drop(chain);
+    Ok(())
+}
+
+/// For the person who just ran the command: where things are and what to paste next.
+#[allow(clippy::print_stdout)]
+fn print_welcome(base_url: &str, chain: &Devnet) {
+    let payer = chain.payer.address();
+    println!(
+        r#"
+  arcade is up: {base_url}   (OpenAPI: {base_url}/api/docs/)
+  dev chain:    {rpc} (anvil, chain id {chain_id}), test dollar {token}
+  demo payer:   {payer} holds 1000 test dollars (anvil's public test account 1)
+
+  Buy chips (x402, signed by the demo payer with the official @x402/fetch client):
+    curl -si {base_url}/api/arcade/chips | head -n 20                  # the 402 challenge
+    node server/devnet/buy-chips.mjs {base_url} small                  # pay 0.10, get 1000 chips
+    curl -s {base_url}/api/arcade/balance/{payer}
+
+  Stop with Ctrl-C (the chain and .dev/arcade.db start fresh next time).
+"#,
+        rpc = chain.rpc_url(),
+        chain_id = devnet::CHAIN_ID,
+        token = chain.token,
+    );
+}
