@@ -2,10 +2,12 @@
 //! SQLite and on PostgreSQL, spoken to over HTTP with independently made signatures.
 
 mod helpers;
+mod paying;
 
 mod identity;
 mod openapi;
 mod play;
+mod purchases;
 mod races;
 mod rules;
 mod stats;

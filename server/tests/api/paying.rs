@@ -1,0 +1,358 @@
+//! The server with payments on a real chain: a fresh anvil with the test dollar per test, reached
+//! through a loopback TCP proxy that a test can cut (the RPC going down), and an independent
+//! x402 client (alloy's EIP-712 signer) that can sign good payments and every kind of bad one.
+
+use std::ops::Deref;
+use std::path::PathBuf;
+
+use alloy::primitives::{Address, B256, U256};
+use alloy::providers::{Provider, ProviderBuilder};
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
+use alloy::sol_types::Eip712Domain;
+use arcade_server::chain::devnet::{self, Devnet};
+use arcade_server::chain::token::{DollarToken, TransferWithAuthorization};
+use arcade_server::settings::Secret;
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+use crate::helpers::{Backend, TestApp};
+
+/// Runs one payment test body against a backend with its own chain; the ledger audit follows.
+#[macro_export]
+macro_rules! paid_on_both_backends {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn sqlite() {
+                let app = $crate::paying::PaidApp::spawn($crate::helpers::Backend::Sqlite).await;
+                super::$name(&app).await;
+                app.audit().await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn postgres() {
+                let app = $crate::paying::PaidApp::spawn($crate::helpers::Backend::Postgres).await;
+                super::$name(&app).await;
+                app.audit().await;
+            }
+        }
+    };
+}
+
+pub struct PaidApp {
+    pub app: TestApp,
+    pub devnet: Devnet,
+    pub proxy: RpcProxy,
+}
+
+impl Deref for PaidApp {
+    type Target = TestApp;
+    fn deref(&self) -> &TestApp {
+        &self.app
+    }
+}
+
+/// A full HTTP answer: purchases are about headers as much as bodies.
+pub struct Reply {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Reply {
+    /// A header holding base64 JSON, decoded.
+    pub fn header_json(&self, name: &str) -> Value {
+        let text = self
+            .headers
+            .get(name)
+            .unwrap_or_else(|| panic!("no {name} header; body {}", self.body))
+            .to_str()
+            .unwrap();
+        serde_json::from_slice(&STANDARD.decode(text).expect("standard base64")).expect("JSON")
+    }
+
+    /// Asserts a non-402 error status and code.
+    pub fn error_code(&self, status: u16, code: &str) {
+        assert_eq!(
+            (self.status, self.body["code"].as_str()),
+            (status, Some(code)),
+            "{}",
+            self.body
+        );
+    }
+
+    /// Asserts a 402 refusal naming `reason`, in the body and in `PAYMENT-RESPONSE`.
+    pub fn refused(&self, reason: &str) {
+        assert_eq!(
+            (self.status, self.body["error"].as_str()),
+            (402, Some(reason)),
+            "{}",
+            self.body
+        );
+        assert_eq!(self.header_json("payment-required")["error"], reason);
+        let settlement = self.header_json("payment-response");
+        assert_eq!(settlement["success"], false);
+        assert_eq!(settlement["errorReason"], reason);
+    }
+}
+
+impl PaidApp {
+    pub async fn spawn(backend: Backend) -> Self {
+        Self::spawn_with(backend, |_| {}).await
+    }
+
+    pub async fn spawn_with(
+        backend: Backend,
+        configure: impl FnOnce(&mut arcade_server::settings::Settings),
+    ) -> Self {
+        let devnet = Devnet::start(&anvil_bin(), 0)
+            .await
+            .expect("anvil starts and the test dollar deploys");
+        let proxy = RpcProxy::start(devnet.anvil.port()).await;
+        let rpc_url = proxy.url();
+        let token = devnet.token.to_checksum(None);
+        let house_key = alloy::hex::encode_prefixed(devnet.house.to_bytes());
+        let app = TestApp::spawn_with(backend, |settings| {
+            settings.chain.chain_id = devnet::CHAIN_ID;
+            settings.chain.rpc_url = Some(Secret::new(rpc_url));
+            settings.chain.token = Some(token);
+            settings.chain.house_key = Some(Secret::new(house_key));
+            settings.chain.rpc_timeout_ms = 3_000;
+            settings.chain.settle_timeout_ms = 10_000;
+            // Tests run the reconciler themselves.
+            settings.payments.reconcile_interval_ms = 3_600_000;
+            configure(settings);
+        })
+        .await;
+        Self { app, devnet, proxy }
+    }
+
+    /// A fresh payer holding `base_units` of the test dollar (and no ETH: the house pays gas).
+    pub async fn payer(&self, base_units: u64) -> PrivateKeySigner {
+        let payer = PrivateKeySigner::random();
+        if base_units > 0 {
+            devnet::mint(
+                &self.devnet.rpc_url(),
+                &self.devnet.house,
+                self.devnet.token,
+                payer.address(),
+                U256::from(base_units),
+            )
+            .await
+            .expect("minted");
+        }
+        payer
+    }
+
+    /// Token balance read straight from anvil (not through the server or its proxy).
+    pub async fn token_balance(&self, owner: Address) -> U256 {
+        let provider = ProviderBuilder::new().connect_http(self.devnet.rpc_url().parse().unwrap());
+        DollarToken::new(self.devnet.token, &provider)
+            .balanceOf(owner)
+            .call()
+            .await
+            .expect("balanceOf")
+    }
+
+    pub async fn authorization_used(&self, payer: Address, nonce: B256) -> bool {
+        let provider = ProviderBuilder::new().connect_http(self.devnet.rpc_url().parse().unwrap());
+        DollarToken::new(self.devnet.token, &provider)
+            .authorizationState(payer, nonce)
+            .call()
+            .await
+            .expect("authorizationState")
+    }
+
+    /// An anvil control call (`evm_setAutomine`, `evm_mine`, `anvil_dropTransaction`, ...).
+    pub async fn anvil(&self, method: &'static str, params: Value) {
+        let provider = ProviderBuilder::new().connect_http(self.devnet.rpc_url().parse().unwrap());
+        provider
+            .raw_request::<_, Value>(method.into(), params)
+            .await
+            .unwrap_or_else(|e| panic!("{method}: {e}"));
+    }
+
+    pub fn house(&self) -> Address {
+        self.devnet.house.address()
+    }
+
+    /// A request to a chip endpoint with an optional payment header.
+    pub async fn buy(&self, path: &str, payment: Option<&str>) -> Reply {
+        let mut request = self.client.post(format!("{}{path}", self.base_url));
+        if let Some(payment) = payment {
+            request = request.header("PAYMENT-SIGNATURE", payment);
+        }
+        let response = request.send().await.expect("request sent");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Reply {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    /// The decoded 402 challenge of a chip endpoint.
+    pub async fn challenge(&self, path: &str) -> Value {
+        let reply = self.buy(path, None).await;
+        assert_eq!(reply.status, 402, "{}", reply.body);
+        reply.header_json("payment-required")
+    }
+}
+
+/// Mints more test dollars (base units) to an address.
+pub async fn mint_to(app: &PaidApp, owner: Address, base_units: u64) {
+    devnet::mint(
+        &app.devnet.rpc_url(),
+        &app.devnet.house,
+        app.devnet.token,
+        owner,
+        U256::from(base_units),
+    )
+    .await
+    .expect("minted");
+}
+
+/// Signs a payment for the challenge's first offer, as an x402 client does; `edit` can spoil
+/// the authorization before it is signed.
+pub fn sign_payment(
+    challenge: &Value,
+    payer: &PrivateKeySigner,
+    edit: impl FnOnce(&mut TransferWithAuthorization),
+) -> (String, TransferWithAuthorization) {
+    let accepted = &challenge["accepts"][0];
+    let now = u64::try_from(chrono::Utc::now().timestamp()).unwrap();
+    let mut authorization = TransferWithAuthorization {
+        from: payer.address(),
+        to: accepted["payTo"].as_str().unwrap().parse().unwrap(),
+        value: U256::from_str_radix(accepted["amount"].as_str().unwrap(), 10).unwrap(),
+        validAfter: U256::ZERO,
+        validBefore: U256::from(now + accepted["maxTimeoutSeconds"].as_u64().unwrap()),
+        nonce: B256::random(),
+    };
+    edit(&mut authorization);
+    let signature = payer
+        .sign_typed_data_sync(&authorization, &domain_of(accepted))
+        .unwrap();
+    let payload = json!({
+        "x402Version": 2,
+        "resource": challenge["resource"],
+        "accepted": accepted,
+        "payload": {
+            "signature": format!("0x{}", alloy::hex::encode(signature.as_bytes())),
+            "authorization": {
+                "from": authorization.from.to_checksum(None),
+                "to": authorization.to.to_checksum(None),
+                "value": authorization.value.to_string(),
+                "validAfter": authorization.validAfter.to_string(),
+                "validBefore": authorization.validBefore.to_string(),
+                "nonce": authorization.nonce.to_string(),
+            }
+        }
+    });
+    (encode(&payload), authorization)
+}
+
+/// The EIP-712 domain an offer asks to sign under: `extra`, the network's chain id, the asset.
+pub fn domain_of(accepted: &Value) -> Eip712Domain {
+    let chain_id: u64 = accepted["network"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("eip155:")
+        .parse()
+        .unwrap();
+    Eip712Domain::new(
+        Some(
+            accepted["extra"]["name"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+                .into(),
+        ),
+        Some(
+            accepted["extra"]["version"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+                .into(),
+        ),
+        Some(U256::from(chain_id)),
+        Some(accepted["asset"].as_str().unwrap().parse().unwrap()),
+        None,
+    )
+}
+
+/// Base64 of a JSON value, as a payment header.
+pub fn encode(payload: &Value) -> String {
+    STANDARD.encode(payload.to_string())
+}
+
+/// Decodes a payment header back to its JSON, to spoil it after signing.
+pub fn decode(header: &str) -> Value {
+    serde_json::from_slice(&STANDARD.decode(header).unwrap()).unwrap()
+}
+
+/// The anvil binary `npm ci` puts in `server/devnet` (or `ARCADE_ANVIL_BIN`).
+pub fn anvil_bin() -> PathBuf {
+    let path = std::env::var_os("ARCADE_ANVIL_BIN").map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("devnet/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil")
+        },
+        PathBuf::from,
+    );
+    assert!(
+        path.exists(),
+        "no anvil at {}: run `npm ci` in server/devnet (tests/run.sh does)",
+        path.display()
+    );
+    path
+}
+
+/// A loopback TCP proxy in front of anvil. Down, it drops every connection, open or new: to
+/// the server, the chain's RPC is unreachable.
+pub struct RpcProxy {
+    port: u16,
+    up: watch::Sender<bool>,
+}
+
+impl RpcProxy {
+    async fn start(upstream_port: u16) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (up, watching) = watch::channel(true);
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let mut down = watching.clone();
+                if !*down.borrow() {
+                    continue;
+                }
+                tokio::spawn(async move {
+                    let Ok(mut outbound) = TcpStream::connect(("127.0.0.1", upstream_port)).await
+                    else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
+                        _ = down.wait_for(|up| !*up) => {}
+                    }
+                });
+            }
+        });
+        Self { port, up }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    pub fn set_up(&self, up: bool) {
+        self.up.send_replace(up);
+    }
+}
