@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The test command: everything CI runs, runnable by anyone from a fresh clone.
 #   tests/run.sh
-# Installs what it needs (Rust targets, wasm-pack, wasm-bindgen-cli, npm packages, PostgreSQL),
-# then runs formatting and lint checks, every Rust test (the API suite on SQLite and on a
-# throwaway PostgreSQL cluster on loopback), the no_std build, the wasm build, the Node suite
-# of the built wasm package and the Node API test. Exits non-zero when anything fails.
+# Installs what it needs (Rust targets, wasm-pack, wasm-bindgen-cli, npm packages including
+# anvil, PostgreSQL, a Python venv), then runs formatting and lint checks, the test token's
+# compile check, every Rust test (the API suite on SQLite and on a throwaway PostgreSQL cluster
+# on loopback, each payment test on its own anvil), the no_std build, the wasm build, the Node
+# suite of the built wasm package, the official x402 clients (npm and PyPI) buying chips, and
+# the README's run command end to end. Exits non-zero when anything fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -18,6 +20,9 @@ stage "format and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p arcade-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+
+stage "dev chain: anvil and solc (npm), and the committed test token matches a fresh compile"
+(cd server/devnet && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
 
 stage "PostgreSQL for the API suite (a fresh cluster on 127.0.0.1)"
 ARCADE_TEST_POSTGRES_URL=$(tests/scripts/postgres.sh)
@@ -40,9 +45,23 @@ echo "arcade_wasm_bg.wasm: $(wc -c < wasm/pkg-web/arcade_wasm_bg.wasm) bytes"
 stage "Node suite of the installed wasm package"
 (cd tests/wasm-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
-stage "Node: a viem-signed player against the real server"
+stage "Node: a viem-signed player, and @x402/fetch buying chips on the dev chain"
 cargo build -p arcade-server --locked
-(cd tests/api-node && npm ci --no-audit --no-fund --loglevel=error \
-    && ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" node --test)
+export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="$root"
+(cd tests/api-node && npm ci --no-audit --no-fund --loglevel=error && node --test)
+
+stage "Python: PyPI x402 buying chips on the dev chain"
+venv="$HOME/.cache/arcade/venv-$(cat tests/api-python/requirements.txt tests/api-python/constraints.txt | sha256sum | cut -c1-12)"
+if [ ! -e "$venv/.installed" ]; then
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check \
+        -r tests/api-python/requirements.txt -c tests/api-python/constraints.txt
+    touch "$venv/.installed"
+fi
+"$venv/bin/python" -m unittest discover -s tests/api-python -v
+
+stage "the run command (server/devnet/run.sh): chain, token and server from scratch, then a purchase"
+tests/scripts/run-command.sh
 
 stage "all passed in $((SECONDS - started))s"

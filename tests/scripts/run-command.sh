@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the README's run command as a person would (free ports instead of the defaults), waits
+# for it to print where it is, buys chips with the example it prints, and stops it.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+log=$(mktemp)
+ARCADE__SERVER__PORT=0 server/devnet/run.sh --chain-port 0 >"$log" 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
+for _ in $(seq 900); do
+    if grep -q "arcade listening" "$log" || ! kill -0 "$pid" 2>/dev/null; then break; fi
+    sleep 1
+done
+url=$(grep -o 'arcade listening url=[^ ]*' "$log" | head -n1 | cut -d= -f2 || true)
+if [ -z "$url" ]; then
+    cat "$log"
+    echo "the run command did not come up" >&2
+    exit 1
+fi
+grep -q "node server/devnet/buy-chips.mjs" "$log" || { cat "$log"; echo "no purchase example printed" >&2; exit 1; }
+node server/devnet/buy-chips.mjs "$url" small | tee /dev/stderr | grep -q '"chips_credited": 1000'
+echo "the run command served $url and sold 1000 chips"
