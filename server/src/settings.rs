@@ -67,6 +67,9 @@ pub struct PaymentSettings {
     pub max_timeout_seconds: u64,
     /// How often unfinished settlements are checked against the chain, in milliseconds.
     pub reconcile_interval_ms: u64,
+    /// An x402 facilitator (`POST /verify`, `POST /settle`) to verify and settle through instead
+    /// of the house. Unset (default): the house verifies and settles itself.
+    pub facilitator_url: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -107,6 +110,7 @@ impl Default for Settings {
             payments: PaymentSettings {
                 max_timeout_seconds: 300,
                 reconcile_interval_ms: 15_000,
+                facilitator_url: None,
             },
             house: HouseSettings::default(),
             log: LogSettings {

@@ -17,8 +17,9 @@ use crate::identity::Identity;
 use crate::service::Arcade;
 use crate::service::purchases::Payments;
 use crate::service::reconcile::spawn_reconciler;
-use crate::settings::{PaymentSettings, Settings};
+use crate::settings::Settings;
 use crate::x402::Terms;
+use crate::x402::facilitator::Facilitator;
 
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
@@ -53,7 +54,7 @@ impl Application {
         db::migrate(&db).await?;
         let payments = Chain::connect(&settings.chain)
             .await?
-            .map(|chain| payments(chain, &settings.payments));
+            .map(|chain| payments(chain, &settings));
         let listen = format!("{}:{}", settings.server.host, settings.server.port);
         let acceptor = TcpListener::new(listen.clone())
             .try_bind()
@@ -150,7 +151,7 @@ async fn stop_on_signal(handle: ServerHandle) {
     handle.stop_graceful(SHUTDOWN_GRACE);
 }
 
-fn payments(chain: Chain, settings: &PaymentSettings) -> Payments {
+fn payments(chain: Chain, settings: &Settings) -> Payments {
     let domain = chain.token_domain();
     let terms = Terms {
         network: chain.network(),
@@ -158,17 +159,30 @@ fn payments(chain: Chain, settings: &PaymentSettings) -> Payments {
         pay_to: chain.pay_to(),
         token_name: domain.name.clone(),
         token_version: domain.version.clone(),
-        max_timeout_seconds: settings.max_timeout_seconds,
+        max_timeout_seconds: settings.payments.max_timeout_seconds,
     };
+    // A settle waits for the receipt: allow the chain's confirmation time and a call on top.
+    let facilitator_timeout =
+        Duration::from_millis(settings.chain.settle_timeout_ms + settings.chain.rpc_timeout_ms);
+    let facilitator = settings
+        .payments
+        .facilitator_url
+        .as_deref()
+        .map(|url| Facilitator::new(url, facilitator_timeout));
     tracing::info!(
         network = %terms.network,
         token = %terms.asset,
         name = %terms.token_name,
         version = %terms.token_version,
         pay_to = %terms.pay_to,
+        facilitator = settings.payments.facilitator_url.as_deref().unwrap_or("none (the house settles)"),
         "chip purchases enabled"
     );
-    Payments { chain, terms }
+    Payments {
+        chain,
+        terms,
+        facilitator,
+    }
 }
 
 /// `host[:port]` of the public URL, as the auth statement names it.

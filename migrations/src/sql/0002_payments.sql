@@ -3,6 +3,8 @@
 --   settling: reserved by one request; `tx_hash`/`raw_tx` are written before the broadcast
 --   settled:  the transfer is on-chain and the chips are credited (same transaction as the row)
 --   failed:   nothing moved on-chain (`error` says why); the same authorization may be retried
+-- `settled_by` is who submits the settlement: the house (raw transaction journalled here) or an
+-- x402 facilitator (the transaction is whatever it reports).
 CREATE TABLE payments (
     id           {id},
     payer        TEXT   NOT NULL,
@@ -15,6 +17,7 @@ CREATE TABLE payments (
     pay_to       TEXT   NOT NULL,
     valid_before BIGINT NOT NULL,
     state        TEXT   NOT NULL CHECK (state IN ('settling', 'settled', 'failed')),
+    settled_by   TEXT   NOT NULL CHECK (settled_by IN ('house', 'facilitator')),
     tx_hash      TEXT,
     raw_tx       TEXT,
     error        TEXT,

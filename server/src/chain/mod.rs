@@ -26,8 +26,10 @@ use crate::address;
 use crate::settings::ChainSettings;
 use token::DollarToken;
 
-/// How often a receipt is looked for while waiting on one.
-const RECEIPT_POLL: Duration = Duration::from_millis(250);
+/// Waiting on a receipt: look again after 10 ms, then twice as long each time, up to 1 s (a
+/// local node mines in milliseconds, an L2 in about a second or two).
+const RECEIPT_POLL_FIRST: Duration = Duration::from_millis(10);
+const RECEIPT_POLL_MAX: Duration = Duration::from_secs(1);
 
 /// A chain call that did not give an answer.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -329,14 +331,16 @@ impl Chain {
     /// when the time ran out. RPC errors while waiting count as "not yet".
     pub async fn wait_confirmed(&self, hash: B256) -> Option<Mined> {
         let deadline = Instant::now() + self.settle_timeout;
+        let mut pause = RECEIPT_POLL_FIRST;
         loop {
             if let Ok(Some(mined)) = self.confirmed(hash).await {
                 return Some(mined);
             }
-            if Instant::now() + RECEIPT_POLL > deadline {
+            if Instant::now() + pause > deadline {
                 return None;
             }
-            tokio::time::sleep(RECEIPT_POLL).await;
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(RECEIPT_POLL_MAX);
         }
     }
 }

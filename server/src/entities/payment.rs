@@ -15,6 +15,7 @@ pub struct Model {
     pub pay_to: String,
     pub valid_before: i64,
     pub state: String,
+    pub settled_by: String,
     pub tx_hash: Option<String>,
     pub raw_tx: Option<String>,
     pub error: Option<String>,
@@ -30,3 +31,6 @@ impl ActiveModelBehavior for ActiveModel {}
 pub const SETTLING: &str = "settling";
 pub const SETTLED: &str = "settled";
 pub const FAILED: &str = "failed";
+
+pub const BY_HOUSE: &str = "house";
+pub const BY_FACILITATOR: &str = "facilitator";

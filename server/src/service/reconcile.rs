@@ -102,6 +102,10 @@ impl Arcade {
             );
             return Ok(Step::Failed);
         }
+        if row.settled_by == payment::BY_FACILITATOR {
+            // The facilitator may still submit it; it is released once it has expired.
+            return Ok(Step::Waiting);
+        }
         let Some(raw) = row.raw_tx.as_deref() else {
             self.mark_failed(row.id, "stopped before the settlement was signed")
                 .await?;

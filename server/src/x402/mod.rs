@@ -1,7 +1,9 @@
 //! x402 v2, the `exact` scheme on EVM (EIP-3009): the wire shapes, the header codec, the offer a
 //! paid resource makes and the checks a payment must pass before it is settled.
-//! Settlement itself (the chain, the ledger) lives in `service::purchases`.
+//! Settlement itself (the chain, the ledger) lives in `service::purchases`; `facilitator` is the
+//! client of an x402 facilitator for deployments that settle through one.
 
+pub mod facilitator;
 pub mod verify;
 pub mod wire;
 

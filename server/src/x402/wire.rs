@@ -79,10 +79,15 @@ pub struct SettleResponse {
     pub success: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_reason: Option<String>,
+    /// A sentence to go with `error_reason` (facilitators send it; this server does not).
+    #[serde(default, skip_serializing)]
+    pub error_message: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payer: Option<String>,
     /// The transaction hash; empty when nothing was settled.
+    #[serde(default)]
     pub transaction: String,
+    #[serde(default)]
     pub network: String,
 }
 
@@ -119,6 +124,14 @@ pub fn decode_payment(header: &str) -> Result<PaymentPayload, HeaderError> {
     parse(value)
 }
 
+/// The JSON of a payment header as sent (to forward it to a facilitator untouched).
+pub fn decode_json(header: &str) -> Result<Value, HeaderError> {
+    let bytes = STANDARD
+        .decode(header.trim())
+        .map_err(|e| HeaderError::Base64(e.to_string()))?;
+    serde_json::from_slice(&bytes).map_err(|e| HeaderError::Json(e.to_string()))
+}
+
 fn parse<T: DeserializeOwned>(value: Value) -> Result<T, HeaderError> {
     serde_json::from_value(value).map_err(|e| HeaderError::Shape(e.to_string()))
 }
@@ -133,6 +146,7 @@ mod tests {
         let response = SettleResponse {
             success: true,
             error_reason: None,
+            error_message: None,
             payer: Some("0xab".into()),
             transaction: "0x01".into(),
             network: "eip155:1".into(),

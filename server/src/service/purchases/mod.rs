@@ -12,7 +12,6 @@
 //! conditional update.
 
 use alloy::primitives::Address;
-use alloy::sol_types::SolCall;
 use salvo::oapi::ToSchema;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, TransactionTrait};
@@ -21,19 +20,24 @@ use serde::Serialize;
 use super::ledger::{self, Kind};
 use super::{Arcade, now_ms};
 use crate::address;
-use crate::chain::token::DollarToken;
-use crate::chain::{Chain, ChainError, SendError, SignedTx};
+use crate::chain::Chain;
 use crate::entities::{payment, wallet};
 use crate::error::{ApiError, Challenge};
 use crate::tiers::Tier;
+use crate::x402::facilitator::Facilitator;
 use crate::x402::verify::{self, Rejection, Verified};
 use crate::x402::wire::{SettleResponse, decode_payment};
 use crate::x402::{Terms, wire::PaymentRequired};
+
+mod facilitated;
+mod house;
 
 /// The chain and the terms every offer is made on; present when a chain is configured.
 pub struct Payments {
     pub chain: Chain,
     pub terms: Terms,
+    /// Verify and settle through this x402 facilitator instead of by the house.
+    pub facilitator: Option<Facilitator>,
 }
 
 /// The body of a successful purchase.
@@ -77,20 +81,20 @@ impl Arcade {
         &self,
         tier: &Tier,
         resource_url: &str,
-        refusal: Option<(&'static str, String)>,
+        refusal: Option<(String, String)>,
         payer: Option<Address>,
         transaction: Option<String>,
     ) -> Result<ApiError, ApiError> {
         let payments = self.payments()?;
-        let reason = refusal.as_ref().map(|(reason, _)| *reason);
-        let required: PaymentRequired = payments.terms.payment_required(
-            tier,
-            resource_url.to_owned(),
-            reason.map(str::to_owned),
-        );
+        let reason = refusal.as_ref().map(|(reason, _)| reason.clone());
+        let required: PaymentRequired =
+            payments
+                .terms
+                .payment_required(tier, resource_url.to_owned(), reason.clone());
         let settlement = reason.map(|reason| SettleResponse {
             success: false,
-            error_reason: Some(reason.to_owned()),
+            error_reason: Some(reason),
+            error_message: None,
             payer: payer.map(|p| p.to_checksum(None)),
             transaction: transaction.clone().unwrap_or_default(),
             network: payments.terms.network.clone(),
@@ -130,14 +134,14 @@ impl Arcade {
                 return Err(self.challenge(
                     tier,
                     resource_url,
-                    Some((reason, detail)),
+                    Some((reason.to_owned(), detail)),
                     payer,
                     None,
                 )?);
             }
         };
         let reservation = self.reserve(&verified, tier, payments).await?;
-        let refuse = |reason: &'static str, detail: String, transaction: Option<String>| {
+        let refuse = |reason: String, detail: String, transaction: Option<String>| {
             self.challenge(
                 tier,
                 resource_url,
@@ -146,7 +150,24 @@ impl Arcade {
                 transaction,
             )
         };
-        match self.settle(payments, &reservation, &verified).await {
+        let settlement = match &payments.facilitator {
+            Some(facilitator) => {
+                self.settle_by_facilitator(
+                    payments,
+                    facilitator,
+                    &reservation,
+                    &verified,
+                    header,
+                    &offer,
+                )
+                .await
+            }
+            None => {
+                self.settle_by_house(payments, &reservation, &verified)
+                    .await
+            }
+        };
+        match settlement {
             Settlement::Settled(tx_hash) => {
                 let purchase = self
                     .credit_settled(payments, reservation.id, &tx_hash)
@@ -155,6 +176,7 @@ impl Arcade {
                     settlement: SettleResponse {
                         success: true,
                         error_reason: None,
+                        error_message: None,
                         payer: Some(reservation.payer.to_checksum(None)),
                         transaction: tx_hash,
                         network: payments.terms.network.clone(),
@@ -167,15 +189,19 @@ impl Arcade {
                 Err(refuse(reason, detail, None)?)
             }
             Settlement::ChainDown(error) => {
-                self.mark_failed(reservation.id, &error.to_string()).await?;
-                Err(ApiError::ChainUnavailable(error.to_string()))
+                self.mark_failed(reservation.id, &error).await?;
+                Err(ApiError::ChainUnavailable(error))
             }
             Settlement::Pending(tx_hash) => Err(refuse(
-                "settlement_pending",
+                "settlement_pending".into(),
                 format!(
-                    "the settlement {tx_hash} is not confirmed yet; the chips are credited once it is (check the balance), do not pay again"
+                    "the settlement{} is not confirmed yet; the chips are credited once it is (check the balance), do not pay again",
+                    tx_hash
+                        .as_deref()
+                        .map(|h| format!(" {h}"))
+                        .unwrap_or_default()
                 ),
-                Some(tx_hash),
+                tx_hash,
             )?),
             Settlement::JournalFailed(error) => {
                 self.mark_failed(reservation.id, "could not record the transaction")
@@ -209,6 +235,11 @@ impl Arcade {
             pay_to: Set(address::key(&payments.terms.pay_to)),
             valid_before: Set(valid_before),
             state: Set(payment::SETTLING.to_owned()),
+            settled_by: Set(match payments.facilitator {
+                Some(_) => payment::BY_FACILITATOR,
+                None => payment::BY_HOUSE,
+            }
+            .to_owned()),
             tx_hash: Set(None),
             raw_tx: Set(None),
             error: Set(None),
@@ -264,93 +295,6 @@ impl Arcade {
                 .map_or_else(|| payment::SETTLING.to_owned(), |row| row.state.clone()),
             tx_hash: existing.and_then(|row| row.tx_hash),
         })
-    }
-
-    /// Steps 3 and 4: the chain checks, then the house's settlement transaction.
-    async fn settle(
-        &self,
-        payments: &Payments,
-        reservation: &Reservation,
-        verified: &Verified,
-    ) -> Settlement {
-        let chain = &payments.chain;
-        let auth = &verified.authorization;
-        match chain.authorization_used(auth.from, auth.nonce).await {
-            Err(error) => return Settlement::from_chain_error(error),
-            Ok(true) => {
-                return Settlement::Refused {
-                    reason: "invalid_exact_evm_nonce_already_used",
-                    detail: "the token says this authorization was already used".into(),
-                };
-            }
-            Ok(false) => {}
-        }
-        match chain.token_balance(auth.from).await {
-            Err(error) => return Settlement::from_chain_error(error),
-            Ok(balance) if balance < auth.value => {
-                return Settlement::Refused {
-                    reason: "insufficient_funds",
-                    detail: format!(
-                        "the payer holds {balance} base units of the token; the price is {}",
-                        auth.value
-                    ),
-                };
-            }
-            Ok(_) => {}
-        }
-        let call = DollarToken::transferWithAuthorizationCall {
-            from: auth.from,
-            to: auth.to,
-            value: auth.value,
-            validAfter: auth.validAfter,
-            validBefore: auth.validBefore,
-            nonce: auth.nonce,
-            v: 27 + u8::from(verified.signature.v()),
-            r: verified.signature.r().into(),
-            s: verified.signature.s().into(),
-        };
-        let journal = |tx: SignedTx| self.journal(reservation.id, tx);
-        let tx = match chain
-            .send(chain.token(), call.abi_encode().into(), journal)
-            .await
-        {
-            Ok(tx) => tx,
-            Err(SendError::NotSent(error)) => return Settlement::from_chain_error(error),
-            Err(SendError::Journal(error)) => return Settlement::JournalFailed(error),
-            Err(SendError::Unconfirmed { tx, error }) => {
-                tracing::warn!(payment = reservation.id, tx = %tx.hash, %error, "broadcast unanswered; the reconciler will look it up");
-                return Settlement::Pending(tx.hash.to_string());
-            }
-        };
-        let hash = tx.hash.to_string();
-        match chain.wait_confirmed(tx.hash).await {
-            Some(mined) if mined.success => Settlement::Settled(hash),
-            Some(_) => Settlement::Refused {
-                reason: "invalid_exact_evm_transaction_failed",
-                detail: format!("the settlement {hash} reverted"),
-            },
-            None => Settlement::Pending(hash),
-        }
-    }
-
-    /// Write-ahead: the signed settlement is stored before it is broadcast. Refuses (and so
-    /// stops the broadcast) if the reservation is no longer this request's.
-    async fn journal(&self, payment_id: i64, tx: SignedTx) -> Result<(), DbErr> {
-        let updated = payment::Entity::update_many()
-            .col_expr(payment::Column::TxHash, Expr::value(tx.hash.to_string()))
-            .col_expr(
-                payment::Column::RawTx,
-                Expr::value(alloy::hex::encode_prefixed(&tx.raw)),
-            )
-            .col_expr(payment::Column::UpdatedAt, Expr::value(now_ms()))
-            .filter(payment::Column::Id.eq(payment_id))
-            .filter(payment::Column::State.eq(payment::SETTLING))
-            .exec(&self.db)
-            .await?;
-        if updated.rows_affected == 0 {
-            return Err(DbErr::RecordNotUpdated);
-        }
-        Ok(())
     }
 
     /// Step 5, once per payment: marks it settled and credits its chips in one transaction.
@@ -427,44 +371,25 @@ impl Arcade {
     }
 }
 
-enum Settlement {
-    Settled(String),
-    Refused {
-        reason: &'static str,
-        detail: String,
-    },
-    ChainDown(ChainError),
-    Pending(String),
-    JournalFailed(DbErr),
-}
-
 impl Settlement {
-    /// A simulation revert names its cause; the RPC being down is nobody's payment problem.
-    fn from_chain_error(error: ChainError) -> Self {
-        match error {
-            ChainError::Unavailable(_) => Self::ChainDown(error),
-            ChainError::Refused(message) => Self::Refused {
-                reason: revert_reason(&message),
-                detail: format!("the settlement would fail: {message}"),
-            },
+    fn refused(reason: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::Refused {
+            reason: reason.into(),
+            detail: detail.into(),
         }
     }
 }
 
-/// x402 reasons for the token's revert messages (ours and USDC's word them alike).
-fn revert_reason(message: &str) -> &'static str {
-    let message = message.to_ascii_lowercase();
-    if message.contains("exceeds balance") {
-        "insufficient_funds"
-    } else if message.contains("used or canceled") {
-        "invalid_exact_evm_nonce_already_used"
-    } else if message.contains("expired") {
-        "invalid_exact_evm_payload_authorization_valid_before"
-    } else if message.contains("not yet valid") {
-        "invalid_exact_evm_payload_authorization_valid_after"
-    } else if message.contains("invalid signature") {
-        "invalid_exact_evm_payload_signature"
-    } else {
-        "invalid_exact_evm_transaction_simulation_failed"
-    }
+/// How a settlement attempt ended.
+enum Settlement {
+    /// On-chain, with this transaction.
+    Settled(String),
+    /// Not settled, and nothing moved: the x402 reason and a sentence.
+    Refused { reason: String, detail: String },
+    /// The chain (or the facilitator) did not answer before anything was sent.
+    ChainDown(String),
+    /// Maybe settled: the transaction if one is known. The reconciler finishes it.
+    Pending(Option<String>),
+    /// The settlement could not be journalled; nothing was sent.
+    JournalFailed(DbErr),
 }

@@ -1,0 +1,179 @@
+//! Purchase latency benchmark (not part of the test run): `cargo bench -p arcade-server --bench purchase`.
+//!
+//! Starts a dev chain (anvil from `server/devnet`, automining, the test dollar deployed) and the
+//! server on SQLite, then buys chips N times one after another, timing each purchase from the
+//! challenge request to the 200 (challenge, EIP-712 signing, verification, on-chain settlement,
+//! receipt, credit); then N purchases with C in flight. `ARCADE_BENCH_PURCHASES` (default 100),
+//! `ARCADE_BENCH_CONCURRENCY` (default 8).
+
+#![allow(clippy::print_stdout)] // a benchmark reports on stdout
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use alloy::primitives::{B256, U256};
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
+use alloy::sol_types::Eip712Domain;
+use arcade_server::chain::devnet::{self, Devnet};
+use arcade_server::chain::token::TransferWithAuthorization;
+use arcade_server::settings::{Secret, Settings};
+use arcade_server::startup::Application;
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+use tokio::sync::Semaphore;
+
+#[tokio::main]
+async fn main() {
+    let purchases = env_number("ARCADE_BENCH_PURCHASES", 100);
+    let concurrency = env_number("ARCADE_BENCH_CONCURRENCY", 8);
+    let anvil = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("devnet/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
+    let chain = Devnet::start(&anvil, 0)
+        .await
+        .expect("anvil (npm ci in server/devnet)");
+    let db = std::env::temp_dir().join(format!("arcade-bench-buy-{}.db", std::process::id()));
+    let mut settings = Settings::default();
+    settings.server.port = 0;
+    settings.database.url = Secret::new(format!("sqlite://{}?mode=rwc", db.display()));
+    settings.log.filter = "warn".into();
+    settings.chain.chain_id = devnet::CHAIN_ID;
+    settings.chain.rpc_url = Some(Secret::new(chain.rpc_url()));
+    settings.chain.token = Some(chain.token.to_checksum(None));
+    settings.chain.house_key = Some(Secret::new(alloy::hex::encode_prefixed(
+        chain.house.to_bytes(),
+    )));
+    let app = Application::build(settings).await.expect("server starts");
+    let url = format!("http://127.0.0.1:{}/api/arcade/chips/micro", app.port());
+    tokio::spawn(app.run_until_stopped());
+    let client = reqwest::Client::new();
+    let payer = Arc::new(chain.payer.clone());
+    println!("purchases {purchases}, concurrency {concurrency}, anvil automine, SQLite");
+
+    let mut latencies = Vec::with_capacity(purchases);
+    for _ in 0..purchases {
+        latencies.push(buy(&client, &url, &payer).await);
+    }
+    report("sequential, challenge -> 200", &mut latencies, None);
+
+    let gate = Arc::new(Semaphore::new(concurrency));
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..purchases)
+        .map(|_| {
+            let (client, url, payer, gate) =
+                (client.clone(), url.clone(), payer.clone(), gate.clone());
+            tokio::spawn(async move {
+                let _slot = gate.acquire().await.unwrap();
+                buy(&client, &url, &payer).await
+            })
+        })
+        .collect();
+    let mut latencies = Vec::with_capacity(purchases);
+    for task in tasks {
+        latencies.push(task.await.unwrap());
+    }
+    report(
+        &format!("{concurrency} in flight"),
+        &mut latencies,
+        Some(started.elapsed()),
+    );
+    let _ = std::fs::remove_file(&db);
+}
+
+/// One purchase as a client makes it; returns its latency.
+async fn buy(client: &reqwest::Client, url: &str, payer: &PrivateKeySigner) -> Duration {
+    let started = Instant::now();
+    let challenge = client.post(url).send().await.unwrap();
+    assert_eq!(challenge.status().as_u16(), 402);
+    let header = challenge.headers()["payment-required"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let required: Value = serde_json::from_slice(&STANDARD.decode(header).unwrap()).unwrap();
+    let accepted = &required["accepts"][0];
+    let now = u64::try_from(chrono::Utc::now().timestamp()).unwrap();
+    let authorization = TransferWithAuthorization {
+        from: payer.address(),
+        to: accepted["payTo"].as_str().unwrap().parse().unwrap(),
+        value: U256::from_str_radix(accepted["amount"].as_str().unwrap(), 10).unwrap(),
+        validAfter: U256::ZERO,
+        validBefore: U256::from(now + 300),
+        nonce: B256::random(),
+    };
+    let domain = Eip712Domain::new(
+        Some(
+            accepted["extra"]["name"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+                .into(),
+        ),
+        Some(
+            accepted["extra"]["version"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+                .into(),
+        ),
+        Some(U256::from(devnet::CHAIN_ID)),
+        Some(accepted["asset"].as_str().unwrap().parse().unwrap()),
+        None,
+    );
+    let signature = payer.sign_typed_data_sync(&authorization, &domain).unwrap();
+    let payment = json!({
+        "x402Version": 2,
+        "accepted": accepted,
+        "payload": {
+            "signature": format!("0x{}", alloy::hex::encode(signature.as_bytes())),
+            "authorization": {
+                "from": authorization.from.to_string(),
+                "to": authorization.to.to_string(),
+                "value": authorization.value.to_string(),
+                "validAfter": "0",
+                "validBefore": authorization.validBefore.to_string(),
+                "nonce": authorization.nonce.to_string(),
+            }
+        }
+    });
+    let paid = client
+        .post(url)
+        .header("PAYMENT-SIGNATURE", STANDARD.encode(payment.to_string()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        paid.status().as_u16(),
+        200,
+        "{}",
+        paid.text().await.unwrap()
+    );
+    started.elapsed()
+}
+
+fn report(label: &str, latencies: &mut [Duration], wall: Option<Duration>) {
+    latencies.sort();
+    let last = latencies.len() - 1;
+    let at = |percent: usize| latencies[(last * percent).div_ceil(100)].as_secs_f64() * 1000.0;
+    let rate = wall.map_or(String::new(), |w| {
+        format!(
+            ", {:.0} purchases/s",
+            latencies.len() as f64 / w.as_secs_f64()
+        )
+    });
+    println!(
+        "{label}: p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms{rate}",
+        at(50),
+        at(90),
+        at(99),
+        at(100)
+    );
+}
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -1,0 +1,101 @@
+//! A client of an x402 facilitator's HTTP API (`POST /verify`, `POST /settle`, v2 JSON), for
+//! deployments that let a facilitator verify payments and submit settlements instead of the
+//! house. The facilitator answers payment failures with HTTP 200 and `isValid`/`success` false;
+//! both are read whatever the status.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::X402_VERSION;
+use super::wire::{PaymentRequirements, SettleResponse};
+
+pub struct Facilitator {
+    client: reqwest::Client,
+    url: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyResponse {
+    pub is_valid: bool,
+    #[serde(default)]
+    pub invalid_reason: Option<String>,
+    #[serde(default)]
+    pub invalid_message: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FacilitatorError {
+    /// The request never reached the facilitator (connection refused, DNS): nothing happened.
+    #[error("the facilitator cannot be reached: {0}")]
+    Unreachable(String),
+    /// Sent, but no readable answer (timeout, garbage): it may have acted.
+    #[error("the facilitator gave no readable answer: {0}")]
+    NoAnswer(String),
+}
+
+impl Facilitator {
+    /// `url` is the facilitator's base URL; `timeout` bounds each call (a settle waits for the
+    /// receipt, so allow the chain's confirmation time).
+    pub fn new(url: &str, timeout: Duration) -> Self {
+        Self {
+            client: reqwest::Client::builder()
+                .timeout(timeout)
+                .build()
+                .expect("an HTTP client with a timeout builds"),
+            url: url.trim_end_matches('/').to_owned(),
+        }
+    }
+
+    pub async fn verify(
+        &self,
+        payload: &Value,
+        requirements: &PaymentRequirements,
+    ) -> Result<VerifyResponse, FacilitatorError> {
+        self.call("verify", payload, requirements).await
+    }
+
+    pub async fn settle(
+        &self,
+        payload: &Value,
+        requirements: &PaymentRequirements,
+    ) -> Result<SettleResponse, FacilitatorError> {
+        self.call("settle", payload, requirements).await
+    }
+
+    async fn call<T: for<'de> Deserialize<'de>>(
+        &self,
+        operation: &str,
+        payload: &Value,
+        requirements: &PaymentRequirements,
+    ) -> Result<T, FacilitatorError> {
+        let body = json!({
+            "x402Version": X402_VERSION,
+            "paymentPayload": payload,
+            "paymentRequirements": requirements,
+        });
+        let response = self
+            .client
+            .post(format!("{}/{operation}", self.url))
+            .json(&body)
+            .send()
+            .await
+            .map_err(|error| {
+                if error.is_connect() {
+                    FacilitatorError::Unreachable(error.to_string())
+                } else {
+                    FacilitatorError::NoAnswer(error.to_string())
+                }
+            })?;
+        let status = response.status();
+        let text = response
+            .text()
+            .await
+            .map_err(|error| FacilitatorError::NoAnswer(error.to_string()))?;
+        serde_json::from_str(&text).map_err(|_| {
+            FacilitatorError::NoAnswer(format!("HTTP {status} to /{operation}: {text:.200}"))
+        })
+    }
+}
