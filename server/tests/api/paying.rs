@@ -112,6 +112,15 @@ impl PaidApp {
         let devnet = Devnet::start(&anvil_bin(), 0)
             .await
             .expect("anvil starts and the test dollar deploys");
+        Self::spawn_on_devnet(backend, devnet, configure).await
+    }
+
+    /// The server on a dev chain the test already started.
+    pub async fn spawn_on_devnet(
+        backend: Backend,
+        devnet: Devnet,
+        configure: impl FnOnce(&mut arcade_server::settings::Settings),
+    ) -> Self {
         let proxy = RpcProxy::start(devnet.anvil.port()).await;
         let rpc_url = proxy.url();
         let token = devnet.token.to_checksum(None);
