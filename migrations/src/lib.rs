@@ -21,6 +21,10 @@ impl MigratorTrait for Migrator {
                 name: "m0002_payments",
                 up: include_str!("sql/0002_payments.sql"),
             }),
+            Box::new(SqlMigration {
+                name: "m0003_cashouts",
+                up: include_str!("sql/0003_cashouts.sql"),
+            }),
         ]
     }
 }

@@ -64,6 +64,22 @@ pub enum ApiError {
     ChainUnavailable(String),
     #[error("chip purchases are not available: no chain is configured")]
     PaymentsUnavailable,
+    #[error("a cashout is {min} to {max} chips, not {chips}")]
+    CashoutOutOfRange { chips: i64, min: i64, max: i64 },
+    #[error(
+        "{0} never bought chips; free chips can be played but a buy-in is required before a cashout"
+    )]
+    BuyInRequired(String),
+    #[error("{balance} chips cannot cover a cashout of {chips}")]
+    CashoutAboveBalance { balance: i64, chips: i64 },
+    #[error("no cashout {0}")]
+    CashoutNotFound(i64),
+    #[error("{}; the {} chips are back in the balance", .receipt.error.as_deref().unwrap_or("the transfer was not sent"), .receipt.chips)]
+    CashoutNotSent {
+        /// The chain did not answer (503), rather than refusing the transfer (502).
+        chain_down: bool,
+        receipt: Box<crate::service::cashouts::CashoutReceipt>,
+    },
     #[error("no such resource")]
     NotFound,
     #[error("method not allowed")]
@@ -82,9 +98,16 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::InsufficientChips { .. } | Self::Limit(_) | Self::InvalidCall(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            Self::InsufficientChips { .. }
+            | Self::Limit(_)
+            | Self::InvalidCall(_)
+            | Self::CashoutOutOfRange { .. }
+            | Self::BuyInRequired(_)
+            | Self::CashoutAboveBalance { .. } => StatusCode::BAD_REQUEST,
+            Self::CashoutNotSent {
+                chain_down: true, ..
+            } => StatusCode::SERVICE_UNAVAILABLE,
+            Self::CashoutNotSent { .. } => StatusCode::BAD_GATEWAY,
             Self::Signature(SignatureError::Mismatch { .. }) | Self::RoundNotYours(_) => {
                 StatusCode::FORBIDDEN
             }
@@ -92,6 +115,7 @@ impl ApiError {
             Self::RoundNotFound(_)
             | Self::BetNotFound(_)
             | Self::UnknownTier(_)
+            | Self::CashoutNotFound(_)
             | Self::NotFound => StatusCode::NOT_FOUND,
             Self::RoundSpent(_) | Self::FreeAlreadyClaimed(_) | Self::PaymentAlreadyUsed { .. } => {
                 StatusCode::CONFLICT
@@ -128,6 +152,14 @@ impl ApiError {
             Self::MalformedPayment { .. } => "invalid_payload",
             Self::PaymentAlreadyUsed { .. } => "payment_already_used",
             Self::UnknownTier(_) => "unknown_tier",
+            Self::CashoutOutOfRange { .. } => "cashout_out_of_range",
+            Self::BuyInRequired(_) => "buy_in_required",
+            Self::CashoutAboveBalance { .. } => "insufficient_chips",
+            Self::CashoutNotFound(_) => "cashout_not_found",
+            Self::CashoutNotSent {
+                chain_down: true, ..
+            } => "chain_unavailable",
+            Self::CashoutNotSent { .. } => "cashout_failed",
             Self::ChainUnavailable(_) => "chain_unavailable",
             Self::PaymentsUnavailable => "payments_unavailable",
             Self::NotFound => "not_found",
@@ -145,6 +177,11 @@ impl ApiError {
         let mut body = match self {
             // The x402 challenge itself, so agents reading bodies see what headers say.
             Self::PaymentRequired(challenge) => match json!(challenge.required) {
+                Value::Object(map) => map,
+                _ => Map::new(),
+            },
+            // The refunded cashout itself, so the caller sees its id, status and balance.
+            Self::CashoutNotSent { receipt, .. } => match json!(receipt) {
                 Value::Object(map) => map,
                 _ => Map::new(),
             },
@@ -166,6 +203,13 @@ impl ApiError {
                 if let Some(transaction) = &challenge.transaction {
                     body.insert("transaction".into(), json!(transaction));
                 }
+            }
+            Self::CashoutOutOfRange { min, max, .. } => {
+                body.insert("min_chips".into(), json!(min));
+                body.insert("max_chips".into(), json!(max));
+            }
+            Self::CashoutAboveBalance { balance, .. } => {
+                body.insert("balance".into(), json!(balance));
             }
             Self::PaymentAlreadyUsed { state, tx_hash } => {
                 body.insert("state".into(), json!(state));
@@ -238,18 +282,25 @@ impl EndpointOutRegister for ApiError {
     fn register(components: &mut Components, operation: &mut Operation) {
         let error = ErrorBody::to_schema(components);
         for (status, meaning) in [
-            (
-                "400",
-                "A rule refused the request (insufficient_chips, limits, invalid_call)",
-            ),
             ("401", "signature_required or signature_invalid"),
             ("403", "signature_mismatch or round_not_yours"),
-            ("404", "round_not_found, bet_not_found, unknown_tier"),
+            (
+                "400",
+                "A rule refused the request (insufficient_chips, limits, invalid_call, cashout_out_of_range, buy_in_required)",
+            ),
+            (
+                "404",
+                "round_not_found, bet_not_found, unknown_tier, cashout_not_found",
+            ),
             (
                 "409",
                 "round_spent, free_already_claimed, payment_already_used",
             ),
             ("500", "internal"),
+            (
+                "502",
+                "cashout_failed: the transfer could not be sent; the chips were refunded",
+            ),
             ("503", "chain_unavailable, payments_unavailable"),
         ] {
             operation.responses.insert(

@@ -12,6 +12,7 @@ pub mod db;
 pub mod dev;
 pub mod entities;
 pub mod error;
+pub mod faults;
 pub mod identity;
 pub mod service;
 pub mod settings;

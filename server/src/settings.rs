@@ -16,6 +16,15 @@ pub struct Settings {
     pub payments: PaymentSettings,
     pub house: HouseSettings,
     pub log: LogSettings,
+    #[serde(default)]
+    pub faults: FaultSettings,
+}
+
+/// Crash-safety tests only.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct FaultSettings {
+    /// Abort the process right after this step of a cashout.
+    pub crash_after: Option<crate::faults::CrashPoint>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -116,6 +125,7 @@ impl Default for Settings {
             log: LogSettings {
                 filter: "info".into(),
             },
+            faults: FaultSettings::default(),
         }
     }
 }

@@ -81,6 +81,8 @@ impl Application {
             limits: arcade_core::Limits::SPEC,
             house_wallets: house_wallets(&settings.house.wallets)?,
             payments,
+            house_lock: tokio::sync::Mutex::new(()),
+            crash_after: settings.faults.crash_after,
         });
         let service = api::service(
             arcade.clone(),

@@ -87,6 +87,35 @@ impl AddressBody {
     }
 }
 
+/// `POST /api/arcade/cashout`.
+#[derive(Debug, ToSchema)]
+pub struct CashoutBody {
+    /// The address whose chips are redeemed, and where the tokens go.
+    #[salvo(schema(value_type = String))]
+    pub address: Address,
+    /// Chips to redeem, 100 to 250000 (100 base units of the token each); outside that range
+    /// the answer is 400 `cashout_out_of_range`.
+    pub chips: i64,
+    /// Required: the signature of the address's auth statement (as for commit).
+    pub signature: Option<String>,
+}
+
+impl CashoutBody {
+    pub fn parse(bytes: &[u8]) -> Result<Self, ValidationError> {
+        let object = json_object(bytes)?;
+        let mut fields = Fields::new(&object, "body");
+        let address = address_field(&mut fields, "address");
+        let chips = fields.integer("chips", i64::MIN, i64::MAX);
+        let signature = fields.optional_string("signature", MAX_SIGNATURE_CHARS);
+        fields.finish()?;
+        Ok(Self {
+            address: address.unwrap_or_default(),
+            chips,
+            signature,
+        })
+    }
+}
+
 fn address_field(fields: &mut Fields<'_>, name: &str) -> Option<Address> {
     let text = fields.string(name, MAX_ADDRESS_CHARS);
     if text.is_empty() {

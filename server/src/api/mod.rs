@@ -12,9 +12,11 @@
 //! | GET | /api/arcade/games, /recent, /house | `stats::*` |
 //! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402) |
 //! | GET | /api/arcade/manifest, /.well-known/x402 | `manifest::manifest` |
+//! | POST | /api/arcade/cashout; GET /api/arcade/cashout/{cashout_id} | `cashout::cash_out`, `cashout_status` |
 //! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
 
 mod bodies;
+mod cashout;
 mod chips;
 mod cors;
 mod edge;
@@ -59,7 +61,9 @@ pub fn service(arcade: Arc<Arcade>, base_url: String, max_body_bytes: usize) -> 
                 .get(chips::buy_tier)
                 .post(chips::buy_tier),
         )
-        .push(Router::with_path("manifest").get(manifest::manifest));
+        .push(Router::with_path("manifest").get(manifest::manifest))
+        .push(Router::with_path("cashout").post(cashout::cash_out))
+        .push(Router::with_path("cashout/{cashout_id}").get(cashout::cashout_status));
     let doc = OpenApi::new("arcade", env!("CARGO_PKG_VERSION")).merge_router(&arcade_routes);
     let router = Router::new()
         .hoop(Shared {

@@ -301,30 +301,43 @@ impl Chain {
             .map_err(rpc_error)
     }
 
-    /// The transaction's outcome once it has the configured confirmations; `None` while it is
-    /// unknown, pending or not yet deep enough.
-    pub async fn confirmed(&self, hash: B256) -> Result<Option<Mined>, ChainError> {
-        let Some(receipt) = self
+    /// The transaction's outcome if it is in a block, however deep.
+    pub async fn mined(&self, hash: B256) -> Result<Option<Mined>, ChainError> {
+        let receipt = self
             .provider
             .get_transaction_receipt(hash)
             .await
-            .map_err(rpc_error)?
-        else {
-            return Ok(None);
-        };
-        let Some(block) = receipt.block_number else {
+            .map_err(rpc_error)?;
+        Ok(receipt.and_then(|receipt| {
+            receipt.block_number.map(|block| Mined {
+                success: receipt.status(),
+                block,
+            })
+        }))
+    }
+
+    /// The transaction's outcome once it has the configured confirmations; `None` while it is
+    /// unknown, pending or not yet deep enough.
+    pub async fn confirmed(&self, hash: B256) -> Result<Option<Mined>, ChainError> {
+        let Some(mined) = self.mined(hash).await? else {
             return Ok(None);
         };
         if self.confirmations > 1 {
             let head = self.provider.get_block_number().await.map_err(rpc_error)?;
-            if head + 1 < block + self.confirmations {
+            if head + 1 < mined.block + self.confirmations {
                 return Ok(None);
             }
         }
-        Ok(Some(Mined {
-            success: receipt.status(),
-            block,
-        }))
+        Ok(Some(mined))
+    }
+
+    /// How many transactions from the house are in blocks: every nonce below it is used.
+    pub async fn house_nonces_used(&self) -> Result<u64, ChainError> {
+        self.provider
+            .get_transaction_count(self.house_address)
+            .latest()
+            .await
+            .map_err(rpc_error)
     }
 
     /// Waits (bounded by the settle timeout) for [`Chain::confirmed`] to say something; `None`

@@ -12,6 +12,8 @@ pub enum Kind {
     Purchase,
     Wager,
     Win,
+    Cashout,
+    Refund,
 }
 
 impl Kind {
@@ -21,6 +23,8 @@ impl Kind {
             Self::Purchase => "purchase",
             Self::Wager => "wager",
             Self::Win => "win",
+            Self::Cashout => "cashout",
+            Self::Refund => "refund",
         }
     }
 }

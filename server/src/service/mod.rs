@@ -11,8 +11,12 @@
 //! | buying chips over x402 (the money flow in) | `purchases.rs` |
 //! | the x402 manifest of paid resources | `manifest.rs` |
 //! | finishing settlements a request could not | `reconcile.rs` |
+//! | cashouts: chips out as tokens (the money flow out) | `cashouts/` |
+//! | one sender for the house key across instances | `house_sender.rs` |
 //! | chip movements and their ledger rows | `ledger.rs` |
 
+pub mod cashouts;
+pub mod house_sender;
 mod ledger;
 pub mod manifest;
 pub mod play;
@@ -28,6 +32,7 @@ use std::collections::HashSet;
 use arcade_core::Limits;
 use sea_orm::DatabaseConnection;
 
+use crate::faults::CrashPoint;
 use crate::identity::Identity;
 use purchases::Payments;
 
@@ -40,6 +45,10 @@ pub struct Arcade {
     pub house_wallets: HashSet<String>,
     /// The chain and the x402 terms; `None` when no chain is configured (purchases answer 503).
     pub payments: Option<Payments>,
+    /// Held (with the `house_sender` row on PostgreSQL) while a house transaction is sent.
+    pub house_lock: tokio::sync::Mutex<()>,
+    /// Crash-safety tests only.
+    pub crash_after: Option<CrashPoint>,
 }
 
 /// Milliseconds since the Unix epoch.

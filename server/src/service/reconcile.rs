@@ -10,6 +10,7 @@ use std::time::Duration;
 use alloy::primitives::{Address, B256};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
+use super::cashouts::CashoutsReconciled;
 use super::purchases::Payments;
 use super::{Arcade, now_ms};
 use crate::chain::ChainError;
@@ -137,8 +138,8 @@ impl Step {
     }
 }
 
-/// Reconciles every `interval` until the process stops. A request owns its payment for the
-/// settle timeout; only payments older than that are touched.
+/// Reconciles payments and cashouts every `interval` until the process stops. A request owns
+/// its payment or cashout for the settle timeout; only rows older than twice that are touched.
 pub fn spawn_reconciler(arcade: Arc<Arcade>, interval: Duration) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         loop {
@@ -152,6 +153,13 @@ pub fn spawn_reconciler(arcade: Arc<Arcade>, interval: Duration) -> tokio::task:
                 }
                 Ok(_) => {}
                 Err(error) => tracing::warn!(%error, "reconciling payments"),
+            }
+            match arcade.reconcile_cashouts(min_age).await {
+                Ok(done) if done != CashoutsReconciled::default() => {
+                    tracing::info!(?done, "cashouts reconciled");
+                }
+                Ok(_) => {}
+                Err(error) => tracing::warn!(%error, "reconciling cashouts"),
             }
             tokio::time::sleep(interval).await;
         }

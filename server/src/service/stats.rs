@@ -10,7 +10,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
 use serde::Serialize;
 
 use super::Arcade;
-use crate::entities::bet;
+use crate::entities::{bet, cashout};
 use crate::error::ApiError;
 use crate::tiers::{CHIP_VALUE_USD, TIERS};
 
@@ -64,6 +64,24 @@ pub struct HouseStats {
     pub players: FloorStats,
     /// The service's own wallets, checksummed.
     pub house_wallet_addresses: Vec<String>,
+    /// Chips redeemed for the token.
+    pub cashouts: CashoutTotals,
+}
+
+#[derive(Debug, Default, Clone, Serialize, ToSchema)]
+pub struct CashoutTotals {
+    /// Paid out on-chain.
+    pub confirmed: CountAndChips,
+    /// Debited, transfer not yet confirmed (`pending` or `sent`).
+    pub in_flight: CountAndChips,
+    /// Could not be paid; the chips went back.
+    pub refunded: CountAndChips,
+}
+
+#[derive(Debug, Default, Clone, Copy, Serialize, ToSchema)]
+pub struct CountAndChips {
+    pub count: i64,
+    pub chips: i64,
 }
 
 #[derive(Debug, Default, Clone, Serialize, ToSchema)]
@@ -135,7 +153,34 @@ impl Arcade {
             house_wallets: FloorStats::from(self.totals_by_game(Scope::House).await?),
             players: FloorStats::from(self.totals_by_game(Scope::Players).await?),
             house_wallet_addresses,
+            cashouts: self.cashout_totals().await?,
         })
+    }
+
+    async fn cashout_totals(&self) -> Result<CashoutTotals, ApiError> {
+        let rows: Vec<(String, i64, i64)> = cashout::Entity::find()
+            .select_only()
+            .column(cashout::Column::Status)
+            .column_as(Expr::cust("COUNT(*)"), "count")
+            .column_as(
+                Expr::cust("CAST(COALESCE(SUM(chips), 0) AS BIGINT)"),
+                "chips",
+            )
+            .group_by(cashout::Column::Status)
+            .into_tuple()
+            .all(&self.db)
+            .await?;
+        let mut totals = CashoutTotals::default();
+        for (status, count, chips) in rows {
+            let bucket = match status.as_str() {
+                cashout::CONFIRMED => &mut totals.confirmed,
+                cashout::FAILED => &mut totals.refunded,
+                _ => &mut totals.in_flight,
+            };
+            bucket.count += count;
+            bucket.chips += chips;
+        }
+        Ok(totals)
     }
 
     async fn totals_by_game(&self, scope: Scope) -> Result<BTreeMap<String, GameStats>, ApiError> {

@@ -207,6 +207,35 @@ impl PaidApp {
         }
     }
 
+    /// Buys a tier's chips for `payer` over x402 (asserting it works).
+    pub async fn buy_chips(&self, payer: &PrivateKeySigner, tier: &str) {
+        let path = format!("/api/arcade/chips/{tier}");
+        let challenge = self.challenge(&path).await;
+        let (payment, _) = sign_payment(&challenge, payer, |_| {});
+        let reply = self.buy(&path, Some(&payment)).await;
+        assert_eq!(reply.status, 200, "{}", reply.body);
+    }
+
+    /// `POST /api/arcade/cashout` signed by `player`.
+    pub async fn cash_out(
+        &self,
+        player: &PrivateKeySigner,
+        chips: i64,
+    ) -> crate::helpers::Response {
+        let signature = self.sign_statement(player).await;
+        self.post(
+            "/api/arcade/cashout",
+            &json!({ "address": player.address(), "chips": chips, "signature": signature }),
+        )
+        .await
+    }
+
+    /// ETH held by an address, read from anvil.
+    pub async fn eth_balance(&self, owner: Address) -> U256 {
+        let provider = ProviderBuilder::new().connect_http(self.devnet.rpc_url().parse().unwrap());
+        provider.get_balance(owner).await.expect("eth_getBalance")
+    }
+
     /// The decoded 402 challenge of a chip endpoint.
     pub async fn challenge(&self, path: &str) -> Value {
         let reply = self.buy(path, None).await;

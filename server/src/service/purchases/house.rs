@@ -58,10 +58,15 @@ impl Arcade {
             s: verified.signature.s().into(),
         };
         let journal = |tx: SignedTx| self.journal(reservation.id, tx);
-        let tx = match chain
+        let sender = match self.house_sender().await {
+            Ok(sender) => sender,
+            Err(error) => return Settlement::JournalFailed(error),
+        };
+        let sent = chain
             .send(chain.token(), call.abi_encode().into(), journal)
-            .await
-        {
+            .await;
+        sender.release().await;
+        let tx = match sent {
             Ok(tx) => tx,
             Err(SendError::NotSent(error)) => return Settlement::from_chain_error(error),
             Err(SendError::Journal(error)) => return Settlement::JournalFailed(error),

@@ -1,0 +1,24 @@
+//! Fault injection for crash-safety tests: `faults.crash_after = "debit" | "sign" | "broadcast"`
+//! makes the process abort (no cleanup, like `kill -9`) right after that step of a cashout.
+//! Never set in production.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CrashPoint {
+    /// The chips are debited and the cashout is recorded `pending`.
+    Debit,
+    /// The transfer is signed and journalled, not broadcast.
+    Sign,
+    /// The transfer is broadcast, not yet marked `sent`.
+    Broadcast,
+}
+
+/// Aborts the process if `configured` names `point`.
+pub fn crash_if(configured: Option<CrashPoint>, point: CrashPoint) {
+    if configured == Some(point) {
+        tracing::error!(?point, "fault injection: aborting the process");
+        std::process::abort();
+    }
+}

@@ -1,0 +1,127 @@
+//! Finishing cashouts a request could not: at start and then periodically, every `pending` or
+//! `sent` cashout is compared with the chain. The house's count of mined transactions is read
+//! before the receipt, so "no receipt, and the nonce is used" can only mean another transaction
+//! took the nonce: that transfer can never be mined, and the chips go back.
+
+use std::time::Duration;
+
+use alloy::primitives::B256;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+
+use super::Sent;
+use crate::entities::cashout;
+use crate::error::ApiError;
+use crate::service::purchases::Payments;
+use crate::service::{Arcade, now_ms};
+
+/// What one pass did, for logs and tests.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct CashoutsReconciled {
+    pub confirmed: usize,
+    pub refunded: usize,
+    pub sent: usize,
+    pub rebroadcast: usize,
+    pub waiting: usize,
+}
+
+enum Step {
+    Confirmed,
+    Refunded,
+    Sent,
+    Rebroadcast,
+    Waiting,
+}
+
+impl Arcade {
+    /// Checks every unfinished cashout not touched for `min_age` against the chain.
+    pub async fn reconcile_cashouts(
+        &self,
+        min_age: Duration,
+    ) -> Result<CashoutsReconciled, ApiError> {
+        let mut outcome = CashoutsReconciled::default();
+        let Some(payments) = self.payments.as_ref() else {
+            return Ok(outcome);
+        };
+        let age = i64::try_from(min_age.as_millis()).unwrap_or(i64::MAX);
+        let rows = cashout::Entity::find()
+            .filter(cashout::Column::Status.is_in([cashout::PENDING, cashout::SENT]))
+            .filter(cashout::Column::UpdatedAt.lte(now_ms().saturating_sub(age)))
+            .order_by_asc(cashout::Column::Id)
+            .all(&self.db)
+            .await?;
+        for row in rows {
+            let step = match self.reconcile_cashout(payments, &row).await {
+                Ok(step) => step,
+                Err(error) => {
+                    tracing::warn!(cashout = row.id, %error, "reconciling a cashout; will retry");
+                    Step::Waiting
+                }
+            };
+            match step {
+                Step::Confirmed => outcome.confirmed += 1,
+                Step::Refunded => outcome.refunded += 1,
+                Step::Sent => outcome.sent += 1,
+                Step::Rebroadcast => outcome.rebroadcast += 1,
+                Step::Waiting => outcome.waiting += 1,
+            }
+        }
+        Ok(outcome)
+    }
+
+    async fn reconcile_cashout(
+        &self,
+        payments: &Payments,
+        row: &cashout::Model,
+    ) -> Result<Step, ApiError> {
+        let chain = &payments.chain;
+        let unavailable =
+            |error: crate::chain::ChainError| ApiError::ChainUnavailable(error.to_string());
+        let signed = (
+            row.tx_hash.as_deref().and_then(|h| h.parse::<B256>().ok()),
+            row.tx_nonce.and_then(|n| u64::try_from(n).ok()),
+            row.raw_tx.as_deref(),
+        );
+        let (Some(hash), Some(nonce), Some(raw)) = signed else {
+            // Never signed: send it now.
+            return Ok(match self.send_cashout(payments, row.id).await? {
+                Sent::Broadcast => Step::Sent,
+                Sent::ChainDown | Sent::Refused => Step::Refunded,
+                Sent::Elsewhere => Step::Waiting,
+            });
+        };
+        let nonces_used = chain.house_nonces_used().await.map_err(unavailable)?;
+        if let Some(mined) = chain.mined(hash).await.map_err(unavailable)? {
+            if !mined.success {
+                self.fail_and_refund(row.id, "the transfer reverted")
+                    .await?;
+                return Ok(Step::Refunded);
+            }
+            if chain.confirmed(hash).await.map_err(unavailable)?.is_none() {
+                return Ok(Step::Waiting);
+            }
+            self.advance(
+                row.id,
+                &[cashout::PENDING, cashout::SENT],
+                cashout::CONFIRMED,
+            )
+            .await?;
+            tracing::info!(cashout = row.id, tx = %hash, "cashout confirmed");
+            return Ok(Step::Confirmed);
+        }
+        if nonces_used > nonce {
+            self.fail_and_refund(
+                row.id,
+                "another transaction used its nonce; this transfer can never be mined",
+            )
+            .await?;
+            return Ok(Step::Refunded);
+        }
+        let raw = alloy::hex::decode(raw).map_err(ApiError::internal)?;
+        if let Err(error) = chain.rebroadcast(&raw).await {
+            tracing::info!(cashout = row.id, %error, "rebroadcast refused; checking again later");
+        }
+        self.advance(row.id, &[cashout::PENDING], cashout::SENT)
+            .await?;
+        Ok(Step::Rebroadcast)
+    }
+}
