@@ -277,8 +277,22 @@ impl Chain {
             .estimate_eip1559_fees()
             .await
             .map_err(rpc_error)?;
+        let gas_limit = gas + gas / 5;
+        // Some nodes (anvil) pool a transaction its sender cannot pay for, where it waits
+        // forever; refuse it here instead, as a public node would.
+        let worst_cost = U256::from(gas_limit) * U256::from(fees.max_fee_per_gas);
+        let held = self
+            .provider
+            .get_balance(self.house_address)
+            .await
+            .map_err(rpc_error)?;
+        if held < worst_cost {
+            return Err(ChainError::Refused(format!(
+                "insufficient funds for gas: the house holds {held} wei, the transaction may cost {worst_cost}"
+            )));
+        }
         let envelope = request
-            .with_gas_limit(gas + gas / 5)
+            .with_gas_limit(gas_limit)
             .with_max_fee_per_gas(fees.max_fee_per_gas)
             .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas)
             .build(&self.house)

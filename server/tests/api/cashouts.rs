@@ -177,6 +177,26 @@ async fn a_house_without_tokens_refunds(app: &PaidApp) {
 }
 paid_on_both_backends!(a_house_without_tokens_refunds);
 
+async fn a_house_without_gas_refunds(app: &PaidApp) {
+    let player = player_with_chips(app).await;
+    app.anvil("anvil_setBalance", json!([app.house(), "0x0"]))
+        .await;
+    let body = app
+        .cash_out(&player, 1000)
+        .await
+        .error(502, "cashout_failed");
+    assert_eq!(
+        (body["status"].as_str(), body["balance"].as_i64()),
+        (Some("failed"), Some(1000))
+    );
+    assert!(
+        body["error"].as_str().unwrap().contains("would fail"),
+        "{body}"
+    );
+    assert_eq!(app.token_balance(player.address()).await, U256::ZERO);
+}
+paid_on_both_backends!(a_house_without_gas_refunds);
+
 async fn a_cashout_while_the_rpc_is_down_refunds(app: &PaidApp) {
     let player = player_with_chips(app).await;
     app.proxy.set_up(false);

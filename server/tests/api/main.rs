@@ -2,6 +2,7 @@
 //! SQLite and on PostgreSQL, spoken to over HTTP with independently made signatures.
 
 mod cashouts;
+mod crashes;
 mod facilitator;
 mod helpers;
 mod paying;

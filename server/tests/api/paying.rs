@@ -122,22 +122,22 @@ impl PaidApp {
         configure: impl FnOnce(&mut arcade_server::settings::Settings),
     ) -> Self {
         let proxy = RpcProxy::start(devnet.anvil.port()).await;
-        let rpc_url = proxy.url();
-        let token = devnet.token.to_checksum(None);
-        let house_key = alloy::hex::encode_prefixed(devnet.house.to_bytes());
+        let chain = chain_settings(&devnet, &proxy.url());
         let app = TestApp::spawn_with(backend, |settings| {
-            settings.chain.chain_id = devnet::CHAIN_ID;
-            settings.chain.rpc_url = Some(Secret::new(rpc_url));
-            settings.chain.token = Some(token);
-            settings.chain.house_key = Some(Secret::new(house_key));
-            settings.chain.rpc_timeout_ms = 3_000;
-            settings.chain.settle_timeout_ms = 10_000;
-            // Tests run the reconciler themselves.
-            settings.payments.reconcile_interval_ms = 3_600_000;
+            chain(settings);
             configure(settings);
         })
         .await;
         Self { app, devnet, proxy }
+    }
+
+    /// A second server instance on the same database and chain, with the same house key.
+    pub async fn another_instance(&self) -> TestApp {
+        TestApp::spawn_on(
+            &self.database_url,
+            chain_settings(&self.devnet, &self.proxy.url()),
+        )
+        .await
     }
 
     /// A fresh payer holding `base_units` of the test dollar (and no ETH: the house pays gas).
@@ -241,6 +241,26 @@ impl PaidApp {
         let reply = self.buy(path, None).await;
         assert_eq!(reply.status, 402, "{}", reply.body);
         reply.header_json("payment-required")
+    }
+}
+
+/// The chain part of a test server's settings: this dev chain, its house key, bounded waits,
+/// and no periodic reconciler (tests run it themselves).
+pub fn chain_settings(
+    devnet: &Devnet,
+    rpc_url: &str,
+) -> impl FnOnce(&mut arcade_server::settings::Settings) + use<> {
+    let rpc_url = rpc_url.to_owned();
+    let token = devnet.token.to_checksum(None);
+    let house_key = alloy::hex::encode_prefixed(devnet.house.to_bytes());
+    move |settings| {
+        settings.chain.chain_id = devnet::CHAIN_ID;
+        settings.chain.rpc_url = Some(Secret::new(rpc_url));
+        settings.chain.token = Some(token);
+        settings.chain.house_key = Some(Secret::new(house_key));
+        settings.chain.rpc_timeout_ms = 3_000;
+        settings.chain.settle_timeout_ms = 10_000;
+        settings.payments.reconcile_interval_ms = 3_600_000;
     }
 }
 

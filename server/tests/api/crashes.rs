@@ -1,0 +1,283 @@
+//! Crash safety of cashouts with the real binary: `faults.crash_after` aborts the process (as
+//! `kill -9` would) right after each step; a restarted server finishes every cashout either paid
+//! exactly once or refunded, and the chain and the ledger agree. Plus two instances on one
+//! PostgreSQL database sending for one house key at once.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use alloy::primitives::{B256, U256};
+use alloy::providers::{Provider, ProviderBuilder};
+use alloy::signers::local::PrivateKeySigner;
+use arcade_server::entities::{cashout, ledger};
+use futures::future::join_all;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, sign};
+use crate::paying::PaidApp;
+
+/// The public URL both processes name in the auth statement, so one signature serves both.
+const PUBLIC_URL: &str = "http://arcade.test";
+
+/// The `arcade` binary serving on a free port over the test's database and chain.
+struct Arcade {
+    child: Child,
+    base_url: String,
+}
+
+impl Arcade {
+    fn start(app: &PaidApp, crash_after: Option<&str>) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
+        command
+            .arg("serve")
+            .env_remove("RUST_LOG")
+            .env("ARCADE__SERVER__PORT", "0")
+            .env("ARCADE__SERVER__PUBLIC_URL", PUBLIC_URL)
+            .env("ARCADE__DATABASE__URL", &app.database_url)
+            .env("ARCADE__CHAIN__CHAIN_ID", "31337")
+            .env("ARCADE__CHAIN__RPC_URL", app.devnet.rpc_url())
+            .env("ARCADE__CHAIN__TOKEN", app.devnet.token.to_checksum(None))
+            .env(
+                "ARCADE__CHAIN__HOUSE_KEY",
+                alloy::hex::encode_prefixed(app.devnet.house.to_bytes()),
+            )
+            .env("ARCADE__CHAIN__SETTLE_TIMEOUT_MS", "500")
+            .env("ARCADE__PAYMENTS__RECONCILE_INTERVAL_MS", "200")
+            .env("ARCADE__LOG__FILTER", "info")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(point) = crash_after {
+            command.env("ARCADE__FAULTS__CRASH_AFTER", point);
+        }
+        let mut child = command.spawn().expect("the arcade binary starts");
+        let stdout = child.stdout.take().unwrap();
+        let (found, listening) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                // salvo's own line has the bound port (the public URL does not).
+                if let Some(address) = line.split("] on http://").nth(1) {
+                    let address = address.split_whitespace().next().unwrap_or("");
+                    let _ = found.send(format!("http://{address}"));
+                }
+            }
+        });
+        let base_url = listening
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the arcade binary listens");
+        Self { child, base_url }
+    }
+
+    /// Waits for the process to end by itself; true if it was aborted.
+    fn aborted(&mut self) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return !status.success();
+            }
+            assert!(Instant::now() < deadline, "the process did not stop");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Arcade {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn cashout_row(app: &PaidApp, id: i64) -> cashout::Model {
+    cashout::Entity::find_by_id(id)
+        .one(&app.arcade.db)
+        .await
+        .unwrap()
+        .expect("the cashout was recorded")
+}
+
+async fn on_chain(app: &PaidApp, hash: &str) -> bool {
+    let chain = ProviderBuilder::new().connect_http(app.devnet.rpc_url().parse().unwrap());
+    let hash: B256 = hash.parse().unwrap();
+    chain.get_transaction_by_hash(hash).await.unwrap().is_some()
+}
+
+async fn a_crash_after(point: &str, backend: Backend) {
+    let app = PaidApp::spawn(backend).await;
+    let player = app.payer(100_000).await;
+    app.buy_chips(&player, "small").await;
+    let client = reqwest::Client::new();
+    let statement: Value = client
+        .get(format!(
+            "{}/api/arcade/auth-statement/{}",
+            app.base_url,
+            player.address()
+        ))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let statement = statement["statement"]
+        .as_str()
+        .unwrap()
+        .replace(&app.base_url.replace("http://", ""), "arcade.test");
+    let signature = sign(&player, &statement);
+    let body = json!({ "address": player.address(), "chips": 500, "signature": signature });
+
+    let mut crashing = Arcade::start(&app, Some(point));
+    let answer = client
+        .post(format!("{}/api/arcade/cashout", crashing.base_url))
+        .json(&body)
+        .send()
+        .await;
+    assert!(
+        answer.as_ref().is_err_and(|e| !e.is_connect()),
+        "the process died while answering: {answer:?}"
+    );
+    assert!(crashing.aborted());
+
+    // What the crash left behind.
+    let row = cashout_row(&app, 1).await;
+    assert_eq!(row.status, cashout::PENDING);
+    assert_eq!(
+        app.chips(player.address()).await,
+        500,
+        "debited before the crash"
+    );
+    match point {
+        "debit" => assert!(row.tx_hash.is_none()),
+        "sign" => assert!(!on_chain(&app, row.tx_hash.as_deref().unwrap()).await),
+        _ => assert!(on_chain(&app, row.tx_hash.as_deref().unwrap()).await),
+    }
+
+    // A fresh start finishes it.
+    let restarted = Arcade::start(&app, None);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let finished = loop {
+        let status: Value = client
+            .get(format!("{}/api/arcade/cashout/1", restarted.base_url))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if status["status"] == "confirmed" || status["status"] == "failed" {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "not finished: {status}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(finished["status"], "confirmed", "{finished}");
+    if point != "debit" {
+        assert_eq!(
+            finished["tx_hash"],
+            row.tx_hash.unwrap().as_str(),
+            "the same transaction"
+        );
+    }
+    assert_eq!(
+        app.token_balance(player.address()).await,
+        U256::from(50_000u64),
+        "paid once"
+    );
+    assert_eq!(
+        app.chips(player.address()).await,
+        500,
+        "debited once, not refunded"
+    );
+    let entries: Vec<String> = ledger::Entity::find()
+        .filter(ledger::Column::Reference.eq("cashout:1"))
+        .all(&app.arcade.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.kind)
+        .collect();
+    assert_eq!(entries, ["cashout"]);
+    app.audit().await;
+}
+
+mod crash_after {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn debit_sqlite() {
+        a_crash_after("debit", Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sign_sqlite() {
+        a_crash_after("sign", Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn broadcast_sqlite() {
+        a_crash_after("broadcast", Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn debit_postgres() {
+        a_crash_after("debit", Backend::Postgres).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sign_postgres() {
+        a_crash_after("sign", Backend::Postgres).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn broadcast_postgres() {
+        a_crash_after("broadcast", Backend::Postgres).await;
+    }
+}
+
+/// Two instances on one PostgreSQL database, one house key, cashouts on both at once: every
+/// transfer gets its own nonce and is confirmed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_send_one_at_a_time() {
+    let first = PaidApp::spawn(Backend::Postgres).await;
+    let second = first.another_instance().await;
+    let mut players = Vec::new();
+    for _ in 0..4 {
+        let player = first.payer(100_000).await;
+        first.buy_chips(&player, "small").await;
+        players.push(player);
+    }
+    let requests = players.iter().enumerate().flat_map(|(i, player)| {
+        let player: &PrivateKeySigner = player;
+        let first = &first;
+        let second = &second;
+        (0..3).map(move |_| async move {
+            let server = if i % 2 == 0 { &first.app } else { second };
+            let signature = server.sign_statement(player).await;
+            server
+                .post(
+                    "/api/arcade/cashout",
+                    &json!({ "address": player.address(), "chips": 100, "signature": signature }),
+                )
+                .await
+        })
+    });
+    let replies = join_all(requests).await;
+    for reply in &replies {
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert_eq!(reply.body["status"], "confirmed", "{}", reply.body);
+    }
+    let rows = cashout::Entity::find().all(&first.arcade.db).await.unwrap();
+    let mut nonces: Vec<i64> = rows.iter().map(|r| r.tx_nonce.unwrap()).collect();
+    nonces.sort_unstable();
+    nonces.dedup();
+    assert_eq!(nonces.len(), 12, "twelve transfers, twelve nonces");
+    for player in &players {
+        assert_eq!(
+            first.token_balance(player.address()).await,
+            U256::from(30_000u64)
+        );
+    }
+    first.audit().await;
+}
