@@ -300,6 +300,7 @@ fn how_to_play() -> Vec<String> {
         "POST /api/arcade/flip, /dice or /roulette with the round_id, a fresh random client_seed of your own, an integer wager and your call.",
         "Check the receipt: sha256(server_seed) equals the commitment, and the roll re-derives from HMAC-SHA256(server_seed, client_seed:0:0); or GET /api/arcade/verify/{bet_id}.",
         "Play again with a new commit: every round has its own server seed.",
+        "Cash out (after a purchase): POST /api/arcade/cashout {\"address\", \"chips\" (100 to 250000), \"signature\"}; the house sends the token on-chain and pays the gas.",
     ]
     .map(String::from)
     .to_vec()

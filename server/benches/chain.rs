@@ -1,10 +1,11 @@
-//! Purchase latency benchmark (not part of the test run): `cargo bench -p arcade-server --bench purchase`.
+//! Money-flow latency benchmark (not part of the test run): `cargo bench -p arcade-server --bench chain`.
 //!
 //! Starts a dev chain (anvil from `server/devnet`, automining, the test dollar deployed) and the
 //! server on SQLite, then buys chips N times one after another, timing each purchase from the
 //! challenge request to the 200 (challenge, EIP-712 signing, verification, on-chain settlement,
-//! receipt, credit); then N purchases with C in flight. `ARCADE_BENCH_PURCHASES` (default 100),
-//! `ARCADE_BENCH_CONCURRENCY` (default 8).
+//! receipt, credit); then N purchases with C in flight; then N cashouts one after another and N
+//! with C in flight, each from the request to the 200 with the transfer confirmed.
+//! `ARCADE_BENCH_PURCHASES` (default 100), `ARCADE_BENCH_CONCURRENCY` (default 8).
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
@@ -46,7 +47,8 @@ async fn main() {
         chain.house.to_bytes(),
     )));
     let app = Application::build(settings).await.expect("server starts");
-    let url = format!("http://127.0.0.1:{}/api/arcade/chips/micro", app.port());
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let url = format!("{base}/api/arcade/chips/micro");
     tokio::spawn(app.run_until_stopped());
     let client = reqwest::Client::new();
     let payer = Arc::new(chain.payer.clone());
@@ -56,7 +58,11 @@ async fn main() {
     for _ in 0..purchases {
         latencies.push(buy(&client, &url, &payer).await);
     }
-    report("sequential, challenge -> 200", &mut latencies, None);
+    report(
+        "purchases, sequential, challenge -> 200",
+        &mut latencies,
+        None,
+    );
 
     let gate = Arc::new(Semaphore::new(concurrency));
     let started = Instant::now();
@@ -75,11 +81,76 @@ async fn main() {
         latencies.push(task.await.unwrap());
     }
     report(
-        &format!("{concurrency} in flight"),
+        &format!("purchases, {concurrency} in flight"),
+        &mut latencies,
+        Some(started.elapsed()),
+    );
+
+    // Cashouts of 100 chips by the same payer, who now holds 2N x 100 chips.
+    let statement: Value = client
+        .get(format!(
+            "{base}/api/arcade/auth-statement/{}",
+            payer.address()
+        ))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let signature = payer
+        .sign_message_sync(statement["statement"].as_str().unwrap().as_bytes())
+        .unwrap();
+    let body = json!({
+        "address": payer.address(),
+        "chips": 100,
+        "signature": format!("0x{}", alloy::hex::encode(signature.as_bytes())),
+    });
+    let cashout_url = format!("{base}/api/arcade/cashout");
+    let mut latencies = Vec::with_capacity(purchases);
+    for _ in 0..purchases {
+        latencies.push(cash_out(&client, &cashout_url, &body).await);
+    }
+    report(
+        "cashouts, sequential, request -> confirmed",
+        &mut latencies,
+        None,
+    );
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..purchases)
+        .map(|_| {
+            let (client, url, body, gate) = (
+                client.clone(),
+                cashout_url.clone(),
+                body.clone(),
+                gate.clone(),
+            );
+            tokio::spawn(async move {
+                let _slot = gate.acquire().await.unwrap();
+                cash_out(&client, &url, &body).await
+            })
+        })
+        .collect();
+    let mut latencies = Vec::with_capacity(purchases);
+    for task in tasks {
+        latencies.push(task.await.unwrap());
+    }
+    report(
+        &format!("cashouts, {concurrency} in flight"),
         &mut latencies,
         Some(started.elapsed()),
     );
     let _ = std::fs::remove_file(&db);
+}
+
+/// One cashout; returns its latency (the answer comes once the transfer is confirmed).
+async fn cash_out(client: &reqwest::Client, url: &str, body: &Value) -> Duration {
+    let started = Instant::now();
+    let reply = client.post(url).json(body).send().await.unwrap();
+    assert_eq!(reply.status().as_u16(), 200);
+    let receipt: Value = reply.json().await.unwrap();
+    assert_eq!(receipt["status"], "confirmed", "{receipt}");
+    started.elapsed()
 }
 
 /// One purchase as a client makes it; returns its latency.
