@@ -13,14 +13,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use alloy::primitives::{B256, U256};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use alloy::sol_types::Eip712Domain;
 use arcade_server::chain::devnet::{self, Devnet};
-use arcade_server::chain::token::TransferWithAuthorization;
 use arcade_server::settings::{Secret, Settings};
 use arcade_server::startup::Application;
+use arcade_server::x402;
+use arcade_server::x402::wire::PaymentRequired;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
@@ -162,55 +161,13 @@ async fn buy(client: &reqwest::Client, url: &str, payer: &PrivateKeySigner) -> D
         .to_str()
         .unwrap()
         .to_owned();
-    let required: Value = serde_json::from_slice(&STANDARD.decode(header).unwrap()).unwrap();
-    let accepted = &required["accepts"][0];
+    let required: PaymentRequired =
+        serde_json::from_slice(&STANDARD.decode(header).unwrap()).unwrap();
     let now = u64::try_from(chrono::Utc::now().timestamp()).unwrap();
-    let authorization = TransferWithAuthorization {
-        from: payer.address(),
-        to: accepted["payTo"].as_str().unwrap().parse().unwrap(),
-        value: U256::from_str_radix(accepted["amount"].as_str().unwrap(), 10).unwrap(),
-        validAfter: U256::ZERO,
-        validBefore: U256::from(now + 300),
-        nonce: B256::random(),
-    };
-    let domain = Eip712Domain::new(
-        Some(
-            accepted["extra"]["name"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-                .into(),
-        ),
-        Some(
-            accepted["extra"]["version"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-                .into(),
-        ),
-        Some(U256::from(devnet::CHAIN_ID)),
-        Some(accepted["asset"].as_str().unwrap().parse().unwrap()),
-        None,
-    );
-    let signature = payer.sign_typed_data_sync(&authorization, &domain).unwrap();
-    let payment = json!({
-        "x402Version": 2,
-        "accepted": accepted,
-        "payload": {
-            "signature": format!("0x{}", alloy::hex::encode(signature.as_bytes())),
-            "authorization": {
-                "from": authorization.from.to_string(),
-                "to": authorization.to.to_string(),
-                "value": authorization.value.to_string(),
-                "validAfter": "0",
-                "validBefore": authorization.validBefore.to_string(),
-                "nonce": authorization.nonce.to_string(),
-            }
-        }
-    });
+    let payment = x402::client::pay(&required, payer, now).unwrap();
     let paid = client
         .post(url)
-        .header("PAYMENT-SIGNATURE", STANDARD.encode(payment.to_string()))
+        .header("PAYMENT-SIGNATURE", payment)
         .send()
         .await
         .unwrap();

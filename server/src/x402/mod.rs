@@ -3,6 +3,7 @@
 //! Settlement itself (the chain, the ledger) lives in `service::purchases`; `facilitator` is the
 //! client of an x402 facilitator for deployments that settle through one.
 
+pub mod client;
 pub mod facilitator;
 pub mod verify;
 pub mod wire;

@@ -7,12 +7,12 @@ use std::path::PathBuf;
 
 use alloy::primitives::{Address, B256, U256};
 use alloy::providers::{Provider, ProviderBuilder};
-use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use alloy::sol_types::Eip712Domain;
 use arcade_server::chain::devnet::{self, Devnet};
 use arcade_server::chain::token::{DollarToken, TransferWithAuthorization};
 use arcade_server::settings::Secret;
+use arcade_server::x402::client;
+use arcade_server::x402::wire::PaymentRequired;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
@@ -277,73 +277,21 @@ pub async fn mint_to(app: &PaidApp, owner: Address, base_units: u64) {
     .expect("minted");
 }
 
-/// Signs a payment for the challenge's first offer, as an x402 client does; `edit` can spoil
-/// the authorization before it is signed.
+/// Signs a payment for the challenge's first offer with the arcade's own x402 client; `edit`
+/// can spoil the authorization before it is signed.
 pub fn sign_payment(
     challenge: &Value,
     payer: &PrivateKeySigner,
     edit: impl FnOnce(&mut TransferWithAuthorization),
 ) -> (String, TransferWithAuthorization) {
-    let accepted = &challenge["accepts"][0];
+    let required: PaymentRequired =
+        serde_json::from_value(challenge.clone()).expect("a v2 PaymentRequired");
     let now = u64::try_from(chrono::Utc::now().timestamp()).unwrap();
-    let mut authorization = TransferWithAuthorization {
-        from: payer.address(),
-        to: accepted["payTo"].as_str().unwrap().parse().unwrap(),
-        value: U256::from_str_radix(accepted["amount"].as_str().unwrap(), 10).unwrap(),
-        validAfter: U256::ZERO,
-        validBefore: U256::from(now + accepted["maxTimeoutSeconds"].as_u64().unwrap()),
-        nonce: B256::random(),
-    };
+    let mut authorization =
+        client::authorization(&required.accepts[0], payer.address(), now).unwrap();
     edit(&mut authorization);
-    let signature = payer
-        .sign_typed_data_sync(&authorization, &domain_of(accepted))
-        .unwrap();
-    let payload = json!({
-        "x402Version": 2,
-        "resource": challenge["resource"],
-        "accepted": accepted,
-        "payload": {
-            "signature": format!("0x{}", alloy::hex::encode(signature.as_bytes())),
-            "authorization": {
-                "from": authorization.from.to_checksum(None),
-                "to": authorization.to.to_checksum(None),
-                "value": authorization.value.to_string(),
-                "validAfter": authorization.validAfter.to_string(),
-                "validBefore": authorization.validBefore.to_string(),
-                "nonce": authorization.nonce.to_string(),
-            }
-        }
-    });
-    (encode(&payload), authorization)
-}
-
-/// The EIP-712 domain an offer asks to sign under: `extra`, the network's chain id, the asset.
-pub fn domain_of(accepted: &Value) -> Eip712Domain {
-    let chain_id: u64 = accepted["network"]
-        .as_str()
-        .unwrap()
-        .trim_start_matches("eip155:")
-        .parse()
-        .unwrap();
-    Eip712Domain::new(
-        Some(
-            accepted["extra"]["name"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-                .into(),
-        ),
-        Some(
-            accepted["extra"]["version"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-                .into(),
-        ),
-        Some(U256::from(chain_id)),
-        Some(accepted["asset"].as_str().unwrap().parse().unwrap()),
-        None,
-    )
+    let header = client::payment_header(&required, &authorization, payer).unwrap();
+    (header, authorization)
 }
 
 /// Base64 of a JSON value, as a payment header.
