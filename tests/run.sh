@@ -5,8 +5,9 @@
 # anvil, PostgreSQL, a Python venv), then runs formatting and lint checks, the test token's
 # compile check, every Rust test (the API suite on SQLite and on a throwaway PostgreSQL cluster
 # on loopback, each payment test on its own anvil), the no_std build, the wasm build, the Node
-# suite of the built wasm package, the official x402 clients (npm and PyPI) buying chips, and
-# the README's run command end to end. Exits non-zero when anything fails.
+# suite of the built wasm package, the official x402 clients (npm and PyPI) buying chips, the
+# official MCP clients (npm and PyPI) playing through /api/mcp, and the README's run command end
+# to end. Exits non-zero when anything fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -45,12 +46,12 @@ echo "arcade_wasm_bg.wasm: $(wc -c < wasm/pkg-web/arcade_wasm_bg.wasm) bytes"
 stage "Node suite of the installed wasm package"
 (cd tests/wasm-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
-stage "Node: a viem-signed player, and @x402/fetch buying chips on the dev chain"
+stage "Node: a viem-signed player, @x402/fetch buying chips on the dev chain, the MCP SDK client playing"
 cargo build -p arcade-server --locked
 export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="$root"
 (cd tests/api-node && npm ci --no-audit --no-fund --loglevel=error && node --test)
 
-stage "Python: PyPI x402 buying chips on the dev chain"
+stage "Python: PyPI x402 buying chips on the dev chain, PyPI mcp playing through the tools"
 venv="$HOME/.cache/arcade/venv-$(cat tests/api-python/requirements.txt tests/api-python/constraints.txt | sha256sum | cut -c1-12)"
 if [ ! -e "$venv/.installed" ]; then
     rm -rf "$venv"

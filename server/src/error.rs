@@ -80,6 +80,8 @@ pub enum ApiError {
         chain_down: bool,
         receipt: Box<crate::service::cashouts::CashoutReceipt>,
     },
+    #[error("requests from the browser origin {0:?} are not allowed here")]
+    OriginForbidden(String),
     #[error("no such resource")]
     NotFound,
     #[error("method not allowed")]
@@ -108,9 +110,9 @@ impl ApiError {
                 chain_down: true, ..
             } => StatusCode::SERVICE_UNAVAILABLE,
             Self::CashoutNotSent { .. } => StatusCode::BAD_GATEWAY,
-            Self::Signature(SignatureError::Mismatch { .. }) | Self::RoundNotYours(_) => {
-                StatusCode::FORBIDDEN
-            }
+            Self::Signature(SignatureError::Mismatch { .. })
+            | Self::RoundNotYours(_)
+            | Self::OriginForbidden(_) => StatusCode::FORBIDDEN,
             Self::Signature(_) => StatusCode::UNAUTHORIZED,
             Self::RoundNotFound(_)
             | Self::BetNotFound(_)
@@ -162,6 +164,7 @@ impl ApiError {
             Self::CashoutNotSent { .. } => "cashout_failed",
             Self::ChainUnavailable(_) => "chain_unavailable",
             Self::PaymentsUnavailable => "payments_unavailable",
+            Self::OriginForbidden(_) => "origin_forbidden",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::PayloadTooLarge => "payload_too_large",
@@ -245,11 +248,18 @@ impl From<sea_orm::DbErr> for ApiError {
     }
 }
 
-impl Scribe for ApiError {
-    fn render(self, res: &mut Response) {
-        if let Self::Internal(cause) = &self {
+impl ApiError {
+    /// 5xx causes are logged here and never shown to the caller.
+    pub fn log_if_internal(&self) {
+        if let Self::Internal(cause) = self {
             tracing::error!(error = %cause, source = ?cause.source(), "request failed");
         }
+    }
+}
+
+impl Scribe for ApiError {
+    fn render(self, res: &mut Response) {
+        self.log_if_internal();
         res.status_code(self.status());
         res.add_header("cache-control", "no-store", true).ok();
         if let Self::PaymentRequired(challenge) = &self {

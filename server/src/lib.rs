@@ -14,6 +14,7 @@ pub mod entities;
 pub mod error;
 pub mod faults;
 pub mod identity;
+pub mod mcp;
 pub mod service;
 pub mod settings;
 pub mod startup;

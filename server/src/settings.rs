@@ -15,9 +15,19 @@ pub struct Settings {
     pub chain: ChainSettings,
     pub payments: PaymentSettings,
     pub house: HouseSettings,
+    pub mcp: McpSettings,
     pub log: LogSettings,
     #[serde(default)]
     pub faults: FaultSettings,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct McpSettings {
+    /// Browser origins (`scheme://host[:port]`) allowed to call `/api/mcp`, besides the public
+    /// URL's own. Requests without an `Origin` header (agents, CLIs) are always allowed.
+    pub allowed_origins: Vec<String>,
+    /// An MCP session idle this long ends; its id then gets 404 and the client initializes again.
+    pub session_idle_secs: u64,
 }
 
 /// Crash-safety tests only.
@@ -122,6 +132,10 @@ impl Default for Settings {
                 facilitator_url: None,
             },
             house: HouseSettings::default(),
+            mcp: McpSettings {
+                allowed_origins: Vec::new(),
+                session_idle_secs: 1800,
+            },
             log: LogSettings {
                 filter: "info".into(),
             },

@@ -8,6 +8,7 @@ use std::time::Duration;
 use salvo::conn::tcp::TcpAcceptor;
 use salvo::prelude::*;
 use salvo::server::ServerHandle;
+use tokio_util::sync::CancellationToken;
 
 use crate::address;
 use crate::api;
@@ -46,6 +47,8 @@ pub struct Application {
     base_url: String,
     arcade: Arc<Arcade>,
     reconcile_interval: Duration,
+    /// Cancelled on SIGINT/SIGTERM: ends MCP sessions and their open streams.
+    shutdown: CancellationToken,
 }
 
 impl Application {
@@ -84,10 +87,13 @@ impl Application {
             house_lock: tokio::sync::Mutex::new(()),
             crash_after: settings.faults.crash_after,
         });
+        let shutdown = CancellationToken::new();
         let service = api::service(
             arcade.clone(),
             base_url.clone(),
             settings.server.max_body_bytes,
+            &settings.mcp,
+            shutdown.clone(),
         );
         Ok(Self {
             acceptor,
@@ -95,6 +101,7 @@ impl Application {
             base_url,
             arcade,
             reconcile_interval: Duration::from_millis(settings.payments.reconcile_interval_ms),
+            shutdown,
         })
     }
 
@@ -114,7 +121,7 @@ impl Application {
     /// Serves until SIGINT or SIGTERM, then lets requests in flight finish.
     pub async fn run_until_stopped(self) {
         let server = Server::new(self.acceptor);
-        tokio::spawn(stop_on_signal(server.handle()));
+        tokio::spawn(stop_on_signal(server.handle(), self.shutdown.clone()));
         let reconciler = self
             .arcade
             .payments
@@ -129,7 +136,7 @@ impl Application {
     }
 }
 
-async fn stop_on_signal(handle: ServerHandle) {
+async fn stop_on_signal(handle: ServerHandle, shutdown: CancellationToken) {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     let terminate = async {
@@ -150,6 +157,7 @@ async fn stop_on_signal(handle: ServerHandle) {
         () = terminate => {}
     }
     tracing::info!("shutting down: finishing requests in flight");
+    shutdown.cancel();
     handle.stop_graceful(SHUTDOWN_GRACE);
 }
 

@@ -116,6 +116,24 @@ impl CashoutBody {
     }
 }
 
+/// `{address}` alone (the MCP balance tool; REST takes it from the path).
+pub fn address_only(bytes: &[u8]) -> Result<Address, ValidationError> {
+    let object = json_object(bytes)?;
+    let mut fields = Fields::new(&object, "body");
+    let address = address_field(&mut fields, "address");
+    fields.finish()?;
+    Ok(address.unwrap_or_default())
+}
+
+/// `{bet_id}` alone (the MCP verify tool; REST takes it from the path).
+pub fn bet_id_only(bytes: &[u8]) -> Result<i64, ValidationError> {
+    let object = json_object(bytes)?;
+    let mut fields = Fields::new(&object, "body");
+    let bet_id = fields.integer("bet_id", 1, i64::MAX);
+    fields.finish()?;
+    Ok(bet_id)
+}
+
 fn address_field(fields: &mut Fields<'_>, name: &str) -> Option<Address> {
     let text = fields.string(name, MAX_ADDRESS_CHARS);
     if text.is_empty() {

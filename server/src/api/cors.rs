@@ -1,5 +1,6 @@
-//! CORS for every route: any origin may call the API from a browser (no cookies, no
-//! credentials), send the x402 payment headers, and read the x402 response headers.
+//! CORS for every route: any origin may call the REST API from a browser (no cookies, no
+//! credentials), send the x402 payment headers, and read the x402 response headers. (`/api/mcp`
+//! additionally checks the Origin itself.)
 
 use salvo::http::{Method, StatusCode};
 use salvo::prelude::*;

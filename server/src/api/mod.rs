@@ -13,9 +13,10 @@
 //! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402) |
 //! | GET | /api/arcade/manifest, /.well-known/x402 | `manifest::manifest` |
 //! | POST | /api/arcade/cashout; GET /api/arcade/cashout/{cashout_id} | `cashout::cash_out`, `cashout_status` |
+//! | POST, GET, DELETE | /api/mcp | the same operations as MCP tools (`crate::mcp`) |
 //! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
 
-mod bodies;
+pub(crate) mod bodies;
 mod cashout;
 mod chips;
 mod cors;
@@ -35,10 +36,19 @@ use salvo::prelude::*;
 pub use edge::Shared;
 
 use crate::service::Arcade;
+use crate::settings::McpSettings;
+use tokio_util::sync::CancellationToken;
 
 pub const OPENAPI_PATH: &str = "/api/openapi.json";
 
-pub fn service(arcade: Arc<Arcade>, base_url: String, max_body_bytes: usize) -> Service {
+pub fn service(
+    arcade: Arc<Arcade>,
+    base_url: String,
+    max_body_bytes: usize,
+    mcp: &McpSettings,
+    shutdown: CancellationToken,
+) -> Service {
+    let mcp = crate::mcp::router(arcade.clone(), &base_url, mcp, shutdown);
     let arcade_routes = Router::with_path("api/arcade")
         .push(Router::with_path("auth-statement/{address}").get(identity::auth_statement))
         .push(Router::with_path("free").post(wallet::free))
@@ -72,6 +82,7 @@ pub fn service(arcade: Arc<Arcade>, base_url: String, max_body_bytes: usize) -> 
             max_body_bytes,
         })
         .push(arcade_routes)
+        .push(mcp)
         .push(Router::with_path(".well-known/x402").get(manifest::manifest))
         .push(doc.into_router(OPENAPI_PATH))
         .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));

@@ -313,9 +313,14 @@ async fn fresh_database(backend: Backend) -> String {
             let admin_url = std::env::var("ARCADE_TEST_POSTGRES_URL").expect(
                 "ARCADE_TEST_POSTGRES_URL must name a PostgreSQL server (tests/run.sh starts one)",
             );
-            let admin = Database::connect(&admin_url)
+            // Fail fast (not hang) when the server named is not running.
+            let mut options = sea_orm::ConnectOptions::new(admin_url.clone());
+            options
+                .connect_timeout(std::time::Duration::from_secs(5))
+                .acquire_timeout(std::time::Duration::from_secs(5));
+            let admin = Database::connect(options)
                 .await
-                .expect("PostgreSQL is reachable");
+                .unwrap_or_else(|e| panic!("PostgreSQL at ARCADE_TEST_POSTGRES_URL: {e}"));
             admin
                 .execute_unprepared(&format!("CREATE DATABASE {name}"))
                 .await

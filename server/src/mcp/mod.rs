@@ -1,0 +1,58 @@
+//! `/api/mcp`: the arcade's tools over MCP Streamable HTTP, served by the official Rust SDK
+//! (rmcp) inside salvo. Both protocol eras are served: clients that `initialize` get a session
+//! (`Mcp-Session-Id`; POST, the GET stream, DELETE), clients of the 2026-07-28 revision are
+//! answered statelessly.
+//!
+//! A browser page from a foreign origin is refused (403 `origin_forbidden`) before rmcp sees
+//! the request; rmcp itself checks the Host header against the public URL's host and loopback.
+//! An idle session ends after `mcp.session_idle_secs`; later calls with its id get 404 and the
+//! client initializes again.
+
+mod arguments;
+mod origin;
+mod tools;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use salvo::http::ReqBody;
+use salvo::prelude::*;
+use tokio_util::sync::CancellationToken;
+
+use crate::service::Arcade;
+use crate::settings::McpSettings;
+pub use origin::AllowedOrigins;
+
+/// The `/api/mcp` router: origin check, then rmcp.
+pub fn router(
+    arcade: Arc<Arcade>,
+    public_url: &str,
+    settings: &McpSettings,
+    shutdown: CancellationToken,
+) -> Router {
+    let origins = AllowedOrigins::new(public_url, &settings.allowed_origins);
+    let mut hosts = vec![
+        "localhost".to_owned(),
+        "127.0.0.1".to_owned(),
+        "::1".to_owned(),
+    ];
+    if let Some(host) = origin::host_of(public_url) {
+        hosts.push(host);
+    }
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins.list())
+        .with_cancellation_token(shutdown);
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(Duration::from_secs(settings.session_idle_secs));
+    let service = StreamableHttpService::new(
+        move || Ok(tools::ArcadeTools::new(arcade.clone())),
+        Arc::new(sessions),
+        config,
+    );
+    Router::with_path("api/mcp")
+        .hoop(origins)
+        .goal(TowerServiceCompat::<ReqBody, _, _, _>::compat(service))
+}

@@ -1,0 +1,166 @@
+// The arcade's MCP endpoint spoken to by the official TypeScript SDK client (Streamable HTTP,
+// sessions): every tool listed, a round played end to end with a viem signature, errors as tool
+// results, session teardown, and the Origin check.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
+import { startServer } from './server.mjs';
+
+const TOOLS = [
+  'arcade_balance', 'arcade_cashout', 'arcade_commit', 'arcade_dice', 'arcade_flip',
+  'arcade_free', 'arcade_games', 'arcade_house', 'arcade_roulette', 'arcade_verify',
+];
+
+let server;
+before(async () => {
+  server = await startServer();
+});
+after(() => server?.stop());
+
+async function connect() {
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/api/mcp`));
+  const client = new Client({ name: 'arcade-node-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+test('lists the ten tools with object schemas that teach how to play', async () => {
+  const { client, transport } = await connect();
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
+  for (const tool of tools) {
+    assert.equal(tool.inputSchema.type, 'object', tool.name);
+    assert.ok(tool.description.length > 40, tool.name);
+  }
+  const flip = tools.find((t) => t.name === 'arcade_flip');
+  assert.deepEqual(Object.keys(flip.inputSchema.properties).sort(),
+    ['call', 'client_seed', 'round_id', 'signature', 'wager']);
+  assert.match(flip.inputSchema.properties.client_seed.description, /fresh random/);
+  assert.ok(!JSON.stringify(flip.inputSchema).includes('$ref'), 'no $ref in input schemas');
+  await transport.terminateSession();
+  await client.close();
+});
+
+test('plays a round of each game through the tools, signed with viem, and verifies it', async () => {
+  const { client, transport } = await connect();
+  const account = privateKeyToAccount(generatePrivateKey());
+  const call = async (name, args) => {
+    const result = await client.callTool({ name, arguments: args });
+    assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);
+    assert.equal(typeof result.structuredContent, 'object', name);
+    assert.equal(result.content[0].type, 'text', name);
+    return result.structuredContent;
+  };
+
+  const free = await call('arcade_free', { address: account.address });
+  assert.equal(free.granted, 100);
+  const games = await call('arcade_games', {});
+  assert.equal(games.games.length, 3);
+  const balance = await call('arcade_balance', { address: account.address });
+  assert.equal(balance.chips, 100);
+  const signature = await account.signMessage({ message: balance.auth_statement });
+
+  let chips = 100;
+  for (const [tool, bet] of [
+    ['arcade_flip', { call: 'heads' }],
+    ['arcade_dice', { target: 50, direction: 'over' }],
+    ['arcade_roulette', { bet: 'red' }],
+  ]) {
+    const round = await call('arcade_commit', { address: account.address, signature });
+    assert.match(round.commitment, /^[0-9a-f]{64}$/);
+    const played = await call(tool, {
+      round_id: round.round_id,
+      client_seed: randomBytes(16).toString('hex'),
+      wager: 10,
+      ...bet,
+    });
+    assert.equal(played.commitment, round.commitment);
+    chips += played.profit;
+    assert.equal(played.balance, chips);
+    const verified = await call('arcade_verify', { bet_id: played.bet_id });
+    assert.equal(verified.verified, true);
+  }
+  assert.equal((await call('arcade_balance', { address: account.address })).chips, chips);
+  const house = await call('arcade_house', {});
+  assert.ok(house.all.rounds >= 3);
+  await transport.terminateSession();
+  await client.close();
+});
+
+test('errors come back as tool results with the REST code and detail', async () => {
+  const { client, transport } = await connect();
+  const account = privateKeyToAccount(generatePrivateKey());
+  const unsigned = await client.callTool({ name: 'arcade_commit', arguments: { address: account.address } });
+  assert.equal(unsigned.isError, true);
+  assert.equal(unsigned.structuredContent.code, 'signature_required');
+  assert.match(unsigned.content[0].text, /^signature_required: /);
+
+  const malformed = await client.callTool({
+    name: 'arcade_flip',
+    arguments: { round_id: 'r_x', client_seed: 'seed', wager: 'ten', call: 'edge' },
+  });
+  assert.equal(malformed.isError, true);
+  assert.equal(malformed.structuredContent.code, 'validation_error');
+  const problems = malformed.structuredContent.detail.map((p) => p.loc.at(-1)).sort();
+  assert.deepEqual(problems, ['call', 'wager']);
+
+  const missing = await client.callTool({ name: 'arcade_verify', arguments: { bet_id: 999999 } });
+  assert.equal(missing.isError, true);
+  assert.equal(missing.structuredContent.code, 'bet_not_found');
+  await transport.terminateSession();
+  await client.close();
+});
+
+test('DELETE ends the session; its id then gets 404', async () => {
+  const { client, transport } = await connect();
+  const sessionId = transport.sessionId;
+  assert.ok(sessionId);
+  await transport.terminateSession();
+  const response = await fetch(`${server.baseUrl}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+  });
+  assert.equal(response.status, 404);
+  await client.close();
+});
+
+test('a browser page from a foreign origin is refused with 403', async () => {
+  const response = await fetch(`${server.baseUrl}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      origin: 'https://evil.example',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } },
+    }),
+  });
+  assert.equal(response.status, 403);
+  assert.equal((await response.json()).code, 'origin_forbidden');
+  const own = await fetch(`${server.baseUrl}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      origin: server.baseUrl,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 1, method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } },
+    }),
+  });
+  assert.equal(own.status, 200, 'the service\'s own origin is allowed');
+});

@@ -1,0 +1,111 @@
+"""The arcade's MCP endpoint spoken to by PyPI's official MCP SDK (mcp 2.x `Client`).
+
+Starts `$ARCADE_BIN serve` on a fresh SQLite file, lists the tools, claims free chips, signs the
+auth statement with eth_account, plays a round of each game, verifies the receipts, and checks
+that an error comes back as a tool result with the REST code.
+"""
+
+import asyncio
+import os
+import re
+import secrets
+import subprocess
+import tempfile
+import threading
+import unittest
+
+from eth_account import Account
+from eth_account.messages import encode_defunct
+from mcp import Client
+
+TOOLS = sorted([
+    "arcade_balance", "arcade_cashout", "arcade_commit", "arcade_dice", "arcade_flip",
+    "arcade_free", "arcade_games", "arcade_house", "arcade_roulette", "arcade_verify",
+])
+
+
+class Server:
+    """`arcade serve` on a free port over a fresh SQLite file."""
+
+    def __init__(self):
+        binary = os.environ.get("ARCADE_BIN")
+        if not binary:
+            raise RuntimeError("ARCADE_BIN must point at the built arcade binary (tests/run.sh sets it)")
+        self.dir = tempfile.TemporaryDirectory(prefix="arcade-mcp-python-")
+        env = {k: v for k, v in os.environ.items() if k != "RUST_LOG"}
+        env.update({
+            "ARCADE__SERVER__PORT": "0",
+            "ARCADE__DATABASE__URL": f"sqlite://{self.dir.name}/arcade.db?mode=rwc",
+            "ARCADE__LOG__FILTER": "info",
+        })
+        self.process = subprocess.Popen([binary, "serve"], env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        ready = threading.Event()
+        self.base_url = None
+        self.output = []
+
+        def read():
+            for line in self.process.stdout:
+                self.output.append(line)
+                if m := re.search(r"arcade listening url=(http://[\d.]+:\d+)", line):
+                    self.base_url = m.group(1)
+                    ready.set()
+        threading.Thread(target=read, daemon=True).start()
+        if not ready.wait(60):
+            self.stop()
+            raise RuntimeError("arcade did not start:\n" + "".join(self.output))
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(30)
+        self.dir.cleanup()
+
+
+class OfficialPythonMcpClient(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Server()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def test_plays_every_game_through_the_tools(self):
+        asyncio.run(self.play())
+
+    async def play(self):
+        account = Account.create()
+        async with Client(f"{self.server.base_url}/api/mcp") as client:
+            tools = (await client.list_tools()).tools
+            self.assertEqual(sorted(t.name for t in tools), TOOLS)
+
+            async def call(name, arguments):
+                result = await client.call_tool(name, arguments)
+                self.assertFalse(result.is_error, f"{name}: {result.content}")
+                self.assertIsInstance(result.structured_content, dict)
+                return result.structured_content
+
+            self.assertEqual((await call("arcade_free", {"address": account.address}))["granted"], 100)
+            balance = await call("arcade_balance", {"address": account.address})
+            signed = account.sign_message(encode_defunct(text=balance["auth_statement"]))
+            signature = "0x" + signed.signature.hex().removeprefix("0x")
+            chips = 100
+            for tool, bet in [("arcade_flip", {"call": "tails"}),
+                              ("arcade_dice", {"target": 30, "direction": "under"}),
+                              ("arcade_roulette", {"bet": "straight", "number": 17})]:
+                round_ = await call("arcade_commit", {"address": account.address, "signature": signature})
+                played = await call(tool, {"round_id": round_["round_id"], "wager": 5,
+                                           "client_seed": secrets.token_hex(16), **bet})
+                chips += played["profit"]
+                self.assertEqual(played["balance"], chips)
+                self.assertTrue((await call("arcade_verify", {"bet_id": played["bet_id"]}))["verified"])
+            self.assertEqual((await call("arcade_balance", {"address": account.address}))["chips"], chips)
+
+            spent = await client.call_tool("arcade_flip", {"round_id": round_["round_id"], "wager": 5,
+                                                           "client_seed": "again", "call": "heads"})
+            self.assertTrue(spent.is_error)
+            self.assertEqual(spent.structured_content["code"], "round_spent")
+
+
+if __name__ == "__main__":
+    unittest.main()
