@@ -51,7 +51,9 @@ impl ArcadeTools {
         answer(result, |v| {
             format!(
                 "{} got {} free chips; balance {}.",
-                v["address"], v["granted"], v["balance"]
+                plain(&v["address"]),
+                plain(&v["granted"]),
+                plain(&v["balance"])
             )
         })
     }
@@ -70,8 +72,8 @@ impl ArcadeTools {
             format!(
                 "Games: {}. Max wager {} chips, max payout {} chips per round.",
                 names.join(", "),
-                v["limits"]["max_wager_chips"],
-                v["limits"]["max_payout_chips"]
+                plain(&v["limits"]["max_wager_chips"]),
+                plain(&v["limits"]["max_payout_chips"])
             )
         })
     }
@@ -91,7 +93,8 @@ impl ArcadeTools {
         answer(result, |v| {
             format!(
                 "Round {} opened; commitment {}. Play it once with your own fresh client_seed.",
-                v["round_id"], v["commitment"]
+                plain(&v["round_id"]),
+                plain(&v["commitment"])
             )
         })
     }
@@ -148,7 +151,11 @@ impl ArcadeTools {
             } else {
                 "FAILED verification"
             };
-            format!("Bet {} {verdict}: checks {}.", v["bet_id"], v["checks"])
+            format!(
+                "Bet {} {verdict}: checks {}.",
+                plain(&v["bet_id"]),
+                plain(&v["checks"])
+            )
         })
     }
 
@@ -169,7 +176,9 @@ impl ArcadeTools {
         answer(result, |v| {
             format!(
                 "{} holds {} chips (bought in: {}).",
-                v["address"], v["chips"], v["bought_in"]
+                plain(&v["address"]),
+                plain(&v["chips"]),
+                plain(&v["bought_in"])
             )
         })
     }
@@ -190,7 +199,12 @@ impl ArcadeTools {
         answer(result, |v| {
             format!(
                 "Cashout {}: {} chips ({} base units) to {}, status {}; balance {}.",
-                v["cashout_id"], v["chips"], v["amount"], v["address"], v["status"], v["balance"]
+                plain(&v["cashout_id"]),
+                plain(&v["chips"]),
+                plain(&v["amount"]),
+                plain(&v["address"]),
+                plain(&v["status"]),
+                plain(&v["balance"])
             )
         })
     }
@@ -204,10 +218,10 @@ impl ArcadeTools {
         answer(self.arcade.house().await, |v| {
             format!(
                 "{} rounds on the floor: {} wagered, {} paid out, house net {}.",
-                v["all"]["rounds"],
-                v["all"]["wagered"],
-                v["all"]["paid_out"],
-                v["all"]["house_net"]
+                plain(&v["all"]["rounds"]),
+                plain(&v["all"]["wagered"]),
+                plain(&v["all"]["paid_out"]),
+                plain(&v["all"]["house_net"])
             )
         })
     }
@@ -250,16 +264,31 @@ fn answer<T: Serialize>(
     }
 }
 
+/// A JSON value as a sentence shows it: strings without their quotes.
+fn plain(value: &Value) -> String {
+    value
+        .as_str()
+        .map_or_else(|| value.to_string(), str::to_owned)
+}
+
 /// The summary of a played round.
 fn played(v: &Value) -> String {
     let outcome = match v["game"].as_str() {
-        Some("coinflip") => format!("outcome {}", v["result"]["outcome"]),
-        Some("dice") => format!("roll {}", v["result"]["roll"]),
-        _ => format!("pocket {} {}", v["result"]["pocket"], v["result"]["color"]),
+        Some("coinflip") => format!("outcome {}", plain(&v["result"]["outcome"])),
+        Some("dice") => format!("roll {}", plain(&v["result"]["roll"])),
+        _ => format!(
+            "pocket {} {}",
+            plain(&v["result"]["pocket"]),
+            plain(&v["result"]["color"])
+        ),
     };
     let verdict = if v["won"] == true { "won" } else { "lost" };
     format!(
         "Bet {} ({}): {outcome}, {verdict}; payout {}, profit {}, balance {}. Server seed revealed: check sha256(server_seed) == commitment, or call arcade_verify.",
-        v["bet_id"], v["game"], v["payout"], v["profit"], v["balance"]
+        plain(&v["bet_id"]),
+        plain(&v["game"]),
+        plain(&v["payout"]),
+        plain(&v["profit"]),
+        plain(&v["balance"])
     )
 }
