@@ -73,6 +73,17 @@ class OfficialPythonMcpClient(unittest.TestCase):
     def test_plays_every_game_through_the_tools(self):
         asyncio.run(self.play())
 
+    def test_the_stateless_revision_is_served_too(self):
+        asyncio.run(self.stateless())
+
+    async def stateless(self):
+        # 2026-07-28: no initialize, no session; each request carries its own protocol metadata.
+        async with Client(f"{self.server.base_url}/api/mcp", mode="2026-07-28") as client:
+            self.assertEqual(len((await client.list_tools()).tools), 10)
+            games = await client.call_tool("arcade_games", {})
+            self.assertFalse(games.is_error, games.content)
+            self.assertEqual(len(games.structured_content["games"]), 3)
+
     async def play(self):
         account = Account.create()
         async with Client(f"{self.server.base_url}/api/mcp") as client:
