@@ -6,8 +6,8 @@
 # compile check, every Rust test (the API suite on SQLite and on a throwaway PostgreSQL cluster
 # on loopback, each payment test on its own anvil), the no_std build, the wasm build, the Node
 # suite of the built wasm package, the official x402 clients (npm and PyPI) buying chips, the
-# official MCP clients (npm and PyPI) playing through /api/mcp, and the README's run command end
-# to end. Exits non-zero when anything fails.
+# official MCP clients (npm and PyPI) playing through /api/mcp, the verifier page in headless
+# Chromium (Debian's, installed if missing), and the README's run command end to end. Exits non-zero when anything fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -61,6 +61,15 @@ if [ ! -e "$venv/.installed" ]; then
     touch "$venv/.installed"
 fi
 "$venv/bin/python" -m unittest discover -s tests/api-python -v
+
+stage "browser: the verifier page and the embeddable element in headless Chromium"
+if ! command -v chromium >/dev/null; then
+    echo "installing Debian chromium"
+    apt=(apt-get); [ "$(id -u)" = 0 ] || apt=(sudo apt-get)
+    DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q chromium >/dev/null \
+        || { "${apt[@]}" update -q >/dev/null && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q chromium >/dev/null; }
+fi
+(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test)
 
 stage "the run command (server/devnet/run.sh): chain, token and server from scratch, then a purchase"
 tests/scripts/run-command.sh

@@ -64,7 +64,7 @@ fn print_welcome(base_url: &str, chain: &Devnet) {
     let payer = chain.payer.address();
     println!(
         r#"
-  arcade is up: {base_url}   (OpenAPI: {base_url}/api/docs/)
+  arcade is up: {base_url}   (verifier page: {base_url}/ · OpenAPI: {base_url}/api/docs/ · MCP: {base_url}/api/mcp)
   dev chain:    {rpc} (anvil, chain id {chain_id}), test dollar {token}
   demo payer:   {payer} holds 1000 test dollars (anvil's public test account 1)
 

@@ -16,9 +16,16 @@ pub struct Settings {
     pub payments: PaymentSettings,
     pub house: HouseSettings,
     pub mcp: McpSettings,
+    pub web: WebSettings,
     pub log: LogSettings,
     #[serde(default)]
     pub faults: FaultSettings,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WebSettings {
+    /// The `web`-target wasm package the verifier page loads (wasm-pack's `--out-dir`).
+    pub wasm_dir: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -132,6 +139,9 @@ impl Default for Settings {
                 facilitator_url: None,
             },
             house: HouseSettings::default(),
+            web: WebSettings {
+                wasm_dir: "wasm/pkg-web".into(),
+            },
             mcp: McpSettings {
                 allowed_origins: Vec::new(),
                 session_idle_secs: 1800,

@@ -93,6 +93,7 @@ impl Application {
             base_url.clone(),
             settings.server.max_body_bytes,
             &settings.mcp,
+            settings.web.wasm_dir.clone().into(),
             shutdown.clone(),
         );
         Ok(Self {

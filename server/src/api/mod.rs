@@ -15,6 +15,7 @@
 //! | POST | /api/arcade/cashout; GET /api/arcade/cashout/{cashout_id} | `cashout::cash_out`, `cashout_status` |
 //! | POST, GET, DELETE | /api/mcp | the same operations as MCP tools (`crate::mcp`) |
 //! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
+//! | GET | /, /web/{file}, /wasm/{file}, /vectors/fairness-v1.json | the verifier page (`web`) |
 
 pub(crate) mod bodies;
 mod cashout;
@@ -26,6 +27,7 @@ mod manifest;
 mod rounds;
 mod stats;
 mod wallet;
+mod web;
 
 use std::sync::Arc;
 
@@ -46,6 +48,7 @@ pub fn service(
     base_url: String,
     max_body_bytes: usize,
     mcp: &McpSettings,
+    wasm_dir: std::path::PathBuf,
     shutdown: CancellationToken,
 ) -> Service {
     let mcp = crate::mcp::router(arcade.clone(), &base_url, mcp, shutdown);
@@ -84,6 +87,14 @@ pub fn service(
         .push(arcade_routes)
         .push(mcp)
         .push(Router::with_path(".well-known/x402").get(manifest::manifest))
+        .push(
+            Router::new()
+                .hoop(web::WasmDir(wasm_dir))
+                .push(Router::with_path("web/{file}").get(web::asset))
+                .push(Router::with_path("wasm/{file}").get(web::wasm))
+                .push(Router::with_path("vectors/fairness-v1.json").get(web::vectors))
+                .push(Router::new().get(web::page)),
+        )
         .push(doc.into_router(OPENAPI_PATH))
         .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
     Service::new(router)

@@ -16,3 +16,4 @@ mod rules;
 mod stats;
 mod two_instances;
 mod validation;
+mod web;

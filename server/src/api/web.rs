@@ -1,0 +1,122 @@
+//! The verifier page and its assets: the page at `/`, its modules under `/web/` (built into the
+//! binary), the wasm package under `/wasm/` (read from `web.wasm_dir`, the `web`-target
+//! wasm-pack output) and the golden vectors under `/vectors/`. CORS (see `cors.rs`) lets any
+//! origin load `/web/verifier.js` and the wasm it imports.
+
+use std::path::PathBuf;
+
+use salvo::http::StatusCode;
+use salvo::prelude::*;
+
+use crate::error::ApiError;
+
+/// The page's own files, compiled in so the binary serves them from anywhere.
+const FILES: [(&str, &str, &str); 5] = [
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_str!("../../../web/index.html"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/app.js"),
+    ),
+    (
+        "steps.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/steps.js"),
+    ),
+    (
+        "verifier.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/verifier.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../web/style.css"),
+    ),
+];
+const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");
+/// The files of the wasm package the page loads.
+const WASM_FILES: [(&str, &str); 2] = [
+    ("arcade_wasm.js", "text/javascript; charset=utf-8"),
+    ("arcade_wasm_bg.wasm", "application/wasm"),
+];
+
+/// Where the `web`-target wasm package is, for the `/wasm/` route.
+#[derive(Clone)]
+pub struct WasmDir(pub PathBuf);
+
+#[handler]
+pub async fn page(res: &mut Response) {
+    send(res, FILES[0].1, FILES[0].2.as_bytes().to_vec(), "no-cache");
+}
+
+#[handler]
+pub async fn asset(req: &mut Request, res: &mut Response) -> Result<(), ApiError> {
+    let name: String = req.param("file").unwrap_or_default();
+    let (_, kind, body) = FILES
+        .iter()
+        .find(|(file, ..)| *file == name)
+        .ok_or(ApiError::NotFound)?;
+    send(res, kind, body.as_bytes().to_vec(), "no-cache");
+    Ok(())
+}
+
+#[handler]
+pub async fn vectors(res: &mut Response) {
+    send(
+        res,
+        "application/json",
+        VECTORS.as_bytes().to_vec(),
+        "public, max-age=3600",
+    );
+}
+
+#[handler]
+pub async fn wasm(
+    req: &mut Request,
+    depot: &mut Depot,
+    res: &mut Response,
+) -> Result<(), ApiError> {
+    let name: String = req.param("file").unwrap_or_default();
+    let (file, kind) = WASM_FILES
+        .iter()
+        .find(|(file, _)| *file == name)
+        .ok_or(ApiError::NotFound)?;
+    let dir = depot
+        .get_typed::<WasmDir>()
+        .map_err(|_| ApiError::internal(std::io::Error::other("wasm dir not injected")))?;
+    match tokio::fs::read(dir.0.join(file)).await {
+        Ok(bytes) => send(res, kind, bytes, "no-cache"),
+        Err(error) => {
+            tracing::warn!(dir = %dir.0.display(), %error, "the wasm package is not built");
+            res.status_code(StatusCode::SERVICE_UNAVAILABLE);
+            res.render(Text::Plain(
+                "the wasm package is not built: wasm-pack build wasm --release --target web --out-dir pkg-web",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn send(res: &mut Response, kind: &str, body: Vec<u8>, cache: &str) {
+    res.add_header("content-type", kind, true).ok();
+    res.add_header("cache-control", cache, true).ok();
+    res.write_body(body).ok();
+}
+
+#[async_trait]
+impl Handler for WasmDir {
+    async fn handle(
+        &self,
+        _req: &mut Request,
+        depot: &mut Depot,
+        _res: &mut Response,
+        _ctrl: &mut FlowCtrl,
+    ) {
+        depot.insert_typed(self.clone());
+    }
+}

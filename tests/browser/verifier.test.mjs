@@ -1,0 +1,158 @@
+// The verifier page and the embeddable <arcade-verifier> in headless Chromium (Debian's, driven
+// by playwright-core) against the real server: a round played over the API is verified on the
+// page by id (pass), a tampered receipt fails loudly, the golden-vector self-check passes, and a
+// page on a second origin embeds the element and shows a pass. Screenshots go to tests/output.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+
+import { chromium } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
+import { startServer } from '../api-node/server.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shots = join(root, 'tests', 'output', 'browser');
+mkdirSync(shots, { recursive: true });
+
+let server;
+let browser;
+let betId;
+before(async () => {
+  process.env.ARCADE__WEB__WASM_DIR = join(root, 'wasm', 'pkg-web');
+  server = await startServer();
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  betId = await playARound();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api(path, body) {
+  const response = await fetch(`${server.baseUrl}${path}`, body === undefined ? {} : {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  assert.ok(response.ok, `${path}: ${response.status}`);
+  return response.json();
+}
+
+async function playARound() {
+  const account = privateKeyToAccount(generatePrivateKey());
+  await api('/api/arcade/free', { address: account.address });
+  const { statement } = await api(`/api/arcade/auth-statement/${account.address}`);
+  const signature = await account.signMessage({ message: statement });
+  const { round_id } = await api('/api/arcade/commit', { address: account.address, signature });
+  const played = await api('/api/arcade/roulette', { round_id, client_seed: 'browser-test-7', wager: 5, bet: 'red' });
+  return played.bet_id;
+}
+
+async function openPage(viewport) {
+  const page = await browser.newPage(viewport ? { viewport } : {});
+  await page.goto(server.baseUrl);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+test('a round played over the API verifies on the page by id, every step shown', async () => {
+  const page = await browser.newPage();
+  let bytes = 0;
+  page.on('requestfinished', async (request) => {
+    const sizes = await request.sizes();
+    bytes += sizes.responseBodySize + sizes.responseHeadersSize;
+  });
+  const started = performance.now();
+  await page.goto(server.baseUrl);
+  await page.waitForSelector('body[data-ready="true"]');
+  const interactive = performance.now() - started;
+  await page.waitForSelector('#recent tbody tr');
+  console.log(`cold load to interactive: ${interactive.toFixed(0)} ms; transferred: ${bytes} bytes`);
+
+  await page.fill('#bet-id', String(betId));
+  await page.click('#panel-id button[type="submit"]');
+  const verdict = await page.waitForSelector('#result [data-verdict]');
+  assert.equal(await verdict.getAttribute('data-verdict'), 'pass');
+  const steps = await page.$$eval('#result li', (items) => items.map((i) => i.textContent));
+  assert.equal(steps.length, 5);
+  assert.ok(steps.every((s) => s.startsWith('✔')), steps.join('\n'));
+  assert.match(steps[0], /SHA-256\(server_seed\)/);
+  assert.match(steps[3], /\(u0 × 37\) >> 32/);
+  await page.screenshot({ path: join(shots, 'verify-by-id.png'), fullPage: true });
+
+  // The floor's own verify button does the same.
+  await page.click(`#recent button[aria-label="verify bet ${betId}"]`);
+  assert.equal(await page.getAttribute('#result [data-verdict]', 'data-verdict'), 'pass');
+  await page.close();
+});
+
+test('a tampered receipt fails loudly, naming what does not re-derive', async () => {
+  const receipt = await api(`/api/arcade/verify/${betId}`);
+  receipt.payout += 36;
+  const page = await openPage();
+  await page.click('#tab-receipt');
+  await page.fill('#receipt', JSON.stringify(receipt));
+  await page.click('#panel-receipt button[type="submit"]');
+  const verdict = await page.waitForSelector('#result [data-verdict]');
+  assert.equal(await verdict.getAttribute('data-verdict'), 'fail');
+  assert.match(await verdict.textContent(), /FAIL[\s\S]*payout/);
+  await page.screenshot({ path: join(shots, 'tampered-receipt.png'), fullPage: true });
+  await page.close();
+});
+
+test('by hand, offline: seeds and a call re-derive with no server call at all', async () => {
+  const page = await openPage();
+  await page.route('**/api/**', (route) => route.abort());
+  await page.click('#tab-hand');
+  // The first golden vector: coinflip, client seed "a", called heads, came up tails.
+  await page.fill('#hand-server-seed', '388a737d4967d7cc147c240266c3d04322a9e55a763eae9bbca5754dd745e90d');
+  await page.fill('#hand-commitment', 'ad89e6162e51bd022628189138e1a2eea5e2c63a8ee81c83acff8b0c5d2cfb97');
+  await page.fill('#hand-client-seed', 'a');
+  await page.fill('#hand-call', 'heads');
+  await page.click('#panel-hand button[type="submit"]');
+  const verdict = await page.waitForSelector('#result [data-verdict]');
+  assert.equal(await verdict.getAttribute('data-verdict'), 'pass');
+  assert.match(await verdict.textContent(), /0x5a00accf = 1509993679[\s\S]*tails/);
+  await page.close();
+});
+
+test('the self-check runs every golden vector in the browser and shows the wasm version', async () => {
+  const page = await openPage({ width: 390, height: 844 });
+  await page.click('#self-check');
+  const result = await page.waitForSelector('#self-check-result[data-passed]');
+  assert.equal(await result.getAttribute('data-passed'), await result.getAttribute('data-total'));
+  assert.ok(Number(await result.getAttribute('data-total')) > 100);
+  assert.match(await page.textContent('#wasm-version'), /arcade-wasm \d+\.\d+\.\d+, fairness v1/);
+  await page.screenshot({ path: join(shots, 'self-check-phone.png'), fullPage: true });
+  await page.close();
+});
+
+test('a page on another origin embeds <arcade-verifier> and shows a pass', async () => {
+  const tampered = JSON.stringify({ ...(await api(`/api/arcade/verify/${betId}`)), server_seed: '0'.repeat(64) });
+  const html = `<!doctype html><meta charset="utf-8"><title>A third-party site</title>
+<h1>Bet ${betId}, checked in your browser</h1>
+<script type="module" src="${server.baseUrl}/web/verifier.js"></script>
+<arcade-verifier id="good" bet-id="${betId}" api="${server.baseUrl}"></arcade-verifier>
+<arcade-verifier id="bad" receipt='${tampered.replaceAll("'", '&#39;')}'></arcade-verifier>`;
+  const site = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+  try {
+    const page = await browser.newPage();
+    const origin = `http://127.0.0.1:${site.address().port}`;
+    assert.notEqual(origin, server.baseUrl);
+    await page.goto(origin);
+    await page.waitForSelector('#good[data-verdict="pass"]');
+    await page.waitForSelector('#bad[data-verdict="fail"]');
+    const shown = await page.$eval('#good', (el) => el.shadowRoot.textContent);
+    assert.match(shown, /PASS: provably fair/);
+    await page.screenshot({ path: join(shots, 'embedded-second-origin.png'), fullPage: true });
+    await page.close();
+  } finally {
+    site.close();
+  }
+});
