@@ -19,5 +19,7 @@ if [ -z "$url" ]; then
     exit 1
 fi
 grep -q "node server/devnet/buy-chips.mjs" "$log" || { cat "$log"; echo "no purchase example printed" >&2; exit 1; }
-node server/devnet/buy-chips.mjs "$url" small | tee /dev/stderr | grep -q '"chips_credited": 1000'
+bought=$(node server/devnet/buy-chips.mjs "$url" small)
+echo "$bought"
+grep -q '"chips_credited": 1000' <<<"$bought" || { echo "the example did not buy 1000 chips" >&2; exit 1; }
 echo "the run command served $url and sold 1000 chips"
