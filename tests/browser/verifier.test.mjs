@@ -73,6 +73,8 @@ test('a round played over the API verifies on the page by id, every step shown',
   const interactive = performance.now() - started;
   await page.waitForSelector('#recent tbody tr');
   console.log(`cold load to interactive: ${interactive.toFixed(0)} ms; transferred: ${bytes} bytes`);
+  // Served compressed: the 118 KB wasm alone is more than this.
+  assert.ok(bytes < 110_000, `transferred ${bytes} bytes`);
 
   await page.fill('#bet-id', String(betId));
   await page.click('#panel-id button[type="submit"]');
