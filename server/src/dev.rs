@@ -33,6 +33,25 @@ pub async fn run(
     settings.chain.house_key = Some(Secret::new(alloy::hex::encode_prefixed(
         chain.house.to_bytes(),
     )));
+    // Three house agents play the floor, with anvil's public test accounts 2 to 4 (funded with
+    // test dollars, so they buy chips over x402 once their free chips run low).
+    settings.housebots.enabled = true;
+    settings.housebots.keys.clear();
+    for key in chain.anvil.keys().iter().skip(2).take(3) {
+        let agent = alloy::signers::local::PrivateKeySigner::from(key.clone());
+        devnet::mint(
+            &chain.rpc_url(),
+            &chain.house,
+            chain.token,
+            agent.address(),
+            alloy::primitives::U256::from(devnet::STARTING_DOLLARS / 10),
+        )
+        .await?;
+        settings
+            .housebots
+            .keys
+            .push(Secret::new(alloy::hex::encode_prefixed(agent.to_bytes())));
+    }
     if settings.database.url.expose() == Settings::default().database.url.expose() {
         let dir = PathBuf::from(DEV_DIR);
         if dir.exists() {
@@ -72,6 +91,8 @@ fn print_welcome(base_url: &str, chain: &Devnet) {
     curl -si {base_url}/api/arcade/chips | head -n 20                  # the 402 challenge
     node server/devnet/buy-chips.mjs {base_url} small                  # pay 0.10, get 1000 chips
     curl -s {base_url}/api/arcade/balance/{payer}
+
+  Three house agents play the floor (GET {base_url}/api/housebot/status); watch them on the page.
 
   Stop with Ctrl-C (the chain and .dev/arcade.db start fresh next time).
 "#,

@@ -13,6 +13,7 @@ pub mod dev;
 pub mod entities;
 pub mod error;
 pub mod faults;
+pub mod housebots;
 pub mod identity;
 pub mod mcp;
 pub mod service;

@@ -17,9 +17,28 @@ pub struct Settings {
     pub house: HouseSettings,
     pub mcp: McpSettings,
     pub web: WebSettings,
+    pub housebots: HouseBotSettings,
     pub log: LogSettings,
     #[serde(default)]
     pub faults: FaultSettings,
+}
+
+/// The service's own agents, playing the floor through the public API.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HouseBotSettings {
+    /// Off by default; `arcade dev` turns them on.
+    pub enabled: bool,
+    /// One agent per private key (0x + 64 hex); their addresses become house wallets.
+    pub keys: Vec<Secret>,
+    /// Pause between an agent's rounds, in milliseconds.
+    pub cadence_ms: u64,
+    /// Chips per wager (less when the balance is lower).
+    pub wager: i64,
+    /// Below this balance an agent gets chips: the free grant first, then an x402 purchase of
+    /// the micro tier when payments are available.
+    pub top_up_below: i64,
+    /// Each agent stops after this many rounds (0: never). For demos and tests.
+    pub max_rounds: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -139,6 +158,14 @@ impl Default for Settings {
                 facilitator_url: None,
             },
             house: HouseSettings::default(),
+            housebots: HouseBotSettings {
+                enabled: false,
+                keys: Vec::new(),
+                cadence_ms: 2_000,
+                wager: 5,
+                top_up_below: 20,
+                max_rounds: 0,
+            },
             web: WebSettings {
                 wasm_dir: "wasm/pkg-web".into(),
             },

@@ -14,6 +14,7 @@ use crate::address;
 use crate::api;
 use crate::chain::{Chain, ConnectError};
 use crate::db;
+use crate::housebots::HouseBots;
 use crate::identity::Identity;
 use crate::service::Arcade;
 use crate::service::purchases::Payments;
@@ -39,6 +40,8 @@ pub enum StartupError {
     PublicUrl(String),
     #[error("chain: {0}")]
     Chain(#[from] ConnectError),
+    #[error(transparent)]
+    HouseBot(#[from] crate::housebots::BadKey),
 }
 
 pub struct Application {
@@ -78,14 +81,18 @@ impl Application {
             .public_url
             .clone()
             .unwrap_or_else(|| format!("http://{}:{port}", settings.server.host));
+        let house_bots = HouseBots::new(&settings.housebots)?;
+        let mut house_wallets = house_wallets(&settings.house.wallets)?;
+        house_wallets.extend(house_bots.addresses().iter().map(address::key));
         let arcade = Arc::new(Arcade {
             db,
             identity: Identity::new(host_of(&base_url)?, settings.chain.chain_id),
             limits: arcade_core::Limits::SPEC,
-            house_wallets: house_wallets(&settings.house.wallets)?,
+            house_wallets,
             payments,
             house_lock: tokio::sync::Mutex::new(()),
             crash_after: settings.faults.crash_after,
+            house_bots,
         });
         let shutdown = CancellationToken::new();
         let service = api::service(
@@ -121,6 +128,8 @@ impl Application {
 
     /// Serves until SIGINT or SIGTERM, then lets requests in flight finish.
     pub async fn run_until_stopped(self) {
+        // House agents reach this instance over loopback, whatever the public URL says.
+        let local_url = format!("http://127.0.0.1:{}", self.port());
         let server = Server::new(self.acceptor);
         tokio::spawn(stop_on_signal(server.handle(), self.shutdown.clone()));
         let reconciler = self
@@ -129,6 +138,7 @@ impl Application {
             .is_some()
             .then(|| spawn_reconciler(self.arcade.clone(), self.reconcile_interval));
         tracing::info!(url = %self.base_url, "arcade listening");
+        self.arcade.house_bots.spawn(&local_url, &self.shutdown);
         server.serve(self.service).await;
         if let Some(reconciler) = reconciler {
             reconciler.abort();

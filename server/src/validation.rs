@@ -126,6 +126,11 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// Whether the object has a (non-null) value for `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.object.get(name).is_some_and(|v| !v.is_null())
+    }
+
     pub fn loc(&self, name: &str) -> [Value; 2] {
         [json!(self.place), json!(name)]
     }
@@ -162,6 +167,22 @@ impl<'a> Fields<'a> {
     pub fn checked_string(&mut self, name: &str, max_chars: usize) -> Option<String> {
         let value = self.present(name)?;
         self.check_string(name, value, max_chars)
+    }
+
+    /// An optional boolean (JSON `true`/`false` only).
+    pub fn optional_bool(&mut self, name: &str) -> Option<bool> {
+        let value = self.optional(name)?;
+        if let Value::Bool(flag) = value {
+            return Some(*flag);
+        }
+        let error = FieldError::new(
+            &self.loc(name),
+            "bool_type",
+            "Input should be a valid boolean",
+            Some(value.clone()),
+        );
+        self.errors.push(error);
+        None
     }
 
     pub fn optional_string(&mut self, name: &str, max_chars: usize) -> Option<String> {

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use crate::address;
 use crate::error::ApiError;
+use crate::housebots::message::AgentMessage;
 use crate::service::play::Play;
 use crate::validation::{FieldError, Fields, ValidationError, json_object};
 
@@ -114,6 +115,61 @@ impl CashoutBody {
             signature,
         })
     }
+}
+
+/// `POST /api/housebot/message`: the interface's inbound `AgentMessage`.
+#[allow(dead_code)] // Describes the body for OpenAPI; `agent_message` below reads it.
+#[derive(Debug, ToSchema)]
+pub struct AgentMessageBody {
+    /// Who is writing (1 to 128 characters).
+    pub from_id: String,
+    pub from_name: Option<String>,
+    /// The message, 1 to 2000 characters.
+    pub message: String,
+    /// Anything that helps, up to 4000 characters.
+    pub context: Option<String>,
+    /// Also run the read-only tool the message asks for (games, house, recent, balance of an
+    /// address). Default false.
+    pub use_tools: Option<bool>,
+}
+
+pub fn agent_message(bytes: &[u8]) -> Result<AgentMessage, ValidationError> {
+    let object = json_object(bytes)?;
+    let mut fields = Fields::new(&object, "body");
+    let from_id = non_empty(&mut fields, "from_id", 128);
+    let from_name = fields.optional_string("from_name", 128);
+    let message = non_empty(&mut fields, "message", 2000);
+    let context = fields.optional_string("context", 4000);
+    let use_tools = fields.optional_bool("use_tools").unwrap_or(false);
+    fields.finish()?;
+    Ok(AgentMessage {
+        from_id,
+        from_name,
+        message,
+        context,
+        use_tools,
+    })
+}
+
+fn non_empty(fields: &mut Fields<'_>, name: &str, max_chars: usize) -> String {
+    let text = fields.string(name, max_chars);
+    if fields_has_value(fields, name) && text.is_empty() {
+        let loc = fields.loc(name);
+        fields.push(
+            FieldError::new(
+                &loc,
+                "string_too_short",
+                "String should have at least 1 character",
+                Some(json!("")),
+            )
+            .with_ctx(json!({ "min_length": 1 })),
+        );
+    }
+    text
+}
+
+fn fields_has_value(fields: &Fields<'_>, name: &str) -> bool {
+    fields.has(name)
 }
 
 /// `{address}` alone (the MCP balance tool; REST takes it from the path).

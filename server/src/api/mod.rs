@@ -13,6 +13,7 @@
 //! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402) |
 //! | GET | /api/arcade/manifest, /.well-known/x402 | `manifest::manifest` |
 //! | POST | /api/arcade/cashout; GET /api/arcade/cashout/{cashout_id} | `cashout::cash_out`, `cashout_status` |
+//! | GET | /api/housebot/status; POST /api/housebot/message | `housebot::status`, `message` |
 //! | POST, GET, DELETE | /api/mcp | the same operations as MCP tools (`crate::mcp`) |
 //! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
 //! | GET | /, /web/{file}, /wasm/{file}, /vectors/fairness-v1.json | the verifier page (`web`) |
@@ -22,6 +23,7 @@ mod cashout;
 mod chips;
 mod cors;
 mod edge;
+mod housebot;
 mod identity;
 mod manifest;
 mod rounds;
@@ -78,7 +80,12 @@ pub fn service(
         .push(Router::with_path("manifest").get(manifest::manifest))
         .push(Router::with_path("cashout").post(cashout::cash_out))
         .push(Router::with_path("cashout/{cashout_id}").get(cashout::cashout_status));
-    let doc = OpenApi::new("arcade", env!("CARGO_PKG_VERSION")).merge_router(&arcade_routes);
+    let housebot_routes = Router::with_path("api/housebot")
+        .push(Router::with_path("status").get(housebot::status))
+        .push(Router::with_path("message").post(housebot::message));
+    let doc = OpenApi::new("arcade", env!("CARGO_PKG_VERSION"))
+        .merge_router(&arcade_routes)
+        .merge_router(&housebot_routes);
     let router = Router::new()
         .hoop(Shared {
             arcade,
@@ -86,6 +93,7 @@ pub fn service(
             max_body_bytes,
         })
         .push(arcade_routes)
+        .push(housebot_routes)
         .push(mcp)
         .push(Router::with_path(".well-known/x402").get(manifest::manifest))
         .push(

@@ -33,6 +33,7 @@ use arcade_core::Limits;
 use sea_orm::DatabaseConnection;
 
 use crate::faults::CrashPoint;
+use crate::housebots::HouseBots;
 use crate::identity::Identity;
 use purchases::Payments;
 
@@ -49,6 +50,8 @@ pub struct Arcade {
     pub house_lock: tokio::sync::Mutex<()>,
     /// Crash-safety tests only.
     pub crash_after: Option<CrashPoint>,
+    /// The house's own agents (none unless enabled); their addresses are in `house_wallets`.
+    pub house_bots: HouseBots,
 }
 
 /// Milliseconds since the Unix epoch.

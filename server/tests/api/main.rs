@@ -7,6 +7,7 @@ mod facilitator;
 mod helpers;
 mod paying;
 
+mod housebots;
 mod identity;
 mod openapi;
 mod play;

@@ -1,0 +1,122 @@
+//! Answers to an inbound `AgentMessage`, as a house agent would: deterministic, useful (how to
+//! play, the limits and odds, how to verify), and with `use_tools` the result of the read-only
+//! tool the message asks for (games, house, recent, or the balance of an address).
+
+use salvo::oapi::ToSchema;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::address;
+use crate::error::ApiError;
+use crate::service::Arcade;
+
+/// `POST /api/housebot/message`'s body, checked.
+#[derive(Debug, Clone)]
+pub struct AgentMessage {
+    pub from_id: String,
+    pub from_name: Option<String>,
+    pub message: String,
+    pub context: Option<String>,
+    pub use_tools: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Reply {
+    /// Who answers.
+    pub from: String,
+    /// The `from_id` this answers.
+    pub to: String,
+    pub reply: String,
+    /// With `use_tools`: the read-only tool run and its result; `null` when none applied.
+    #[salvo(schema(value_type = Object))]
+    pub tool: Value,
+}
+
+enum Topic {
+    HowToPlay,
+    Odds,
+    Verify,
+    General,
+}
+
+fn topic(text: &str) -> Topic {
+    let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
+    if has(&["verify", "fair", "proof", "provabl", "commit", "seed"]) {
+        Topic::Verify
+    } else if has(&[
+        "odds",
+        "limit",
+        "payout",
+        "multiplier",
+        "max",
+        "edge",
+        "chance",
+    ]) {
+        Topic::Odds
+    } else if has(&["how", "play", "start", "begin", "help"]) {
+        Topic::HowToPlay
+    } else {
+        Topic::General
+    }
+}
+
+impl Arcade {
+    pub async fn answer_message(&self, message: &AgentMessage) -> Result<Reply, ApiError> {
+        let text = message.message.to_lowercase();
+        let games = self.games().await?;
+        let limits = &games.limits;
+        let how = games.how_to_play.join(" ");
+        let odds = format!(
+            "Coinflip pays 1.98x; dice pays 99% of the fair odds of your call (target 1-99, under or over); European roulette pays 36x straight, 3x dozens and columns, 2x even-money bets. Wagers {}-{} chips, at most {} chips profit per round, at most {} chips net winnings a day; cashouts {}-{} chips after a purchase.",
+            limits.min_wager_chips,
+            limits.max_wager_chips,
+            limits.max_payout_chips,
+            limits.daily_win_cap_chips,
+            limits.min_cashout_chips,
+            limits.max_cashout_chips
+        );
+        let verify = "Every round is committed first: the house publishes sha256(server_seed) before seeing your client seed, and reveals the seed after. Check sha256(server_seed) == commitment and re-derive the roll from HMAC-SHA256(server_seed, client_seed:0:0), or GET /api/arcade/verify/{bet_id}, or open the verifier page at / (the same core, in wasm, in your browser).";
+        let greeting = match &message.from_name {
+            Some(name) => format!("Hello {name}. "),
+            None => "Hello. ".to_owned(),
+        };
+        let body = match topic(&text) {
+            Topic::HowToPlay => how,
+            Topic::Odds => odds,
+            Topic::Verify => verify.to_owned(),
+            Topic::General => format!("I play this floor too. {how} {odds}"),
+        };
+        let tool = if message.use_tools {
+            self.read_only_tool(&text).await?
+        } else {
+            Value::Null
+        };
+        Ok(Reply {
+            from: "house".into(),
+            to: message.from_id.clone(),
+            reply: format!("{greeting}{body}"),
+            tool,
+        })
+    }
+
+    /// The read-only tool a message asks for: the balance of an address it names, recent
+    /// rounds, the house stats, or the games listing.
+    async fn read_only_tool(&self, text: &str) -> Result<Value, ApiError> {
+        let named = text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .find_map(address::parse);
+        if let Some(who) = named {
+            return Ok(json!({ "name": "balance", "result": self.balance(&who).await? }));
+        }
+        if text.contains("recent") || text.contains("latest") {
+            return Ok(json!({ "name": "recent", "result": self.recent(8).await? }));
+        }
+        if text.contains("house") || text.contains("stats") || text.contains("floor") {
+            return Ok(json!({ "name": "house", "result": self.house().await? }));
+        }
+        if text.contains("game") || text.contains("odds") || text.contains("limit") {
+            return Ok(json!({ "name": "games", "result": self.games().await? }));
+        }
+        Ok(Value::Null)
+    }
+}
