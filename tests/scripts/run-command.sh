@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the README's run command as a person would (free ports instead of the defaults), waits
-# for it to print where it is, buys chips with the example it prints, and stops it.
+# for it to print where it is, buys chips with the example it prints, sees its house agents
+# play, and stops it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -22,4 +23,12 @@ grep -q "node server/devnet/buy-chips.mjs" "$log" || { cat "$log"; echo "no purc
 bought=$(node server/devnet/buy-chips.mjs "$url" small)
 echo "$bought"
 grep -q '"chips_credited": 1000' <<<"$bought" || { echo "the example did not buy 1000 chips" >&2; exit 1; }
-echo "the run command served $url and sold 1000 chips"
+# The house agents it starts play the floor the verifier page shows.
+for _ in $(seq 30); do
+    played=$(curl -s "$url/api/arcade/recent?limit=1" | grep -c '"bet_id"' || true)
+    [ "$played" -gt 0 ] && break
+    sleep 1
+done
+[ "${played:-0}" -gt 0 ] || { echo "no house agent played within 30 s" >&2; curl -s "$url/api/housebot/status" >&2; exit 1; }
+curl -s "$url/api/housebot/status"; echo
+echo "the run command served $url, sold 1000 chips, and its house agents are playing"
