@@ -175,16 +175,14 @@ impl Run {
                 s.verification_failures += 1;
             }
         });
+        let verdict = if receipt["won"] == true {
+            "won"
+        } else {
+            "lost"
+        };
         self.acted(&format!(
-            "bet {} ({}): {} {}",
-            receipt["bet_id"],
-            game,
-            if receipt["won"] == true {
-                "won"
-            } else {
-                "lost"
-            },
-            receipt["profit"]
+            "bet {} ({game}): {verdict}, profit {}",
+            receipt["bet_id"], receipt["profit"]
         ));
         Ok(Step::Played)
     }
