@@ -6,17 +6,14 @@ that an error comes back as a tool result with the REST code.
 """
 
 import asyncio
-import os
-import re
 import secrets
-import subprocess
-import tempfile
-import threading
 import unittest
 
 from eth_account import Account
 from eth_account.messages import encode_defunct
 from mcp import Client
+
+from arcade_process import ArcadeProcess
 
 TOOLS = sorted([
     "arcade_balance", "arcade_cashout", "arcade_commit", "arcade_dice", "arcade_flip",
@@ -24,47 +21,10 @@ TOOLS = sorted([
 ])
 
 
-class Server:
-    """`arcade serve` on a free port over a fresh SQLite file."""
-
-    def __init__(self):
-        binary = os.environ.get("ARCADE_BIN")
-        if not binary:
-            raise RuntimeError("ARCADE_BIN must point at the built arcade binary (tests/run.sh sets it)")
-        self.dir = tempfile.TemporaryDirectory(prefix="arcade-mcp-python-")
-        env = {k: v for k, v in os.environ.items() if k != "RUST_LOG"}
-        env.update({
-            "ARCADE__SERVER__PORT": "0",
-            "ARCADE__DATABASE__URL": f"sqlite://{self.dir.name}/arcade.db?mode=rwc",
-            "ARCADE__LOG__FILTER": "info",
-        })
-        self.process = subprocess.Popen([binary, "serve"], env=env, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
-        ready = threading.Event()
-        self.base_url = None
-        self.output = []
-
-        def read():
-            for line in self.process.stdout:
-                self.output.append(line)
-                if m := re.search(r"arcade listening url=(http://[\d.]+:\d+)", line):
-                    self.base_url = m.group(1)
-                    ready.set()
-        threading.Thread(target=read, daemon=True).start()
-        if not ready.wait(60):
-            self.stop()
-            raise RuntimeError("arcade did not start:\n" + "".join(self.output))
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(30)
-        self.dir.cleanup()
-
-
 class OfficialPythonMcpClient(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = Server()
+        cls.server = ArcadeProcess()
 
     @classmethod
     def tearDownClass(cls):

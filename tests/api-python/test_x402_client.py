@@ -5,11 +5,6 @@ buys chips with `x402.http.clients.x402_requests`, and checks the chips, the led
 balance and the tokens on-chain.
 """
 
-import os
-import re
-import subprocess
-import tempfile
-import threading
 import unittest
 
 import requests
@@ -21,6 +16,8 @@ from x402.http.clients import x402_requests
 from x402.mechanisms.evm import EthAccountSigner
 from x402.mechanisms.evm.exact.register import register_exact_evm_client
 
+from arcade_process import ArcadeProcess
+
 # anvil's public test account 1: the dev chain's demo payer.
 DEMO_PAYER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
 ERC20_BALANCE = [{
@@ -30,54 +27,11 @@ ERC20_BALANCE = [{
 }]
 
 
-class DevServer:
-    """`arcade dev` on free ports; reads the URL and the chain from its log."""
-
-    def __init__(self):
-        binary = os.environ.get("ARCADE_BIN")
-        if not binary:
-            raise RuntimeError("ARCADE_BIN must point at the built arcade binary (tests/run.sh sets it)")
-        self.dir = tempfile.TemporaryDirectory(prefix="arcade-python-")
-        env = {k: v for k, v in os.environ.items() if k != "RUST_LOG"}
-        env.update({
-            "ARCADE__SERVER__PORT": "0",
-            "ARCADE__DATABASE__URL": f"sqlite://{self.dir.name}/arcade.db?mode=rwc",
-            "ARCADE__LOG__FILTER": "info",
-        })
-        args = [binary, "dev", "--chain-port", "0"]
-        if os.environ.get("ARCADE_ANVIL_BIN"):
-            args += ["--anvil", os.environ["ARCADE_ANVIL_BIN"]]
-        self.process = subprocess.Popen(
-            args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            cwd=os.environ.get("ARCADE_ROOT", "."),
-        )
-        self.output = []
-        ready = threading.Event()
-        self.base_url = self.rpc_url = self.token = None
-
-        def read():
-            for line in self.process.stdout:
-                self.output.append(line)
-                if m := re.search(r"dev chain ready rpc=(\S+) token=(\S+)", line):
-                    self.rpc_url, self.token = m.group(1), m.group(2)
-                if m := re.search(r"arcade listening url=(http://[\d.]+:\d+)", line):
-                    self.base_url = m.group(1)
-                    ready.set()
-        threading.Thread(target=read, daemon=True).start()
-        if not ready.wait(60):
-            self.stop()
-            raise RuntimeError("arcade dev did not start:\n" + "".join(self.output))
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(30)
-        self.dir.cleanup()
-
 
 class OfficialPythonClient(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = DevServer()
+        cls.server = ArcadeProcess("dev")
 
     @classmethod
     def tearDownClass(cls):

@@ -1,6 +1,7 @@
 //! What every handler needs from the request: the arcade, the body bytes, path and query values
 //! checked into the 422 shape. Plus the catcher that keeps even unknown routes in JSON.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use alloy::primitives::Address;
@@ -20,6 +21,8 @@ pub struct Shared {
     /// Where clients reach the service (x402 resource URLs are built on it).
     pub base_url: String,
     pub max_body_bytes: usize,
+    /// The `web`-target wasm package the verifier page loads.
+    pub wasm_dir: PathBuf,
 }
 
 #[async_trait]

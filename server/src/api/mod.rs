@@ -91,6 +91,7 @@ pub fn service(
             arcade,
             base_url,
             max_body_bytes,
+            wasm_dir,
         })
         .push(arcade_routes)
         .push(housebot_routes)
@@ -98,7 +99,6 @@ pub fn service(
         .push(Router::with_path(".well-known/x402").get(manifest::manifest))
         .push(
             Router::new()
-                .hoop(web::WasmDir(wasm_dir))
                 // The page, its modules and the wasm compress well (the wasm 118 KB to ~50 KB).
                 .hoop(Compression::new())
                 .push(Router::with_path("web/{file}").get(web::asset))

@@ -3,11 +3,10 @@
 //! wasm-pack output) and the golden vectors under `/vectors/`. CORS (see `cors.rs`) lets any
 //! origin load `/web/verifier.js` and the wasm it imports.
 
-use std::path::PathBuf;
-
 use salvo::http::StatusCode;
 use salvo::prelude::*;
 
+use super::edge::shared;
 use crate::error::ApiError;
 
 /// The page's own files, compiled in so the binary serves them from anywhere.
@@ -44,10 +43,6 @@ const WASM_FILES: [(&str, &str); 2] = [
     ("arcade_wasm.js", "text/javascript; charset=utf-8"),
     ("arcade_wasm_bg.wasm", "application/wasm"),
 ];
-
-/// Where the `web`-target wasm package is, for the `/wasm/` route.
-#[derive(Clone)]
-pub struct WasmDir(pub PathBuf);
 
 #[handler]
 pub async fn page(res: &mut Response) {
@@ -86,13 +81,11 @@ pub async fn wasm(
         .iter()
         .find(|(file, _)| *file == name)
         .ok_or(ApiError::NotFound)?;
-    let dir = depot
-        .get_typed::<WasmDir>()
-        .map_err(|_| ApiError::internal(std::io::Error::other("wasm dir not injected")))?;
-    match tokio::fs::read(dir.0.join(file)).await {
+    let dir = &shared(depot)?.wasm_dir;
+    match tokio::fs::read(dir.join(file)).await {
         Ok(bytes) => send(res, kind, bytes, "no-cache"),
         Err(error) => {
-            tracing::warn!(dir = %dir.0.display(), %error, "the wasm package is not built");
+            tracing::warn!(dir = %dir.display(), %error, "the wasm package is not built");
             res.status_code(StatusCode::SERVICE_UNAVAILABLE);
             res.render(Text::Plain(
                 "the wasm package is not built: wasm-pack build wasm --release --target web --out-dir pkg-web",
@@ -106,17 +99,4 @@ fn send(res: &mut Response, kind: &str, body: Vec<u8>, cache: &str) {
     res.add_header("content-type", kind, true).ok();
     res.add_header("cache-control", cache, true).ok();
     res.write_body(body).ok();
-}
-
-#[async_trait]
-impl Handler for WasmDir {
-    async fn handle(
-        &self,
-        _req: &mut Request,
-        depot: &mut Depot,
-        _res: &mut Response,
-        _ctrl: &mut FlowCtrl,
-    ) {
-        depot.insert_typed(self.clone());
-    }
 }
