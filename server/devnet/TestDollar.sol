@@ -3,9 +3,10 @@ pragma solidity 0.8.37;
 
 /// @title Arcade Test Dollar
 /// @notice A 6-decimal dollar token for the arcade's dev chain and tests: ERC-20, an EIP-712
-/// domain read through `name()` and `version()`, and EIP-3009 `transferWithAuthorization` as
-/// USDC implements it, so x402 `exact` payments settle on it exactly as on USDC. The deployer
-/// may mint; nothing else is privileged.
+/// domain read through `name()` and `version()`, and EIP-3009 `transferWithAuthorization` and
+/// `cancelAuthorization` as USDC implements them, so x402 `exact` payments settle on it exactly
+/// as on USDC, and a payer can attack a settlement with it exactly as on USDC. The deployer may
+/// mint; nothing else is privileged.
 contract TestDollar {
     string public constant name = "Arcade Test Dollar";
     string public constant symbol = "TUSD";
@@ -14,6 +15,8 @@ contract TestDollar {
 
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH =
         keccak256("TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)");
+    bytes32 public constant CANCEL_AUTHORIZATION_TYPEHASH =
+        keccak256("CancelAuthorization(address authorizer,bytes32 nonce)");
     bytes32 private constant DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
     // secp256k1 order / 2: signatures with a larger s are malleable copies and are refused.
@@ -28,6 +31,7 @@ contract TestDollar {
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
+    event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
 
     constructor() {
         minter = msg.sender;
@@ -98,16 +102,20 @@ contract TestDollar {
         bytes32 nonce,
         bytes memory signature
     ) external {
-        require(signature.length == 65, "TestDollar: signature length");
-        bytes32 r;
-        bytes32 s;
-        uint8 v;
-        assembly {
-            r := mload(add(signature, 0x20))
-            s := mload(add(signature, 0x40))
-            v := byte(0, mload(add(signature, 0x60)))
-        }
+        (uint8 v, bytes32 r, bytes32 s) = _split(signature);
         _transferWithAuthorization(from, to, value, validAfter, validBefore, nonce, v, r, s);
+    }
+
+    /// @notice EIP-3009: the authorizer gives up an unused authorization; it can then never be
+    /// used. Anyone may submit the authorizer's signed cancellation.
+    function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external {
+        _cancelAuthorization(authorizer, nonce, v, r, s);
+    }
+
+    /// @notice EIP-3009 cancellation with a 65-byte `r || s || v` signature.
+    function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) external {
+        (uint8 v, bytes32 r, bytes32 s) = _split(signature);
+        _cancelAuthorization(authorizer, nonce, v, r, s);
     }
 
     function _transferWithAuthorization(
@@ -124,16 +132,41 @@ contract TestDollar {
         require(block.timestamp > validAfter, "TestDollar: authorization is not yet valid");
         require(block.timestamp < validBefore, "TestDollar: authorization is expired");
         require(!usedAuthorizations[from][nonce], "TestDollar: authorization is used or canceled");
-        bytes32 structHash =
-            keccak256(abi.encode(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce));
-        bytes32 digest = keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
-        require(uint256(s) <= HALF_ORDER, "TestDollar: invalid signature");
-        require(v == 27 || v == 28, "TestDollar: invalid signature");
-        address signer = ecrecover(digest, v, r, s);
-        require(signer != address(0) && signer == from, "TestDollar: invalid signature");
+        _requireSignedBy(
+            from,
+            keccak256(abi.encode(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce)),
+            v,
+            r,
+            s
+        );
         usedAuthorizations[from][nonce] = true;
         emit AuthorizationUsed(from, nonce);
         _transfer(from, to, value);
+    }
+
+    function _cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) private {
+        require(!usedAuthorizations[authorizer][nonce], "TestDollar: authorization is used or canceled");
+        _requireSignedBy(authorizer, keccak256(abi.encode(CANCEL_AUTHORIZATION_TYPEHASH, authorizer, nonce)), v, r, s);
+        usedAuthorizations[authorizer][nonce] = true;
+        emit AuthorizationCanceled(authorizer, nonce);
+    }
+
+    /// The EIP-712 signature of `structHash` under this token's domain must be `signer`'s.
+    function _requireSignedBy(address signer, bytes32 structHash, uint8 v, bytes32 r, bytes32 s) private view {
+        bytes32 digest = keccak256(abi.encodePacked("\x19\x01", DOMAIN_SEPARATOR(), structHash));
+        require(uint256(s) <= HALF_ORDER, "TestDollar: invalid signature");
+        require(v == 27 || v == 28, "TestDollar: invalid signature");
+        address recovered = ecrecover(digest, v, r, s);
+        require(recovered != address(0) && recovered == signer, "TestDollar: invalid signature");
+    }
+
+    function _split(bytes memory signature) private pure returns (uint8 v, bytes32 r, bytes32 s) {
+        require(signature.length == 65, "TestDollar: signature length");
+        assembly {
+            r := mload(add(signature, 0x20))
+            s := mload(add(signature, 0x40))
+            v := byte(0, mload(add(signature, 0x60)))
+        }
     }
 
     function _transfer(address from, address to, uint256 value) private {

@@ -26,8 +26,14 @@ sol! {
             bytes32 r,
             bytes32 s
         ) external;
+        /// EIP-3009: the authorizer gives up an unused authorization (USDC has it too).
+        function cancelAuthorization(address authorizer, bytes32 nonce, uint8 v, bytes32 r, bytes32 s) external;
         /// Test dollar only: the deployer mints.
         function mint(address to, uint256 value) external;
+
+        event Transfer(address indexed from, address indexed to, uint256 value);
+        event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
+        event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
     }
 }
 
@@ -40,6 +46,13 @@ sol! {
         uint256 value;
         uint256 validAfter;
         uint256 validBefore;
+        bytes32 nonce;
+    }
+
+    /// The EIP-3009 cancellation an authorizer signs (EIP-712 typed data).
+    #[derive(Debug, PartialEq, Eq)]
+    struct CancelAuthorization {
+        address authorizer;
         bytes32 nonce;
     }
 }
