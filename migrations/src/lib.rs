@@ -25,6 +25,10 @@ impl MigratorTrait for Migrator {
                 name: "m0003_cashouts",
                 up: include_str!("sql/0003_cashouts.sql"),
             }),
+            Box::new(SqlMigration {
+                name: "m0004_proofs",
+                up: include_str!("sql/0004_proofs.sql"),
+            }),
         ]
     }
 }

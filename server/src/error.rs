@@ -72,6 +72,14 @@ pub enum ApiError {
     BuyInRequired(String),
     #[error("{balance} chips cannot cover a cashout of {chips}")]
     CashoutAboveBalance { balance: i64, chips: i64 },
+    #[error(
+        "only {cashable} of the {balance} chips can be cashed out: chips granted for free are play money and stay behind"
+    )]
+    CashoutExceedsCashable {
+        chips: i64,
+        cashable: i64,
+        balance: i64,
+    },
     #[error("no cashout {0}")]
     CashoutNotFound(i64),
     #[error("{}; the {} chips are back in the balance", .receipt.error.as_deref().unwrap_or("the transfer was not sent"), .receipt.chips)]
@@ -105,7 +113,8 @@ impl ApiError {
             | Self::InvalidCall(_)
             | Self::CashoutOutOfRange { .. }
             | Self::BuyInRequired(_)
-            | Self::CashoutAboveBalance { .. } => StatusCode::BAD_REQUEST,
+            | Self::CashoutAboveBalance { .. }
+            | Self::CashoutExceedsCashable { .. } => StatusCode::BAD_REQUEST,
             Self::CashoutNotSent {
                 chain_down: true, ..
             } => StatusCode::SERVICE_UNAVAILABLE,
@@ -157,6 +166,7 @@ impl ApiError {
             Self::CashoutOutOfRange { .. } => "cashout_out_of_range",
             Self::BuyInRequired(_) => "buy_in_required",
             Self::CashoutAboveBalance { .. } => "insufficient_chips",
+            Self::CashoutExceedsCashable { .. } => "cashout_exceeds_cashable",
             Self::CashoutNotFound(_) => "cashout_not_found",
             Self::CashoutNotSent {
                 chain_down: true, ..
@@ -212,6 +222,12 @@ impl ApiError {
                 body.insert("max_chips".into(), json!(max));
             }
             Self::CashoutAboveBalance { balance, .. } => {
+                body.insert("balance".into(), json!(balance));
+            }
+            Self::CashoutExceedsCashable {
+                cashable, balance, ..
+            } => {
+                body.insert("cashable".into(), json!(cashable));
                 body.insert("balance".into(), json!(balance));
             }
             Self::PaymentAlreadyUsed { state, tx_hash } => {
@@ -296,7 +312,7 @@ impl EndpointOutRegister for ApiError {
             ("403", "signature_mismatch or round_not_yours"),
             (
                 "400",
-                "A rule refused the request (insufficient_chips, limits, invalid_call, cashout_out_of_range, buy_in_required)",
+                "A rule refused the request (insufficient_chips, limits, invalid_call, cashout_out_of_range, buy_in_required, cashout_exceeds_cashable)",
             ),
             (
                 "404",

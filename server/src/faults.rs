@@ -1,6 +1,7 @@
 //! Fault injection for crash-safety tests: `faults.crash_after = "debit" | "sign" | "broadcast"`
-//! makes the process abort (no cleanup, like `kill -9`) right after that step of a cashout.
-//! Never set in production.
+//! makes the process abort (no cleanup, like `kill -9`) right after that step of a cashout,
+//! `"settlement_signed" | "settlement_broadcast"` after that step of a purchase. Never set in
+//! production.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +14,10 @@ pub enum CrashPoint {
     Sign,
     /// The transfer is broadcast, not yet marked `sent`.
     Broadcast,
+    /// A purchase's settlement is signed and journalled, not broadcast.
+    SettlementSigned,
+    /// A purchase's settlement is broadcast; its receipt not yet looked at.
+    SettlementBroadcast,
 }
 
 /// Aborts the process if `configured` names `point`.

@@ -113,8 +113,9 @@ pub struct PaymentSettings {
     /// How often unfinished settlements are checked against the chain, in milliseconds.
     pub reconcile_interval_ms: u64,
     /// An x402 facilitator (`POST /verify`, `POST /settle`) to verify and settle through instead
-    /// of the house. Unset (default): the house verifies and settles itself.
-    pub facilitator_url: Option<String>,
+    /// of the house. Unset (default): the house verifies and settles itself. A secret: hosted
+    /// facilitators' URLs may carry a key.
+    pub facilitator_url: Option<Secret>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

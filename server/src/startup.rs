@@ -188,15 +188,15 @@ fn payments(chain: Chain, settings: &Settings) -> Payments {
     let facilitator = settings
         .payments
         .facilitator_url
-        .as_deref()
-        .map(|url| Facilitator::new(url, facilitator_timeout));
+        .as_ref()
+        .map(|url| Facilitator::new(url.expose(), facilitator_timeout));
     tracing::info!(
         network = %terms.network,
         token = %terms.asset,
         name = %terms.token_name,
         version = %terms.token_version,
         pay_to = %terms.pay_to,
-        facilitator = settings.payments.facilitator_url.as_deref().unwrap_or("none (the house settles)"),
+        facilitator = if settings.payments.facilitator_url.is_some() { "configured" } else { "none (the house settles)" },
         "chip purchases enabled"
     );
     Payments {

@@ -7,6 +7,8 @@
 //! transfer.
 
 pub mod devnet;
+mod errors;
+pub mod proof;
 pub mod token;
 
 use std::future::Future;
@@ -19,11 +21,11 @@ use alloy::providers::{Provider, ProviderBuilder, RootProvider};
 use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::Eip712Domain;
-use alloy::transports::{RpcError, TransportErrorKind};
 use tokio::sync::Mutex;
 
 use crate::address;
 use crate::settings::ChainSettings;
+pub(crate) use errors::{contract_error, rpc_error};
 use token::DollarToken;
 
 /// Waiting on a receipt: look again after 10 ms, then twice as long each time, up to 1 s (a
@@ -336,13 +338,7 @@ impl Chain {
         let Some(mined) = self.mined(hash).await? else {
             return Ok(None);
         };
-        if self.confirmations > 1 {
-            let head = self.provider.get_block_number().await.map_err(rpc_error)?;
-            if head + 1 < mined.block + self.confirmations {
-                return Ok(None);
-            }
-        }
-        Ok(Some(mined))
+        Ok(self.is_deep(mined.block).await?.then_some(mined))
     }
 
     /// How many transactions from the house are in blocks: every nonce below it is used.
@@ -352,6 +348,20 @@ impl Chain {
             .latest()
             .await
             .map_err(rpc_error)
+    }
+
+    /// The newest block the RPC knows.
+    pub async fn block_number(&self) -> Result<u64, ChainError> {
+        self.provider.get_block_number().await.map_err(rpc_error)
+    }
+
+    /// Whether a transaction in `block` has the configured confirmations.
+    pub async fn is_deep(&self, block: u64) -> Result<bool, ChainError> {
+        if self.confirmations <= 1 {
+            return Ok(true);
+        }
+        let head = self.block_number().await?;
+        Ok(head + 1 >= block + self.confirmations)
     }
 
     /// Waits (bounded by the settle timeout) for [`Chain::confirmed`] to say something; `None`
@@ -377,19 +387,4 @@ fn parse_address(field: &'static str, text: &str) -> Result<Address, ConnectErro
         field,
         value: text.to_owned(),
     })
-}
-
-/// A node's error answer is a refusal; anything else means the RPC did not really answer.
-pub(crate) fn rpc_error(error: RpcError<TransportErrorKind>) -> ChainError {
-    match error {
-        RpcError::ErrorResp(payload) => ChainError::Refused(payload.message.to_string()),
-        other => ChainError::Unavailable(other.to_string()),
-    }
-}
-
-fn contract_error(error: alloy::contract::Error) -> ChainError {
-    match error {
-        alloy::contract::Error::TransportError(error) => rpc_error(error),
-        other => ChainError::Refused(other.to_string()),
-    }
 }

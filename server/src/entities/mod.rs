@@ -2,6 +2,7 @@
 
 pub mod bet;
 pub mod cashout;
+pub mod house_transaction;
 pub mod ledger;
 pub mod payment;
 pub mod round;

@@ -14,6 +14,8 @@ pub struct Model {
     pub asset: String,
     pub pay_to: String,
     pub valid_before: i64,
+    /// The token's logs are searched from this block for the transaction that used the nonce.
+    pub from_block: i64,
     pub state: String,
     pub settled_by: String,
     pub tx_hash: Option<String>,

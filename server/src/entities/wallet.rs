@@ -8,6 +8,8 @@ pub struct Model {
     pub chips: i64,
     pub bought_in: bool,
     pub free_claimed: bool,
+    /// Chips granted for free, in all: play money that a cashout may not take.
+    pub free_granted: i64,
     pub net_day: i64,
     pub net_today: i64,
     pub created_at: i64,

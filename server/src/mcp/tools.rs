@@ -161,7 +161,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_balance",
-        description = "Chips held by an address, whether it has bought in, and its auth_statement: the exact text to sign with personal_sign (EIP-191) for arcade_commit and arcade_cashout.",
+        description = "Chips held by an address, how many of them a cashout may take (cashable: the balance less the chips granted for free), whether it has bought in, and its auth_statement: the exact text to sign with personal_sign (EIP-191) for arcade_commit and arcade_cashout.",
         annotations(read_only_hint = true)
     )]
     async fn balance(&self, Parameters(arguments): Parameters<BalanceArguments>) -> CallToolResult {
@@ -175,9 +175,10 @@ impl ArcadeTools {
         .await;
         answer(result, |v| {
             format!(
-                "{} holds {} chips (bought in: {}).",
+                "{} holds {} chips, {} of them cashable (bought in: {}).",
                 plain(&v["address"]),
                 plain(&v["chips"]),
+                plain(&v["cashable"]),
                 plain(&v["bought_in"])
             )
         })
@@ -185,7 +186,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_cashout",
-        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature and a past purchase; free chips alone cannot be cashed out.",
+        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature and a past purchase. Free chips are play money: at most the balance less the chips granted for free can be cashed out (`cashable` in arcade_balance), else cashout_exceeds_cashable.",
         annotations(destructive_hint = false)
     )]
     async fn cashout(&self, Parameters(arguments): Parameters<CashoutArguments>) -> CallToolResult {

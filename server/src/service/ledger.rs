@@ -40,6 +40,7 @@ pub async fn ensure_wallet(
         chips: Set(0),
         bought_in: Set(false),
         free_claimed: Set(false),
+        free_granted: Set(0),
         net_day: Set(0),
         net_today: Set(0),
         created_at: Set(now),
@@ -55,22 +56,39 @@ pub async fn ensure_wallet(
     Ok(())
 }
 
-/// Takes `chips` if the balance covers them; `None` (and nothing changed) if it does not.
+/// What a debit must leave in the wallet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Floor {
+    /// Any chips may be taken (a wager).
+    Nothing,
+    /// The chips granted for free stay (a cashout: free chips are play money).
+    FreeGrant,
+}
+
+/// Takes `chips` if the balance above `floor` covers them; `None` (and nothing changed) if it
+/// does not.
 pub async fn debit(
     db: &impl ConnectionTrait,
     address: &str,
     chips: i64,
+    floor: Floor,
     kind: Kind,
     reference: &str,
     now: i64,
 ) -> Result<Option<wallet::Model>, DbErr> {
+    let available = match floor {
+        Floor::Nothing => Expr::col(wallet::Column::Chips),
+        Floor::FreeGrant => {
+            Expr::col(wallet::Column::Chips).sub(Expr::col(wallet::Column::FreeGranted))
+        }
+    };
     let updated = wallet::Entity::update_many()
         .col_expr(
             wallet::Column::Chips,
             Expr::col(wallet::Column::Chips).sub(chips),
         )
         .filter(wallet::Column::Address.eq(address))
-        .filter(wallet::Column::Chips.gte(chips))
+        .filter(available.gte(chips))
         .exec_with_returning(db)
         .await?;
     let Some(wallet) = updated.into_iter().next() else {

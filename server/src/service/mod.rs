@@ -8,14 +8,16 @@
 //! | flip, dice, roulette (settle a round) | `play.rs` |
 //! | verify a bet, recent bets | `receipts.rs` |
 //! | games listing, house stats | `stats.rs` |
-//! | buying chips over x402 (the money flow in) | `purchases.rs` |
+//! | buying chips over x402 (the money flow in) | `purchases/` |
 //! | the x402 manifest of paid resources | `manifest.rs` |
 //! | finishing settlements a request could not | `reconcile.rs` |
 //! | cashouts: chips out as tokens (the money flow out) | `cashouts/` |
 //! | one sender for the house key across instances | `house_sender.rs` |
+//! | the journal of every transaction the house key signs | `house_journal.rs` |
 //! | chip movements and their ledger rows | `ledger.rs` |
 
 pub mod cashouts;
+pub mod house_journal;
 pub mod house_sender;
 mod ledger;
 pub mod manifest;

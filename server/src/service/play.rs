@@ -11,7 +11,7 @@ use sea_orm::{
 };
 use serde::Serialize;
 
-use super::ledger::{self, Kind};
+use super::ledger::{self, Floor, Kind};
 use super::receipts::BetReceipt;
 use super::{Arcade, now_ms, utc_day};
 use crate::address;
@@ -63,8 +63,16 @@ impl Arcade {
         let txn = self.db.begin().await?;
         spend(&txn, &opened.id, now).await?;
         let reference = format!("round:{}", opened.id);
-        let Some(debited) =
-            ledger::debit(&txn, &opened.address, wager, Kind::Wager, &reference, now).await?
+        let Some(debited) = ledger::debit(
+            &txn,
+            &opened.address,
+            wager,
+            Floor::Nothing,
+            Kind::Wager,
+            &reference,
+            now,
+        )
+        .await?
         else {
             return Err(insufficient(&txn, &opened.address, play.wager).await);
         };

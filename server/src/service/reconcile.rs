@@ -1,19 +1,21 @@
 //! Finishing payments a request could not: a settlement whose receipt did not come in time, a
-//! broadcast that got no answer, a process that stopped mid-way. Runs at start and then
-//! periodically. The token's `authorizationState` is the final word: a used authorization paid
-//! the house (its `to` was checked to be the pay-to address), an unused and expired one never
-//! will.
+//! broadcast that got no answer, a facilitator that answered late or wrongly, a process that
+//! stopped mid-way. Runs at start and then periodically, and decides each `settling` payment
+//! exactly as the request would have (`purchases::decide`, over `chain::proof`): credited on a
+//! receipt that proves the transfer, failed when the chain proves it never will be paid
+//! (including expiry by the chain's clock), otherwise left alone, with the house's own signed
+//! settlement rebroadcast if it is in no block.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use alloy::primitives::{Address, B256};
+use alloy::primitives::B256;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use super::cashouts::CashoutsReconciled;
-use super::purchases::Payments;
+use super::purchases::{Claim, Decision, Payments};
 use super::{Arcade, now_ms};
-use crate::chain::ChainError;
+use crate::chain::proof::Settlement;
 use crate::entities::payment;
 use crate::error::ApiError;
 
@@ -57,63 +59,29 @@ impl Arcade {
         payments: &Payments,
         row: &payment::Model,
     ) -> Result<Step, ApiError> {
-        let chain = &payments.chain;
-        let unavailable = |error: ChainError| ApiError::ChainUnavailable(error.to_string());
-        let hash: Option<B256> = row.tx_hash.as_deref().and_then(|h| h.parse().ok());
-        let mined = match hash {
-            Some(hash) => chain.confirmed(hash).await.map_err(unavailable)?,
-            None => None,
+        let claim = Claim::of(row)?;
+        let candidate: Option<B256> = row.tx_hash.as_deref().and_then(|h| h.parse().ok());
+        let open = match self.decide(payments, &claim, candidate).await? {
+            Decision::Credited(_) => return Ok(Step::Credited),
+            Decision::Failed { .. } => return Ok(Step::Failed),
+            Decision::Pending(Settlement::Open { candidate_reverted }) => candidate_reverted,
+            Decision::Pending(_) => return Ok(Step::Waiting),
         };
-        let hash_text = hash.map(|h| h.to_string()).unwrap_or_default();
-        if mined.is_some_and(|m| m.success) {
-            self.credit_settled(payments, row.id, &hash_text).await?;
-            tracing::info!(payment = row.id, tx = %hash_text, "settlement confirmed late; chips credited");
-            return Ok(Step::Credited);
-        }
-        let payer: Address = row.payer.parse().map_err(ApiError::internal)?;
-        let nonce: B256 = row.nonce.parse().map_err(ApiError::internal)?;
-        if chain
-            .authorization_used(payer, nonce)
-            .await
-            .map_err(unavailable)?
-        {
-            // Ours, not yet deep enough: wait. Otherwise another transaction used it, and
-            // since its `to` is the pay-to address, the house was paid: the chips are owed.
-            if hash.is_some() && mined.is_none() {
-                return Ok(Step::Waiting);
-            }
-            self.credit_settled(payments, row.id, &hash_text).await?;
-            tracing::info!(
-                payment = row.id,
-                "authorization used on-chain; chips credited"
-            );
-            return Ok(Step::Credited);
-        }
-        if mined.is_some() {
-            self.mark_failed(row.id, "the settlement reverted").await?;
-            return Ok(Step::Failed);
-        }
-        let expired = now_ms() / 1000 > row.valid_before;
-        if expired {
-            self.mark_failed(row.id, "the authorization expired before it was settled")
-                .await?;
-            tracing::info!(
-                payment = row.id,
-                "unsettled authorization expired; released"
-            );
-            return Ok(Step::Failed);
-        }
-        if row.settled_by == payment::BY_FACILITATOR {
-            // The facilitator may still submit it; it is released once it has expired.
+        // The nonce is unused and the authorization still valid.
+        if open || row.settled_by == payment::BY_FACILITATOR {
+            // Our settlement reverted (it cannot be sent again), or a facilitator holds the
+            // authorization and may still land it: wait for the chain, or for expiry.
             return Ok(Step::Waiting);
         }
         let Some(raw) = row.raw_tx.as_deref() else {
+            // Nothing was signed, so nothing was sent by the house, and no one else has used
+            // the authorization: release it.
             self.mark_failed(row.id, "stopped before the settlement was signed")
                 .await?;
             return Ok(Step::Failed);
         };
         let raw = alloy::hex::decode(raw).map_err(ApiError::internal)?;
-        if let Err(error) = chain.rebroadcast(&raw).await {
+        if let Err(error) = payments.chain.rebroadcast(&raw).await {
             tracing::info!(payment = row.id, %error, "rebroadcast refused; checking again later");
         }
         Ok(Step::Rebroadcast)

@@ -301,6 +301,7 @@ fn how_to_play() -> Vec<String> {
         "Check the receipt: sha256(server_seed) equals the commitment, and the roll re-derives from HMAC-SHA256(server_seed, client_seed:0:0); or GET /api/arcade/verify/{bet_id}.",
         "Play again with a new commit: every round has its own server seed.",
         "Cash out (after a purchase): POST /api/arcade/cashout {\"address\", \"chips\" (100 to 250000), \"signature\"}; the house sends the token on-chain and pays the gas.",
+        "Free chips are play money: a cashout may take only the balance above the chips ever granted for free (`cashable` in the balance); what free chips win stays cashable after a buy-in.",
     ]
     .map(String::from)
     .to_vec()

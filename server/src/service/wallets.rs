@@ -2,7 +2,7 @@
 
 use alloy::primitives::Address;
 use salvo::oapi::ToSchema;
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
 use serde::Serialize;
 
@@ -20,6 +20,9 @@ pub struct Balance {
     /// Whether the address ever bought chips (required before a cashout).
     pub bought_in: bool,
     pub free_claimed: bool,
+    /// Chips a cashout may take now: the balance less the chips ever granted for free (never
+    /// below 0). Free chips are play money; what they win stays cashable after a buy-in.
+    pub cashable: i64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -41,6 +44,7 @@ impl Arcade {
             chips: row.as_ref().map_or(0, |w| w.chips),
             bought_in: row.as_ref().is_some_and(|w| w.bought_in),
             free_claimed: row.as_ref().is_some_and(|w| w.free_claimed),
+            cashable: row.as_ref().map_or(0, cashable),
         })
     }
 
@@ -60,6 +64,10 @@ impl Arcade {
         ledger::ensure_wallet(&txn, &key, now).await?;
         let claimed = wallet::Entity::update_many()
             .col_expr(wallet::Column::FreeClaimed, Expr::value(true))
+            .col_expr(
+                wallet::Column::FreeGranted,
+                Expr::col(wallet::Column::FreeGranted).add(granted),
+            )
             .filter(wallet::Column::Address.eq(&key))
             .filter(wallet::Column::FreeClaimed.eq(false))
             .exec(&txn)
@@ -75,4 +83,9 @@ impl Arcade {
             balance: wallet.chips,
         })
     }
+}
+
+/// The part of a wallet's chips a cashout may take.
+pub fn cashable(wallet: &wallet::Model) -> i64 {
+    std::cmp::max(wallet.chips - wallet.free_granted, 0)
 }

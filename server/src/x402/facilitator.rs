@@ -83,17 +83,20 @@ impl Facilitator {
             .send()
             .await
             .map_err(|error| {
-                if error.is_connect() {
-                    FacilitatorError::Unreachable(error.to_string())
+                // A facilitator's URL may carry a key: errors never name it.
+                let unreachable = error.is_connect();
+                let shown = error.without_url().to_string();
+                if unreachable {
+                    FacilitatorError::Unreachable(shown)
                 } else {
-                    FacilitatorError::NoAnswer(error.to_string())
+                    FacilitatorError::NoAnswer(shown)
                 }
             })?;
         let status = response.status();
         let text = response
             .text()
             .await
-            .map_err(|error| FacilitatorError::NoAnswer(error.to_string()))?;
+            .map_err(|error| FacilitatorError::NoAnswer(error.without_url().to_string()))?;
         serde_json::from_str(&text).map_err(|_| {
             FacilitatorError::NoAnswer(format!("HTTP {status} to /{operation}: {text:.200}"))
         })

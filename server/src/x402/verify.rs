@@ -11,6 +11,9 @@ use crate::chain::token::TransferWithAuthorization;
 
 /// `validBefore` must lie at least this many seconds ahead, so the settlement can be mined.
 pub const VALID_BEFORE_MARGIN_SECONDS: u64 = 6;
+/// ... and at most the offer's `maxTimeoutSeconds` plus this much (clock skew), so a payment
+/// the house cannot settle is given up within minutes, not held open for years.
+pub const VALID_BEFORE_SLACK_SECONDS: u64 = 60;
 
 /// An authorization that passed every local check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +105,17 @@ pub fn verify(
             format!(
                 "the authorization expires at {}, too soon to settle",
                 authorization.validBefore
+            ),
+        ));
+    }
+    let latest =
+        now + U256::from(offer.max_timeout_seconds) + U256::from(VALID_BEFORE_SLACK_SECONDS);
+    if authorization.validBefore > latest {
+        return Err(refused(
+            "invalid_exact_evm_payload_authorization_valid_before",
+            format!(
+                "the authorization is valid until {}, more than maxTimeoutSeconds ({}) ahead; sign one valid until at most {latest}",
+                authorization.validBefore, offer.max_timeout_seconds
             ),
         ));
     }
@@ -301,6 +315,21 @@ mod tests {
         );
         assert_eq!(
             check(|a| a.validBefore = U256::from(NOW + 5)),
+            "invalid_exact_evm_payload_authorization_valid_before"
+        );
+        // At most maxTimeoutSeconds (300) plus 60 s ahead: the last second passes, one more not.
+        let last = U256::from(NOW + 300 + VALID_BEFORE_SLACK_SECONDS);
+        let mut latest = signed(&payer, &offer, &domain, |a| a.validBefore = last);
+        assert!(verify(&latest, &offer, &domain, NOW).is_ok());
+        latest = signed(&payer, &offer, &domain, |a| {
+            a.validBefore = last + U256::from(1)
+        });
+        assert_eq!(
+            reason(verify(&latest, &offer, &domain, NOW)),
+            "invalid_exact_evm_payload_authorization_valid_before"
+        );
+        assert_eq!(
+            check(|a| a.validBefore = U256::MAX),
             "invalid_exact_evm_payload_authorization_valid_before"
         );
 

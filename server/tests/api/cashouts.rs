@@ -4,16 +4,14 @@
 
 use std::time::Duration;
 
-use alloy::network::TransactionBuilder;
 use alloy::primitives::{U256, keccak256};
 use alloy::providers::{Provider, ProviderBuilder};
-use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolValue;
 use arcade_server::entities::{cashout, ledger};
 use futures::future::join_all;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::helpers::{Backend, sign};
 use crate::paid_on_both_backends;
@@ -143,6 +141,88 @@ async fn refused_cashouts_debit_nothing(app: &PaidApp) {
     );
 }
 paid_on_both_backends!(refused_cashouts_debit_nothing);
+
+/// The farming attempt: claim 100 free chips, buy the micro tier (0.01 for 100 chips), cash out
+/// 200 chips (0.02). The free grant is play money: only the bought 100 can leave, so a fresh
+/// address takes out at most what it paid in. Winnings made with free chips stay cashable.
+async fn free_chips_never_leave_as_money(app: &PaidApp) {
+    let farmer = app.payer(10_000).await;
+    app.claim_free(&farmer).await;
+    app.buy_chips(&farmer, "micro").await;
+    let balance = app
+        .get(&format!("/api/arcade/balance/{}", farmer.address()))
+        .await
+        .ok();
+    assert_eq!(
+        (balance["chips"].as_i64(), balance["cashable"].as_i64()),
+        (Some(200), Some(100)),
+        "{balance}"
+    );
+    let refused = app
+        .cash_out(&farmer, 200)
+        .await
+        .error(400, "cashout_exceeds_cashable");
+    assert_eq!(
+        (refused["cashable"].as_i64(), refused["balance"].as_i64()),
+        (Some(100), Some(200)),
+        "{refused}"
+    );
+    assert_eq!(app.chips(farmer.address()).await, 200, "nothing debited");
+    let paid = app.cash_out(&farmer, 100).await.ok();
+    assert_eq!(paid["status"], "confirmed", "{paid}");
+    app.cash_out(&farmer, 100)
+        .await
+        .error(400, "cashout_exceeds_cashable");
+    assert_eq!(
+        app.token_balance(farmer.address()).await,
+        U256::from(10_000u64),
+        "out: exactly what was paid in"
+    );
+
+    // Free chips that win: the winnings are cashable once the player has bought in. (The
+    // test reads the round's secret seed to pick a winning client seed; a player cannot.)
+    let player = app.payer(10_000).await;
+    app.claim_free(&player).await;
+    let round = app.commit(&player).await;
+    let played = app
+        .post(
+            "/api/arcade/flip",
+            &json!({ "round_id": round, "client_seed": winning_seed(app, &round).await, "wager": 50, "call": "heads" }),
+        )
+        .await
+        .ok();
+    assert_eq!(played["won"], true, "{played}");
+    let chips = played["balance"].as_i64().unwrap();
+    app.buy_chips(&player, "micro").await;
+    let balance = app
+        .get(&format!("/api/arcade/balance/{}", player.address()))
+        .await
+        .ok();
+    assert_eq!(balance["chips"].as_i64(), Some(chips + 100));
+    assert_eq!(balance["cashable"].as_i64(), Some(chips), "{balance}");
+}
+paid_on_both_backends!(free_chips_never_leave_as_money);
+
+/// A client seed that wins 50 on heads in this open round.
+async fn winning_seed(app: &PaidApp, round_id: &str) -> String {
+    use arcade_core::{Call, ClientSeed, Round, ServerSeed, Side};
+    let row = arcade_server::entities::round::Entity::find_by_id(round_id.to_owned())
+        .one(&app.arcade.db)
+        .await
+        .unwrap()
+        .unwrap();
+    let server_seed = ServerSeed::parse(&row.server_seed).unwrap();
+    (0..)
+        .map(|i| format!("winning-{i}"))
+        .find(|seed| {
+            let client_seed = ClientSeed::parse(seed).unwrap();
+            Round::new(server_seed, client_seed, 0, Call::Coinflip(Side::Heads), 50)
+                .unwrap()
+                .settle()
+                .won
+        })
+        .unwrap()
+}
 
 async fn a_house_without_tokens_refunds(app: &PaidApp) {
     let player = player_with_chips(app).await;
@@ -281,37 +361,79 @@ async fn a_transfer_that_reverts_is_refunded(backend: Backend) {
     app.audit().await;
 }
 
-/// Broadcast, then dropped from the pool and its nonce used by another house transaction: it
-/// can never be mined, so the reconciler refunds it.
+/// Broadcast, then dropped from the pool; the next cashout takes its nonce and is mined. That
+/// journalled transaction proves the first can never be mined, so the reconciler refunds it
+/// (and confirms the second).
 async fn a_transfer_whose_nonce_is_taken_is_refunded(backend: Backend) {
     let app = PaidApp::spawn_with(backend, |s| s.chain.settle_timeout_ms = 500).await;
     let player = player_with_chips(&app).await;
     app.anvil("evm_setAutomine", json!([false])).await;
-    let sent = app.cash_out(&player, 500).await.ok();
-    assert_eq!(sent["status"], "sent", "{sent}");
-    let id = sent["cashout_id"].as_i64().unwrap();
-    app.anvil("anvil_dropTransaction", json!([sent["tx_hash"]]))
+    let first = app.cash_out(&player, 500).await.ok();
+    assert_eq!(first["status"], "sent", "{first}");
+    app.anvil("anvil_dropTransaction", json!([first["tx_hash"]]))
         .await;
-    let row = cashout::Entity::find_by_id(id)
-        .one(&app.arcade.db)
-        .await
-        .unwrap()
-        .unwrap();
-    let house = ProviderBuilder::new()
-        .wallet(app.devnet.house.clone())
-        .connect_http(app.devnet.rpc_url().parse().unwrap());
-    let other = TransactionRequest::default()
-        .with_to(app.house())
-        .with_value(U256::from(1))
-        .with_nonce(u64::try_from(row.tx_nonce.unwrap()).unwrap());
-    let pending = house.send_transaction(other).await.unwrap();
+    let second = app.cash_out(&player, 300).await.ok();
+    assert_eq!(second["status"], "sent", "{second}");
+    let nonce_of = |id: &Value| {
+        let id = id.as_i64().unwrap();
+        let db = app.arcade.db.clone();
+        async move {
+            cashout::Entity::find_by_id(id)
+                .one(&db)
+                .await
+                .unwrap()
+                .unwrap()
+                .tx_nonce
+        }
+    };
+    assert_eq!(
+        nonce_of(&first["cashout_id"]).await,
+        nonce_of(&second["cashout_id"]).await,
+        "the second transfer took the first's nonce"
+    );
     app.anvil("evm_mine", json!([])).await;
-    pending.get_receipt().await.unwrap();
 
     let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
-    assert_eq!(pass.refunded, 1, "{pass:?}");
-    assert_eq!(app.chips(player.address()).await, 1000);
-    assert_eq!(app.token_balance(player.address()).await, U256::ZERO);
+    assert_eq!((pass.refunded, pass.confirmed), (1, 1), "{pass:?}");
+    assert_eq!(app.chips(player.address()).await, 700);
+    assert_eq!(
+        app.token_balance(player.address()).await,
+        U256::from(30_000u64)
+    );
+    app.anvil("evm_setAutomine", json!([true])).await;
+    app.audit().await;
+}
+
+/// An RPC that lags answers null for the receipt of a transfer that is mined: the house's nonce
+/// reads used and the transfer seems gone. That proves nothing, so nothing is refunded; once
+/// the receipt shows, the cashout is confirmed. (Refunding here would pay the player twice.)
+async fn a_lagging_rpc_never_leads_to_a_refund(backend: Backend) {
+    let app = PaidApp::spawn_with(backend, |s| s.chain.settle_timeout_ms = 500).await;
+    let player = player_with_chips(&app).await;
+    app.shim.hide_receipts(true);
+    let sent = app.cash_out(&player, 500).await.ok();
+    assert_eq!(sent["status"], "sent", "{sent}");
+    let hash = sent["tx_hash"].as_str().unwrap().parse().unwrap();
+    assert!(app.receipt(hash).await.status(), "mined all along");
+    for _ in 0..3 {
+        let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+        assert_eq!((pass.refunded, pass.waiting), (0, 1), "{pass:?}");
+    }
+    assert_eq!(app.chips(player.address()).await, 500);
+
+    app.shim.hide_receipts(false);
+    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    assert_eq!(pass.confirmed, 1, "{pass:?}");
+    let id = sent["cashout_id"].as_i64().unwrap();
+    assert_eq!(
+        ledger_kinds(&app, &format!("cashout:{id}")).await,
+        ["cashout"]
+    );
+    assert_eq!(
+        app.token_balance(player.address()).await,
+        U256::from(50_000u64)
+    );
+    assert_eq!(app.chips(player.address()).await, 500);
     app.audit().await;
 }
 
@@ -336,5 +458,15 @@ mod chain_side_failures {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn nonce_taken_postgres() {
         a_transfer_whose_nonce_is_taken_is_refunded(Backend::Postgres).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn lagging_rpc_sqlite() {
+        a_lagging_rpc_never_leads_to_a_refund(Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn lagging_rpc_postgres() {
+        a_lagging_rpc_never_leads_to_a_refund(Backend::Postgres).await;
     }
 }

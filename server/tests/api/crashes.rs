@@ -1,7 +1,8 @@
-//! Crash safety of cashouts with the real binary: `faults.crash_after` aborts the process (as
-//! `kill -9` would) right after each step; a restarted server finishes every cashout either paid
-//! exactly once or refunded, and the chain and the ledger agree. Plus two instances on one
-//! PostgreSQL database sending for one house key at once.
+//! Crash safety of cashouts and purchases with the real binary: `faults.crash_after` aborts the
+//! process (as `kill -9` would) right after each step; a restarted server finishes every
+//! cashout either paid exactly once or refunded, and credits every purchase exactly once if and
+//! only if it was paid, and the chain and the ledger agree. Plus two instances on one PostgreSQL
+//! database sending for one house key at once.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -11,7 +12,7 @@ use std::time::{Duration, Instant};
 use alloy::primitives::{B256, U256};
 use alloy::providers::{Provider, ProviderBuilder};
 use alloy::signers::local::PrivateKeySigner;
-use arcade_server::entities::{cashout, ledger};
+use arcade_server::entities::{cashout, ledger, payment};
 use futures::future::join_all;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
@@ -233,6 +234,94 @@ mod crash_after {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn broadcast_postgres() {
         a_crash_after("broadcast", Backend::Postgres).await;
+    }
+}
+
+/// A purchase whose process dies after its settlement is journalled (not broadcast), or after
+/// the broadcast: the restarted server's reconciler sends the same signed settlement if it is
+/// not on-chain, and credits the chips once the receipt proves the payment.
+async fn a_purchase_crash_after(point: &str, backend: Backend) {
+    let app = PaidApp::spawn(backend).await;
+    let payer = app.payer(100_000).await;
+    let house_before = app.token_balance(app.house()).await;
+    let challenge = app.challenge("/api/arcade/chips").await;
+    let (payment, _) = crate::paying::sign_payment(&challenge, &payer, |_| {});
+
+    let mut crashing = Arcade::start(&app, Some(point));
+    let answer = reqwest::Client::new()
+        .post(format!("{}/api/arcade/chips", crashing.base_url))
+        .header("PAYMENT-SIGNATURE", &payment)
+        .send()
+        .await;
+    assert!(
+        answer.as_ref().is_err_and(|e| !e.is_connect()),
+        "the process died while answering: {answer:?}"
+    );
+    assert!(crashing.aborted());
+    let row = payment::Entity::find()
+        .one(&app.arcade.db)
+        .await
+        .unwrap()
+        .expect("the payment was reserved");
+    assert_eq!(row.state, payment::SETTLING);
+    let journalled = row
+        .tx_hash
+        .clone()
+        .expect("journalled before the broadcast");
+    assert_eq!(
+        on_chain(&app, &journalled).await,
+        point == "settlement_broadcast"
+    );
+    assert_eq!(app.chips(payer.address()).await, 0, "nothing credited yet");
+
+    let _restarted = Arcade::start(&app, None);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while app.chips(payer.address()).await == 0 {
+        assert!(Instant::now() < deadline, "never credited");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(600)).await; // another reconcile pass or two
+    assert_eq!(app.chips(payer.address()).await, 1000, "credited once");
+    let row = payment::Entity::find_by_id(row.id)
+        .one(&app.arcade.db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(row.state, payment::SETTLED);
+    assert_eq!(
+        row.tx_hash.as_deref(),
+        Some(journalled.as_str()),
+        "the same transaction"
+    );
+    assert_eq!(
+        app.token_balance(app.house()).await,
+        house_before + U256::from(100_000u64),
+        "paid once"
+    );
+    app.audit().await;
+}
+
+mod purchase_crash_after {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn signed_sqlite() {
+        a_purchase_crash_after("settlement_signed", Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn broadcast_sqlite() {
+        a_purchase_crash_after("settlement_broadcast", Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn signed_postgres() {
+        a_purchase_crash_after("settlement_signed", Backend::Postgres).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn broadcast_postgres() {
+        a_purchase_crash_after("settlement_broadcast", Backend::Postgres).await;
     }
 }
 

@@ -1,7 +1,8 @@
 //! Facilitator mode against an independent facilitator: x402-rs (`x402-facilitator-local` +
 //! `x402-chain-eip155` from crates.io) served in-process on loopback, with its own key, on the
 //! test's anvil. The server forwards payments to its `/verify` and `/settle`; chips are credited
-//! once the token shows the authorization used.
+//! only on a receipt that proves the transfer, and a payer who front-runs the facilitator's
+//! settlement with a same-nonce authorization gets nothing.
 
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -10,6 +11,7 @@ use std::sync::Arc;
 use alloy::primitives::{Address, U256};
 use alloy::providers::{Provider, ProviderBuilder};
 use alloy::signers::local::PrivateKeySigner;
+use sea_orm::EntityTrait;
 use serde_json::json;
 use x402_chain_eip155::V2Eip155Exact;
 use x402_chain_eip155::chain::config::{
@@ -26,6 +28,7 @@ use x402_types::scheme::{
     X402SchemeFacilitatorBuilder,
 };
 
+use crate::chain_control::same_nonce_to;
 use crate::helpers::Backend;
 use crate::paying::{PaidApp, sign_payment};
 
@@ -109,7 +112,7 @@ async fn spawn(backend: Backend) -> (PaidApp, Address) {
     let signer = PrivateKeySigner::from(devnet.anvil.keys()[2].clone());
     let facilitator = start_facilitator(&devnet.rpc_url(), &signer).await;
     let app = PaidApp::spawn_on_devnet(backend, devnet, move |settings| {
-        settings.payments.facilitator_url = Some(facilitator);
+        settings.payments.facilitator_url = Some(arcade_server::settings::Secret::new(facilitator));
     })
     .await;
     (app, signer.address())
@@ -182,7 +185,7 @@ async fn a_facilitator_that_cannot_be_reached_charges_nothing(backend: Backend) 
     let url = format!("http://{}", closed.local_addr().unwrap());
     drop(closed);
     let app = PaidApp::spawn_on_devnet(backend, devnet, move |settings| {
-        settings.payments.facilitator_url = Some(url);
+        settings.payments.facilitator_url = Some(arcade_server::settings::Secret::new(url));
     })
     .await;
     let payer = app.payer(100_000).await;
@@ -212,6 +215,63 @@ mod purchases_settle_through_the_facilitator {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn postgres() {
         super::purchases_settle_through_the_facilitator(crate::helpers::Backend::Postgres).await;
+    }
+}
+
+/// The facilitator's settlement of A waits in the pool; the payer lands B (same nonce, paying
+/// themself) at a higher fee; both are mined, B first. No chips, and the payment ends `failed`.
+async fn a_front_run_of_the_facilitators_settlement_credits_nothing(backend: Backend) {
+    let (app, _) = spawn(backend).await;
+    let payer = app.payer(1_000_000).await;
+    let house_before = app.token_balance(app.house()).await;
+    let challenge = app.challenge("/api/arcade/chips/medium").await;
+    let (payment, a) = sign_payment(&challenge, &payer, |_| {});
+    app.automine(false).await;
+    let attack = async {
+        app.wait_for_pool(1).await;
+        let b = app
+            .land_authorization(&payer, &same_nonce_to(&a, payer.address()))
+            .await;
+        app.wait_for_pool(2).await;
+        app.mine().await;
+        b
+    };
+    let (reply, b) = tokio::join!(app.buy("/api/arcade/chips/medium", Some(&payment)), attack);
+    assert_eq!(reply.status, 402, "{}", reply.body);
+    assert!(app.receipt(b).await.status(), "B is mined");
+    let pass = app
+        .arcade
+        .reconcile_payments(std::time::Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(pass.credited, 0, "{pass:?}");
+    let rows = arcade_server::entities::payment::Entity::find()
+        .all(&app.arcade.db)
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].state, "failed", "{:?}", rows[0]);
+    assert_eq!(app.chips(payer.address()).await, 0);
+    assert_eq!(app.token_balance(app.house()).await, house_before);
+    app.automine(true).await;
+    app.audit().await;
+}
+
+mod a_front_run_of_the_facilitators_settlement_credits_nothing {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        super::a_front_run_of_the_facilitators_settlement_credits_nothing(
+            crate::helpers::Backend::Sqlite,
+        )
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        super::a_front_run_of_the_facilitators_settlement_credits_nothing(
+            crate::helpers::Backend::Postgres,
+        )
+        .await;
     }
 }
 

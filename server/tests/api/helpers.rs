@@ -165,6 +165,7 @@ impl TestApp {
             chips: Set(0),
             bought_in: Set(true),
             free_claimed: Set(false),
+            free_granted: Set(0),
             net_day: Set(0),
             net_today: Set(0),
             created_at: Set(0),

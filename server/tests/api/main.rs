@@ -1,11 +1,17 @@
 //! Black-box tests of the REST API: the real server on port 0, a fresh database per test, on
 //! SQLite and on PostgreSQL, spoken to over HTTP with independently made signatures.
 
+mod attacks;
 mod cashouts;
+mod chain_control;
 mod crashes;
 mod facilitator;
 mod helpers;
+mod lying_facilitator;
+mod money_audit;
 mod paying;
+mod rpc;
+mod secrets;
 
 mod housebots;
 mod identity;

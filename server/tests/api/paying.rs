@@ -5,6 +5,8 @@
 use std::ops::Deref;
 use std::path::PathBuf;
 
+use crate::helpers::{Backend, TestApp};
+use crate::rpc::{Rpc, RpcProxy, RpcShim};
 use alloy::primitives::{Address, B256, U256};
 use alloy::providers::{Provider, ProviderBuilder};
 use alloy::signers::local::PrivateKeySigner;
@@ -16,10 +18,6 @@ use arcade_server::x402::wire::PaymentRequired;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
-
-use crate::helpers::{Backend, TestApp};
 
 /// Runs one payment test body against a backend with its own chain; the ledger audit follows.
 #[macro_export]
@@ -46,7 +44,10 @@ macro_rules! paid_on_both_backends {
 pub struct PaidApp {
     pub app: TestApp,
     pub devnet: Devnet,
+    /// Cuts the server's RPC.
     pub proxy: RpcProxy,
+    /// Hides receipts from the server.
+    pub shim: RpcShim,
 }
 
 impl Deref for PaidApp {
@@ -121,14 +122,19 @@ impl PaidApp {
         devnet: Devnet,
         configure: impl FnOnce(&mut arcade_server::settings::Settings),
     ) -> Self {
-        let proxy = RpcProxy::start(devnet.anvil.port()).await;
+        let Rpc { proxy, shim } = Rpc::start(&devnet.rpc_url()).await;
         let chain = chain_settings(&devnet, &proxy.url());
         let app = TestApp::spawn_with(backend, |settings| {
             chain(settings);
             configure(settings);
         })
         .await;
-        Self { app, devnet, proxy }
+        Self {
+            app,
+            devnet,
+            proxy,
+            shim,
+        }
     }
 
     /// A second server instance on the same database and chain, with the same house key.
@@ -319,46 +325,4 @@ pub fn anvil_bin() -> PathBuf {
         path.display()
     );
     path
-}
-
-/// A loopback TCP proxy in front of anvil. Down, it drops every connection, open or new: to
-/// the server, the chain's RPC is unreachable.
-pub struct RpcProxy {
-    port: u16,
-    up: watch::Sender<bool>,
-}
-
-impl RpcProxy {
-    async fn start(upstream_port: u16) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let (up, watching) = watch::channel(true);
-        tokio::spawn(async move {
-            while let Ok((mut inbound, _)) = listener.accept().await {
-                let mut down = watching.clone();
-                if !*down.borrow() {
-                    continue;
-                }
-                tokio::spawn(async move {
-                    let Ok(mut outbound) = TcpStream::connect(("127.0.0.1", upstream_port)).await
-                    else {
-                        return;
-                    };
-                    tokio::select! {
-                        _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
-                        _ = down.wait_for(|up| !*up) => {}
-                    }
-                });
-            }
-        });
-        Self { port, up }
-    }
-
-    pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
-    pub fn set_up(&self, up: bool) {
-        self.up.send_replace(up);
-    }
 }

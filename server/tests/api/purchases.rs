@@ -177,6 +177,14 @@ async fn refusals_move_nothing(app: &PaidApp) {
             sign_payment(&challenge, &payer, |a| a.validBefore = U256::from(now - 1)).0,
         ),
         (
+            // Valid for longer than maxTimeoutSeconds (300) allows, plus a minute of skew.
+            "invalid_exact_evm_payload_authorization_valid_before",
+            sign_payment(&challenge, &payer, |a| {
+                a.validBefore = U256::from(now + 300 + 61 + 5)
+            })
+            .0,
+        ),
+        (
             "invalid_exact_evm_payload_authorization_valid_after",
             sign_payment(&challenge, &payer, |a| a.validAfter = U256::from(now + 600)).0,
         ),

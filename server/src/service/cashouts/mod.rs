@@ -21,7 +21,8 @@ use salvo::oapi::ToSchema;
 use sea_orm::{ActiveValue::Set, EntityTrait, TransactionTrait};
 use serde::Serialize;
 
-use super::ledger::{self, Kind};
+use super::ledger::{self, Floor, Kind};
+use super::wallets::cashable;
 use super::{Arcade, now_ms};
 use crate::address;
 use crate::entities::{cashout, wallet};
@@ -54,7 +55,7 @@ pub struct CashoutReceipt {
 
 impl Arcade {
     /// Redeems `chips` of `address` for the token. Requires the address's signature and a
-    /// past purchase.
+    /// past purchase; the chips granted for free stay behind (see `wallets::cashable`).
     pub async fn cash_out(
         &self,
         address: &Address,
@@ -117,13 +118,33 @@ impl Arcade {
             .await?
             .last_insert_id;
         let reference = format!("cashout:{id}");
-        if ledger::debit(&txn, &key, chips, Kind::Cashout, &reference, now)
-            .await?
-            .is_none()
-        {
-            return Err(ApiError::CashoutAboveBalance {
-                balance: holder.chips,
-                chips,
+        let debited = ledger::debit(
+            &txn,
+            &key,
+            chips,
+            Floor::FreeGrant,
+            Kind::Cashout,
+            &reference,
+            now,
+        )
+        .await?;
+        if debited.is_none() {
+            // Refused: say why from the wallet as it is now, not as it was read before.
+            let now_held = wallet::Entity::find_by_id(key.clone())
+                .one(&txn)
+                .await?
+                .unwrap_or(holder);
+            return Err(if now_held.chips < chips {
+                ApiError::CashoutAboveBalance {
+                    balance: now_held.chips,
+                    chips,
+                }
+            } else {
+                ApiError::CashoutExceedsCashable {
+                    chips,
+                    cashable: cashable(&now_held),
+                    balance: now_held.chips,
+                }
             });
         }
         txn.commit().await?;

@@ -1,7 +1,8 @@
 //! Finishing cashouts a request could not: at start and then periodically, every `pending` or
-//! `sent` cashout is compared with the chain. The house's count of mined transactions is read
-//! before the receipt, so "no receipt, and the nonce is used" can only mean another transaction
-//! took the nonce: that transfer can never be mined, and the chips go back.
+//! `sent` cashout is compared with the chain. A signed transfer is refunded only when the chain
+//! proves it can never be mined: it reverted (deep enough), or another journalled house
+//! transaction with its nonce is mined deep enough. A receipt lookup that answers null proves
+//! nothing (an RPC that lags answers null for mined transactions): then the cashout waits.
 
 use std::time::Duration;
 
@@ -9,10 +10,11 @@ use alloy::primitives::B256;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use super::Sent;
+use crate::chain::{Chain, ChainError};
 use crate::entities::cashout;
 use crate::error::ApiError;
 use crate::service::purchases::Payments;
-use crate::service::{Arcade, now_ms};
+use crate::service::{Arcade, house_journal, now_ms};
 
 /// What one pass did, for logs and tests.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -89,15 +91,11 @@ impl Arcade {
                 Sent::Elsewhere => Step::Waiting,
             });
         };
-        let nonces_used = chain.house_nonces_used().await.map_err(unavailable)?;
-        if let Some(mined) = chain.mined(hash).await.map_err(unavailable)? {
+        if let Some(mined) = chain.confirmed(hash).await.map_err(unavailable)? {
             if !mined.success {
                 self.fail_and_refund(row.id, "the transfer reverted")
                     .await?;
                 return Ok(Step::Refunded);
-            }
-            if chain.confirmed(hash).await.map_err(unavailable)?.is_none() {
-                return Ok(Step::Waiting);
             }
             self.advance(
                 row.id,
@@ -108,13 +106,31 @@ impl Arcade {
             tracing::info!(cashout = row.id, tx = %hash, "cashout confirmed");
             return Ok(Step::Confirmed);
         }
-        if nonces_used > nonce {
+        if chain.mined(hash).await.map_err(unavailable)?.is_some() {
+            return Ok(Step::Waiting); // in a block, not deep enough yet
+        }
+        if let Some(other) = self
+            .nonce_taken_by(chain, row, hash)
+            .await
+            .map_err(unavailable)?
+        {
             self.fail_and_refund(
                 row.id,
-                "another transaction used its nonce; this transfer can never be mined",
+                &format!(
+                    "house transaction {other} used its nonce; this transfer can never be mined"
+                ),
             )
             .await?;
             return Ok(Step::Refunded);
+        }
+        if chain.house_nonces_used().await.map_err(unavailable)? > nonce {
+            tracing::warn!(
+                cashout = row.id,
+                tx = %hash,
+                nonce,
+                "the house's nonce is used, but neither this transfer's receipt nor another journalled transaction with its nonce can be seen; waiting (a lagging RPC, or the house key used outside the arcade)"
+            );
+            return Ok(Step::Waiting);
         }
         let raw = alloy::hex::decode(raw).map_err(ApiError::internal)?;
         if let Err(error) = chain.rebroadcast(&raw).await {
@@ -123,5 +139,26 @@ impl Arcade {
         self.advance(row.id, &[cashout::PENDING], cashout::SENT)
             .await?;
         Ok(Step::Rebroadcast)
+    }
+}
+
+impl Arcade {
+    /// Another journalled house transaction with this cashout's nonce, mined deep enough.
+    async fn nonce_taken_by(
+        &self,
+        chain: &Chain,
+        row: &cashout::Model,
+        hash: B256,
+    ) -> Result<Option<B256>, ChainError> {
+        let nonce = row.tx_nonce.unwrap_or(-1);
+        let others = house_journal::others_with_nonce(&self.db, nonce, &hash.to_string())
+            .await
+            .map_err(|error| ChainError::Unavailable(format!("reading the journal: {error}")))?;
+        for other in others.iter().filter_map(|h| h.parse::<B256>().ok()) {
+            if chain.confirmed(other).await?.is_some() {
+                return Ok(Some(other));
+            }
+        }
+        Ok(None)
     }
 }

@@ -8,12 +8,12 @@ use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, TransactionTrait};
 
 use crate::chain::token::DollarToken;
 use crate::chain::{ChainError, SendError, SignedTx};
-use crate::entities::cashout;
+use crate::entities::{cashout, house_transaction};
 use crate::error::ApiError;
 use crate::faults::{CrashPoint, crash_if};
 use crate::service::ledger::{self, Kind};
 use crate::service::purchases::Payments;
-use crate::service::{Arcade, now_ms};
+use crate::service::{Arcade, house_journal, now_ms};
 
 /// What sending did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,10 +83,12 @@ impl Arcade {
         }
     }
 
-    /// Write-ahead: nonce, hash and raw bytes stored before the broadcast. Refuses if the row
-    /// was signed or finished meanwhile (then nothing is broadcast).
+    /// Write-ahead: nonce, hash and raw bytes stored (on the row and in the house's journal)
+    /// before the broadcast. Refuses if the row was signed or finished meanwhile (then nothing
+    /// is broadcast).
     async fn journal_cashout(&self, id: i64, tx: SignedTx) -> Result<(), DbErr> {
         let nonce = i64::try_from(tx.nonce).map_err(|e| DbErr::Custom(e.to_string()))?;
+        let txn = self.db.begin().await?;
         let updated = cashout::Entity::update_many()
             .col_expr(cashout::Column::TxNonce, Expr::value(nonce))
             .col_expr(cashout::Column::TxHash, Expr::value(tx.hash.to_string()))
@@ -98,11 +100,14 @@ impl Arcade {
             .filter(cashout::Column::Id.eq(id))
             .filter(cashout::Column::Status.eq(cashout::PENDING))
             .filter(cashout::Column::TxHash.is_null())
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
         if updated.rows_affected == 0 {
             return Err(DbErr::RecordNotUpdated);
         }
+        let reference = format!("cashout:{id}");
+        house_journal::record(&txn, &tx, house_transaction::CASHOUT, &reference).await?;
+        txn.commit().await?;
         crash_if(self.crash_after, CrashPoint::Sign);
         Ok(())
     }

@@ -1,34 +1,34 @@
 //! Settlement through an x402 facilitator (`payments.facilitator_url`): it verifies the payment
-//! and submits `transferWithAuthorization` itself. The house still decides when chips are owed:
-//! only once the token says the authorization is used.
+//! and submits `transferWithAuthorization` itself. Its answers are hints, never proof: the
+//! transaction it reports goes through the same receipt check as the house's own, and a
+//! failure it reports leaves the payment to the chain as well.
 
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter};
 
-use super::{Payments, Reservation, Settlement};
+use super::{Claim, Submission};
 use crate::entities::payment;
 use crate::service::{Arcade, now_ms};
 use crate::x402::facilitator::{Facilitator, FacilitatorError};
-use crate::x402::verify::Verified;
 use crate::x402::wire::{PaymentRequirements, decode_json};
 
 impl Arcade {
+    /// Step 4 by a facilitator: its `/verify`, then its `/settle`.
     pub(super) async fn settle_by_facilitator(
         &self,
-        payments: &Payments,
         facilitator: &Facilitator,
-        reservation: &Reservation,
-        verified: &Verified,
+        claim: &Claim,
         header: &str,
         offer: &PaymentRequirements,
-    ) -> Settlement {
+    ) -> Submission {
         // Forwarded exactly as the client sent it.
         let payload = match decode_json(header) {
             Ok(payload) => payload,
-            Err(error) => return Settlement::refused("invalid_payload", error.to_string()),
+            Err(error) => return Submission::refused("invalid_payload", error.to_string()),
         };
         match facilitator.verify(&payload, offer).await {
             Ok(answer) if answer.is_valid => {}
+            // Not asked to settle: nothing was sent on the house's behalf.
             Ok(answer) => {
                 let reason = answer
                     .invalid_reason
@@ -36,51 +36,42 @@ impl Arcade {
                 let detail = answer
                     .invalid_message
                     .unwrap_or_else(|| format!("the facilitator refused the payment: {reason}"));
-                return Settlement::refused(reason, detail);
+                return Submission::Refused { reason, detail };
             }
-            Err(error) => return Settlement::ChainDown(error.to_string()),
+            Err(error) => return Submission::ChainDown(error.to_string()),
         }
         let settled = match facilitator.settle(&payload, offer).await {
             Ok(settled) => settled,
             // Never sent: nothing can have happened.
             Err(error @ FacilitatorError::Unreachable(_)) => {
-                return Settlement::ChainDown(error.to_string());
+                return Submission::ChainDown(error.to_string());
             }
-            // It may have settled: the reconciler asks the token.
+            // It may have settled: the chain decides.
             Err(error @ FacilitatorError::NoAnswer(_)) => {
-                tracing::warn!(payment = reservation.id, %error, "facilitator settle unanswered; the reconciler will ask the token");
-                return Settlement::Pending(None);
+                tracing::warn!(payment = claim.id, %error, "facilitator settle unanswered; the chain decides");
+                return Submission::Submitted(None);
             }
         };
-        let transaction = (!settled.transaction.is_empty()).then(|| settled.transaction.clone());
+        let transaction: Option<alloy::primitives::B256> = settled.transaction.parse().ok();
         if let Some(hash) = &transaction
-            && let Err(error) = self.record_transaction(reservation.id, hash).await
+            && let Err(error) = self.record_reported(claim.id, &hash.to_string()).await
         {
-            tracing::error!(payment = reservation.id, %error, "recording the facilitator's transaction");
+            tracing::error!(payment = claim.id, %error, "recording the facilitator's transaction");
         }
-        let auth = &verified.authorization;
-        let used = payments
-            .chain
-            .authorization_used(auth.from, auth.nonce)
-            .await;
-        match (settled.success, used) {
-            (_, Ok(true)) => Settlement::Settled(transaction.unwrap_or_default()),
-            (false, Ok(false)) if transaction.is_none() => {
-                let reason = settled
-                    .error_reason
-                    .unwrap_or_else(|| "unexpected_settle_error".into());
-                let detail = settled
-                    .error_message
-                    .unwrap_or_else(|| format!("the facilitator could not settle: {reason}"));
-                Settlement::refused(reason, detail)
-            }
-            // Reported settled (or sent) but not visible on the token yet, or the token cannot
-            // be read: the reconciler finishes it.
-            _ => Settlement::Pending(transaction),
+        if settled.success || transaction.is_some() {
+            return Submission::Submitted(transaction);
         }
+        let reason = settled
+            .error_reason
+            .unwrap_or_else(|| "unexpected_settle_error".into());
+        let detail = settled
+            .error_message
+            .unwrap_or_else(|| format!("the facilitator could not settle: {reason}"));
+        Submission::ReportedFailure { reason, detail }
     }
 
-    async fn record_transaction(&self, payment_id: i64, hash: &str) -> Result<(), DbErr> {
+    /// The facilitator's transaction, kept as the candidate the reconciler checks first.
+    async fn record_reported(&self, payment_id: i64, hash: &str) -> Result<(), DbErr> {
         payment::Entity::update_many()
             .col_expr(payment::Column::TxHash, Expr::value(hash))
             .col_expr(payment::Column::UpdatedAt, Expr::value(now_ms()))

@@ -1,27 +1,25 @@
 //! Buying chips over x402: the money flow from a signed authorization to credited chips.
 //!
 //! 1. read and verify the payment (`x402::verify`, no IO);
-//! 2. reserve its `(payer, nonce)` in `payments` (unique: a replay or a racing copy stops here);
-//! 3. check the chain: authorization unused, payer funded;
-//! 4. settle: the house signs `transferWithAuthorization`, journals its hash, broadcasts, and
-//!    waits (bounded) for the receipt;
-//! 5. credit the chips to the payer in the same DB transaction that marks the payment settled.
+//! 2. reserve its `(payer, nonce)` in `payments` (unique: a replay or a racing copy stops
+//!    here), with the block the token's logs will be searched from;
+//! 3. check the chain: authorization unused, payer funded (refused early; nothing is sent);
+//! 4. submit it through the payment rail: the house signs `transferWithAuthorization`
+//!    (journalled before the broadcast), or a facilitator settles it;
+//! 5. decide from the chain alone (`decide.rs`, over `chain::proof`): chips are credited, once,
+//!    only on a receipt proving the transfer to the pay-to address; the payment fails only when
+//!    the chain proves it never will be paid; anything else stays `settling`.
 //!
-//! Anything unfinished at step 4 stays `settling` with its hash and is finished by
-//! `reconcile::reconcile_payments`; a payment is credited at most once because step 5 is a
-//! conditional update.
+//! `reconcile::reconcile_payments` takes the same decision later for every row left
+//! `settling`; a payment is credited at most once because the credit is a conditional update.
 
-use alloy::primitives::Address;
+use alloy::primitives::{Address, B256};
 use salvo::oapi::ToSchema;
-use sea_orm::sea_query::{Expr, OnConflict};
-use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, TransactionTrait};
 use serde::Serialize;
 
-use super::ledger::{self, Kind};
 use super::{Arcade, now_ms};
-use crate::address;
-use crate::chain::Chain;
-use crate::entities::{payment, wallet};
+use crate::chain::proof::Settlement as ChainSettlement;
+use crate::chain::{Chain, ChainError};
 use crate::error::{ApiError, Challenge};
 use crate::tiers::Tier;
 use crate::x402::facilitator::Facilitator;
@@ -29,8 +27,12 @@ use crate::x402::verify::{self, Rejection, Verified};
 use crate::x402::wire::{SettleResponse, decode_payment};
 use crate::x402::{Terms, wire::PaymentRequired};
 
+mod decide;
 mod facilitated;
 mod house;
+mod reserve;
+
+pub(crate) use decide::{Claim, Decision};
 
 /// The chain and the terms every offer is made on; present when a chain is configured.
 pub struct Payments {
@@ -49,7 +51,7 @@ pub struct Purchase {
     pub chips_credited: i64,
     /// Chips after the credit.
     pub balance: i64,
-    /// The settlement transaction.
+    /// The transaction that proves the payment.
     pub tx_hash: String,
     /// CAIP-2, e.g. `eip155:8453`.
     pub network: String,
@@ -65,10 +67,41 @@ pub struct Paid {
     pub settlement: SettleResponse,
 }
 
-/// A payment's row, reserved for this request.
-struct Reservation {
-    id: i64,
-    payer: Address,
+/// How handing a payment to its rail ended.
+enum Submission {
+    /// Nothing was sent, by the house or on its behalf: the x402 reason and a sentence.
+    Refused { reason: String, detail: String },
+    /// The chain (or the facilitator) did not answer before anything was sent.
+    ChainDown(String),
+    /// The settlement could not be journalled; nothing was sent.
+    JournalFailed(sea_orm::DbErr),
+    /// Sent, or reported sent: the transaction if one is known. The chain decides the rest.
+    Submitted(Option<B256>),
+    /// Signed and journalled, but the broadcast got no answer: it may be in the pool.
+    BroadcastUnanswered(B256),
+    /// A facilitator reported failure without a transaction. It may be wrong (it holds the
+    /// signed authorization), so the chain still decides; its reason is what the buyer hears.
+    ReportedFailure { reason: String, detail: String },
+}
+
+impl Submission {
+    fn refused(reason: impl Into<String>, detail: impl Into<String>) -> Self {
+        Self::Refused {
+            reason: reason.into(),
+            detail: detail.into(),
+        }
+    }
+
+    /// A simulation revert names its cause; the RPC being down is nobody's payment problem.
+    fn from_chain_error(error: ChainError) -> Self {
+        match error {
+            ChainError::Unavailable(_) => Self::ChainDown(error.to_string()),
+            ChainError::Refused(message) => Self::refused(
+                revert_reason(&message),
+                format!("the settlement would fail: {message}"),
+            ),
+        }
+    }
 }
 
 impl Arcade {
@@ -140,256 +173,141 @@ impl Arcade {
                 )?);
             }
         };
-        let reservation = self.reserve(&verified, tier, payments).await?;
-        let refuse = |reason: String, detail: String, transaction: Option<String>| {
+        let claim = self.reserve(&verified, tier, payments).await?;
+        let payer = claim.expected.payer;
+        let refuse = |reason: String, detail: String, transaction: Option<B256>| {
             self.challenge(
                 tier,
                 resource_url,
                 Some((reason, detail)),
-                Some(reservation.payer),
-                transaction,
+                Some(payer),
+                transaction.map(|tx| tx.to_string()),
             )
         };
-        let settlement = match &payments.facilitator {
-            Some(facilitator) => {
-                self.settle_by_facilitator(
-                    payments,
-                    facilitator,
-                    &reservation,
-                    &verified,
-                    header,
-                    &offer,
-                )
-                .await
+        let submission = match check_on_chain(&payments.chain, &verified).await {
+            Some(refused) => refused,
+            None => match &payments.facilitator {
+                Some(facilitator) => {
+                    self.settle_by_facilitator(facilitator, &claim, header, &offer)
+                        .await
+                }
+                None => self.settle_by_house(payments, &claim, &verified).await,
+            },
+        };
+        let (candidate, reported) = match submission {
+            Submission::Submitted(candidate) => {
+                if let Some(tx) = candidate {
+                    payments.chain.wait_confirmed(tx).await;
+                }
+                (candidate, None)
             }
-            None => {
-                self.settle_by_house(payments, &reservation, &verified)
-                    .await
+            Submission::BroadcastUnanswered(tx) => (Some(tx), None),
+            Submission::ReportedFailure { reason, detail } => (None, Some((reason, detail))),
+            Submission::Refused { reason, detail } => {
+                self.mark_failed(claim.id, &detail).await?;
+                return Err(refuse(reason, detail, None)?);
+            }
+            Submission::ChainDown(error) => {
+                self.mark_failed(claim.id, &error).await?;
+                return Err(ApiError::ChainUnavailable(error));
+            }
+            Submission::JournalFailed(error) => {
+                self.mark_failed(claim.id, "could not record the transaction")
+                    .await?;
+                return Err(ApiError::internal(error));
             }
         };
-        match settlement {
-            Settlement::Settled(tx_hash) => {
-                let purchase = self
-                    .credit_settled(payments, reservation.id, &tx_hash)
-                    .await?;
-                Ok(Paid {
-                    settlement: SettleResponse {
-                        success: true,
-                        error_reason: None,
-                        error_message: None,
-                        payer: Some(reservation.payer.to_checksum(None)),
-                        transaction: tx_hash,
-                        network: payments.terms.network.clone(),
-                    },
-                    purchase,
-                })
+        let decision = match self.decide(payments, &claim, candidate).await {
+            Ok(decision) => decision,
+            // Something was sent: whatever the RPC says now, the reconciler finishes it.
+            Err(error) => {
+                tracing::warn!(payment = claim.id, %error, "deciding a submitted payment; the reconciler will");
+                Decision::Pending(ChainSettlement::Unconfirmed)
             }
-            Settlement::Refused { reason, detail } => {
-                self.mark_failed(reservation.id, &detail).await?;
-                Err(refuse(reason, detail, None)?)
-            }
-            Settlement::ChainDown(error) => {
-                self.mark_failed(reservation.id, &error).await?;
-                Err(ApiError::ChainUnavailable(error))
-            }
-            Settlement::Pending(tx_hash) => Err(refuse(
+        };
+        if let (Decision::Pending(_), Some((reason, detail))) = (&decision, reported) {
+            return Err(refuse(
+                reason,
+                format!(
+                    "{detail}; the authorization stays reserved until the chain settles it or it expires"
+                ),
+                candidate,
+            )?);
+        }
+        match decision {
+            Decision::Credited(purchase) => Ok(Paid {
+                settlement: SettleResponse {
+                    success: true,
+                    error_reason: None,
+                    error_message: None,
+                    payer: Some(payer.to_checksum(None)),
+                    transaction: purchase.tx_hash.clone(),
+                    network: payments.terms.network.clone(),
+                },
+                purchase,
+            }),
+            Decision::Failed { reason, detail } => Err(refuse(reason.into(), detail, candidate)?),
+            Decision::Pending(ChainSettlement::Open {
+                candidate_reverted: true,
+            }) => Err(refuse(
+                "invalid_exact_evm_transaction_failed".into(),
+                "the settlement reverted; the authorization stays reserved until it expires: sign a new one to buy".into(),
+                candidate,
+            )?),
+            Decision::Pending(_) => Err(refuse(
                 "settlement_pending".into(),
                 format!(
-                    "the settlement{} is not confirmed yet; the chips are credited once it is (check the balance), do not pay again",
-                    tx_hash
-                        .as_deref()
-                        .map(|h| format!(" {h}"))
-                        .unwrap_or_default()
+                    "the settlement{} is not confirmed yet; the chips are credited once the chain proves the payment (check the balance), do not pay again",
+                    candidate.map(|h| format!(" {h}")).unwrap_or_default()
                 ),
-                tx_hash,
+                candidate,
             )?),
-            Settlement::JournalFailed(error) => {
-                self.mark_failed(reservation.id, "could not record the transaction")
-                    .await?;
-                Err(ApiError::internal(error))
-            }
-        }
-    }
-
-    /// Claims the authorization for this request: a new row, or a failed one tried again.
-    async fn reserve(
-        &self,
-        verified: &Verified,
-        tier: &Tier,
-        payments: &Payments,
-    ) -> Result<Reservation, ApiError> {
-        let auth = &verified.authorization;
-        let payer = address::key(&auth.from);
-        let nonce = auth.nonce.to_string();
-        let now = now_ms();
-        let chips = i64::try_from(tier.chips).map_err(ApiError::internal)?;
-        let valid_before = i64::try_from(auth.validBefore).unwrap_or(i64::MAX);
-        let row = payment::ActiveModel {
-            payer: Set(payer.clone()),
-            nonce: Set(nonce.clone()),
-            tier: Set(tier.name.to_owned()),
-            chips: Set(chips),
-            amount: Set(auth.value.to_string()),
-            network: Set(payments.terms.network.clone()),
-            asset: Set(address::key(&payments.terms.asset)),
-            pay_to: Set(address::key(&payments.terms.pay_to)),
-            valid_before: Set(valid_before),
-            state: Set(payment::SETTLING.to_owned()),
-            settled_by: Set(match payments.facilitator {
-                Some(_) => payment::BY_FACILITATOR,
-                None => payment::BY_HOUSE,
-            }
-            .to_owned()),
-            tx_hash: Set(None),
-            raw_tx: Set(None),
-            error: Set(None),
-            created_at: Set(now),
-            updated_at: Set(now),
-            ..Default::default()
-        };
-        let inserted = payment::Entity::insert(row)
-            .on_conflict(
-                OnConflict::columns([payment::Column::Payer, payment::Column::Nonce])
-                    .do_nothing()
-                    .to_owned(),
-            )
-            .exec(&self.db)
-            .await;
-        match inserted {
-            Ok(result) => {
-                return Ok(Reservation {
-                    id: result.last_insert_id,
-                    payer: auth.from,
-                });
-            }
-            Err(DbErr::RecordNotInserted) => {}
-            Err(error) => return Err(error.into()),
-        }
-        let retried = payment::Entity::update_many()
-            .col_expr(payment::Column::State, Expr::value(payment::SETTLING))
-            .col_expr(payment::Column::Tier, Expr::value(tier.name))
-            .col_expr(payment::Column::Chips, Expr::value(chips))
-            .col_expr(payment::Column::Error, Expr::value(Option::<String>::None))
-            .col_expr(payment::Column::TxHash, Expr::value(Option::<String>::None))
-            .col_expr(payment::Column::RawTx, Expr::value(Option::<String>::None))
-            .col_expr(payment::Column::UpdatedAt, Expr::value(now))
-            .filter(payment::Column::Payer.eq(&payer))
-            .filter(payment::Column::Nonce.eq(&nonce))
-            .filter(payment::Column::State.eq(payment::FAILED))
-            .exec_with_returning(&self.db)
-            .await?;
-        if let Some(row) = retried.into_iter().next() {
-            return Ok(Reservation {
-                id: row.id,
-                payer: auth.from,
-            });
-        }
-        let existing = payment::Entity::find()
-            .filter(payment::Column::Payer.eq(&payer))
-            .filter(payment::Column::Nonce.eq(&nonce))
-            .one(&self.db)
-            .await?;
-        Err(ApiError::PaymentAlreadyUsed {
-            state: existing
-                .as_ref()
-                .map_or_else(|| payment::SETTLING.to_owned(), |row| row.state.clone()),
-            tx_hash: existing.and_then(|row| row.tx_hash),
-        })
-    }
-
-    /// Step 5, once per payment: marks it settled and credits its chips in one transaction.
-    /// If it was already credited (the reconciler got there first), reports that purchase.
-    pub(crate) async fn credit_settled(
-        &self,
-        payments: &Payments,
-        payment_id: i64,
-        tx_hash: &str,
-    ) -> Result<Purchase, ApiError> {
-        let now = now_ms();
-        let txn = self.db.begin().await?;
-        let settled = payment::Entity::update_many()
-            .col_expr(payment::Column::State, Expr::value(payment::SETTLED))
-            .col_expr(payment::Column::TxHash, Expr::value(tx_hash))
-            .col_expr(payment::Column::UpdatedAt, Expr::value(now))
-            .filter(payment::Column::Id.eq(payment_id))
-            .filter(payment::Column::State.eq(payment::SETTLING))
-            .exec_with_returning(&txn)
-            .await?;
-        let row = match settled.into_iter().next() {
-            Some(row) => {
-                ledger::ensure_wallet(&txn, &row.payer, now).await?;
-                let reference = format!("payment:{}", row.id);
-                ledger::credit(&txn, &row.payer, row.chips, Kind::Purchase, &reference, now)
-                    .await?;
-                wallet::Entity::update_many()
-                    .col_expr(wallet::Column::BoughtIn, Expr::value(true))
-                    .filter(wallet::Column::Address.eq(&row.payer))
-                    .exec(&txn)
-                    .await?;
-                row
-            }
-            None => payment::Entity::find_by_id(payment_id)
-                .one(&txn)
-                .await?
-                .ok_or_else(|| ApiError::internal(DbErr::RecordNotFound("payment".into())))?,
-        };
-        let balance = wallet::Entity::find_by_id(row.payer.clone())
-            .one(&txn)
-            .await?
-            .map_or(0, |w| w.chips);
-        txn.commit().await?;
-        if row.state != payment::SETTLED && row.state != payment::SETTLING {
-            return Err(ApiError::internal(DbErr::Custom(format!(
-                "payment {payment_id} is {}, not settled",
-                row.state
-            ))));
-        }
-        Ok(Purchase {
-            address: address::display_key(&row.payer),
-            tier: row.tier,
-            chips_credited: row.chips,
-            balance,
-            tx_hash: tx_hash.to_owned(),
-            network: row.network,
-            amount: row.amount,
-            asset: payments.terms.asset.to_checksum(None),
-            payment_id,
-        })
-    }
-
-    /// Nothing moved on-chain: the reservation is released (the authorization may be retried).
-    pub(crate) async fn mark_failed(&self, payment_id: i64, error: &str) -> Result<(), DbErr> {
-        payment::Entity::update_many()
-            .col_expr(payment::Column::State, Expr::value(payment::FAILED))
-            .col_expr(payment::Column::Error, Expr::value(error))
-            .col_expr(payment::Column::UpdatedAt, Expr::value(now_ms()))
-            .filter(payment::Column::Id.eq(payment_id))
-            .filter(payment::Column::State.eq(payment::SETTLING))
-            .exec(&self.db)
-            .await?;
-        Ok(())
-    }
-}
-
-impl Settlement {
-    fn refused(reason: impl Into<String>, detail: impl Into<String>) -> Self {
-        Self::Refused {
-            reason: reason.into(),
-            detail: detail.into(),
         }
     }
 }
 
-/// How a settlement attempt ended.
-enum Settlement {
-    /// On-chain, with this transaction.
-    Settled(String),
-    /// Not settled, and nothing moved: the x402 reason and a sentence.
-    Refused { reason: String, detail: String },
-    /// The chain (or the facilitator) did not answer before anything was sent.
-    ChainDown(String),
-    /// Maybe settled: the transaction if one is known. The reconciler finishes it.
-    Pending(Option<String>),
-    /// The settlement could not be journalled; nothing was sent.
-    JournalFailed(DbErr),
+/// Step 3, before anything is sent: the authorization must be unused on the token and the
+/// payer must hold the price. `authorizationState` only refuses early here; it never proves a
+/// payment.
+async fn check_on_chain(chain: &Chain, verified: &Verified) -> Option<Submission> {
+    let auth = &verified.authorization;
+    match chain.authorization_used(auth.from, auth.nonce).await {
+        Err(error) => return Some(Submission::from_chain_error(error)),
+        Ok(true) => {
+            return Some(Submission::refused(
+                "invalid_exact_evm_nonce_already_used",
+                "the token says this authorization's nonce was already used",
+            ));
+        }
+        Ok(false) => {}
+    }
+    match chain.token_balance(auth.from).await {
+        Err(error) => Some(Submission::from_chain_error(error)),
+        Ok(balance) if balance < auth.value => Some(Submission::refused(
+            "insufficient_funds",
+            format!(
+                "the payer holds {balance} base units of the token; the price is {}",
+                auth.value
+            ),
+        )),
+        Ok(_) => None,
+    }
+}
+
+/// x402 reasons for the token's revert messages (ours and USDC's word them alike).
+fn revert_reason(message: &str) -> &'static str {
+    let message = message.to_ascii_lowercase();
+    if message.contains("exceeds balance") {
+        "insufficient_funds"
+    } else if message.contains("used or canceled") {
+        "invalid_exact_evm_nonce_already_used"
+    } else if message.contains("expired") {
+        "invalid_exact_evm_payload_authorization_valid_before"
+    } else if message.contains("not yet valid") {
+        "invalid_exact_evm_payload_authorization_valid_after"
+    } else if message.contains("invalid signature") {
+        "invalid_exact_evm_payload_signature"
+    } else {
+        "invalid_exact_evm_transaction_simulation_failed"
+    }
 }

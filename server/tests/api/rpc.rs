@@ -1,0 +1,133 @@
+//! What stands between a test server and its anvil, so a test can make the RPC misbehave the
+//! ways a real provider does: a loopback TCP proxy that can be cut (the RPC unreachable), in
+//! front of a JSON-RPC shim that answers on any path (providers put API keys in the path) and
+//! can hide receipts (a lagging RPC answers null for a mined transaction).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+
+/// The RPC path a test server is given: the TCP proxy, then the shim, then anvil.
+pub struct Rpc {
+    pub proxy: RpcProxy,
+    pub shim: RpcShim,
+}
+
+impl Rpc {
+    pub async fn start(anvil_url: &str) -> Self {
+        let shim = RpcShim::start(anvil_url).await;
+        let proxy = RpcProxy::start(shim.port).await;
+        Self { proxy, shim }
+    }
+}
+
+/// A loopback TCP proxy. Down, it drops every connection, open or new: to the server, the
+/// chain's RPC is unreachable.
+pub struct RpcProxy {
+    port: u16,
+    up: watch::Sender<bool>,
+}
+
+impl RpcProxy {
+    async fn start(upstream_port: u16) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (up, watching) = watch::channel(true);
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let mut down = watching.clone();
+                if !*down.borrow() {
+                    continue;
+                }
+                tokio::spawn(async move {
+                    let Ok(mut outbound) = TcpStream::connect(("127.0.0.1", upstream_port)).await
+                    else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
+                        _ = down.wait_for(|up| !*up) => {}
+                    }
+                });
+            }
+        });
+        Self { port, up }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    pub fn set_up(&self, up: bool) {
+        self.up.send_replace(up);
+    }
+}
+
+/// Forwards JSON-RPC posted on any path to anvil's root; can answer every
+/// `eth_getTransactionReceipt` with null, as a lagging provider does.
+pub struct RpcShim {
+    port: u16,
+    hide_receipts: Arc<AtomicBool>,
+}
+
+struct Upstream {
+    url: String,
+    client: reqwest::Client,
+    hide_receipts: Arc<AtomicBool>,
+}
+
+impl RpcShim {
+    async fn start(anvil_url: &str) -> Self {
+        let hide_receipts = Arc::new(AtomicBool::new(false));
+        let upstream = Arc::new(Upstream {
+            url: anvil_url.to_owned(),
+            client: reqwest::Client::new(),
+            hide_receipts: Arc::clone(&hide_receipts),
+        });
+        let app = axum::Router::new().fallback(forward).with_state(upstream);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Self {
+            port,
+            hide_receipts,
+        }
+    }
+
+    /// While set, every receipt lookup answers null.
+    pub fn hide_receipts(&self, hide: bool) {
+        self.hide_receipts.store(hide, Ordering::SeqCst);
+    }
+}
+
+async fn forward(State(upstream): State<Arc<Upstream>>, body: Bytes) -> Response {
+    if upstream.hide_receipts.load(Ordering::SeqCst)
+        && let Ok(request) = serde_json::from_slice::<Value>(&body)
+        && request["method"] == "eth_getTransactionReceipt"
+    {
+        return axum::Json(json!({ "jsonrpc": "2.0", "id": request["id"], "result": null }))
+            .into_response();
+    }
+    let answer = upstream
+        .client
+        .post(&upstream.url)
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await;
+    match answer {
+        Ok(answer) => {
+            let status = StatusCode::from_u16(answer.status().as_u16()).unwrap();
+            let bytes = answer.bytes().await.unwrap_or_default();
+            (status, [("content-type", "application/json")], bytes).into_response()
+        }
+        Err(_) => StatusCode::BAD_GATEWAY.into_response(),
+    }
+}
