@@ -100,7 +100,7 @@ async function floor() {
     stat('Rounds', house.all.rounds), stat('Wagered', house.all.wagered),
     stat('Paid out', house.all.paid_out), stat('House net', house.all.house_net),
   );
-  const rows = recent.rounds.map((round) => {
+  const rows = recent.map((round) => {
     const row = el('tr');
     for (const cell of [round.bet_id, round.game, round.address, round.wager, round.payout]) row.append(el('td', String(cell)));
     const button = el('button', 'verify');

@@ -14,6 +14,9 @@ pub enum Side {
 }
 
 impl Side {
+    /// Both sides, in the order they are listed.
+    pub const ALL: [Side; 2] = [Self::Heads, Self::Tails];
+
     /// `"heads"` or `"tails"`.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -24,6 +24,9 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// Both directions, the default first.
+    pub const ALL: [Direction; 2] = [Self::Under, Self::Over];
+
     /// `"under"` or `"over"`.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -1,29 +1,32 @@
 //! The typed errors of the core, each with a stable snake_case `code()` that the server's
 //! error bodies and the wasm module's JS `Error.code` carry unchanged.
 
-use core::fmt;
-
 /// A server seed or client seed that fairness v1 does not accept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SeedError {
     /// A server seed must be exactly 64 characters; it had `len` bytes.
+    #[error("server seed must be 64 lowercase hex characters, got {len}")]
     ServerSeedLength {
         /// The length in bytes that was given.
         len: usize,
     },
     /// A server seed must be lowercase hex; the byte at `index` is not.
+    #[error("server seed must be 64 lowercase hex characters; character {index} is not 0-9 or a-f")]
     ServerSeedNotLowercaseHex {
         /// Byte offset of the first offending character.
         index: usize,
     },
     /// A client seed must have at least one character.
+    #[error("client seed must not be empty")]
     ClientSeedEmpty,
     /// A client seed has more than 256 characters.
+    #[error("client seed must be at most 256 characters, got {chars}")]
     ClientSeedTooLong {
         /// How many characters (Unicode scalar values) it had.
         chars: usize,
     },
     /// A client seed contains a control character.
+    #[error("client seed must not contain control characters; character {index} is one")]
     ClientSeedControlCharacter {
         /// Character index (not byte offset) of the first control character.
         index: usize,
@@ -42,45 +45,26 @@ impl SeedError {
     }
 }
 
-impl fmt::Display for SeedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::ServerSeedLength { len } => write!(
-                f,
-                "server seed must be 64 lowercase hex characters, got {len}"
-            ),
-            Self::ServerSeedNotLowercaseHex { index } => write!(
-                f,
-                "server seed must be 64 lowercase hex characters; character {index} is not 0-9 or a-f"
-            ),
-            Self::ClientSeedEmpty => f.write_str("client seed must not be empty"),
-            Self::ClientSeedTooLong { chars } => {
-                write!(f, "client seed must be at most 256 characters, got {chars}")
-            }
-            Self::ClientSeedControlCharacter { index } => write!(
-                f,
-                "client seed must not contain control characters; character {index} is one"
-            ),
-        }
-    }
-}
-
 /// Game parameters outside what the game accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum CallError {
     /// Dice targets are 1 to 99.
+    #[error("dice target must be 1 to 99, got {target}")]
     DiceTargetOutOfRange {
         /// The target given.
         target: u32,
     },
     /// Roulette numbers are 0 to 36.
+    #[error("roulette number must be 0 to 36, got {number}")]
     RouletteNumberOutOfRange {
         /// The number given.
         number: u32,
     },
     /// A straight bet names the number it is on.
+    #[error("a straight bet needs `number` (0 to 36)")]
     RouletteNumberRequired,
     /// Only a straight bet takes a number.
+    #[error("`number` is only for straight bets; leave it null")]
     RouletteNumberNotAllowed,
 }
 
@@ -91,32 +75,17 @@ impl CallError {
     }
 }
 
-impl fmt::Display for CallError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::DiceTargetOutOfRange { target } => {
-                write!(f, "dice target must be 1 to 99, got {target}")
-            }
-            Self::RouletteNumberOutOfRange { number } => {
-                write!(f, "roulette number must be 0 to 36, got {number}")
-            }
-            Self::RouletteNumberRequired => f.write_str("a straight bet needs `number` (0 to 36)"),
-            Self::RouletteNumberNotAllowed => {
-                f.write_str("`number` is only for straight bets; leave it null")
-            }
-        }
-    }
-}
-
 /// A wager the limits refuse. Payouts are never clipped: a wager is either allowed whole or refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum LimitError {
     /// Wagers start at 1 chip.
+    #[error("wager must be at least 1 chip, got {wager}")]
     WagerBelowMinimum {
         /// The wager given.
         wager: u64,
     },
     /// The wager exceeds the per-wager limit.
+    #[error("wager {wager} is above the limit; the largest wager for this call is {max_wager}")]
     WagerAboveLimit {
         /// The wager given.
         wager: u64,
@@ -124,6 +93,9 @@ pub enum LimitError {
         max_wager: u64,
     },
     /// A win would pay more profit than the payout limit.
+    #[error(
+        "a win on wager {wager} would pay {potential_profit} chips of profit, above the payout limit of {max_payout}; the largest wager for this call is {max_wager}"
+    )]
     PayoutAboveLimit {
         /// The wager given.
         wager: u64,
@@ -135,6 +107,9 @@ pub enum LimitError {
         max_wager: u64,
     },
     /// A win would take today's net winnings above the daily cap.
+    #[error(
+        "a win would pay {potential_profit} chips of profit and today's net winnings are {net_today}; the daily win cap is {cap}"
+    )]
     DailyWinCap {
         /// Net winnings so far today (negative when down).
         net_today: i64,
@@ -167,59 +142,33 @@ impl LimitError {
     }
 }
 
-impl fmt::Display for LimitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::WagerBelowMinimum { wager } => {
-                write!(f, "wager must be at least 1 chip, got {wager}")
-            }
-            Self::WagerAboveLimit { wager, max_wager } => write!(
-                f,
-                "wager {wager} is above the limit; the largest wager for this call is {max_wager}"
-            ),
-            Self::PayoutAboveLimit {
-                wager,
-                potential_profit,
-                max_payout,
-                max_wager,
-            } => write!(
-                f,
-                "a win on wager {wager} would pay {potential_profit} chips of profit, above the payout limit of {max_payout}; the largest wager for this call is {max_wager}"
-            ),
-            Self::DailyWinCap {
-                net_today,
-                potential_profit,
-                cap,
-            } => write!(
-                f,
-                "a win would pay {potential_profit} chips of profit and today's net winnings are {net_today}; the daily win cap is {cap}"
-            ),
-        }
-    }
-}
-
 /// A receipt that cannot be re-derived at all (as opposed to one that re-derives to a mismatch).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ReceiptError {
     /// Only fairness version 1 exists.
+    #[error("fairness version {version} is not supported (only 1)")]
     UnsupportedVersion {
         /// The version the receipt names.
         version: u32,
     },
     /// A field the receipt's game needs is absent.
+    #[error("receipt is missing `{field}`")]
     MissingField {
         /// Dotted path of the field, e.g. `params.target`.
         field: &'static str,
     },
     /// The wager is 0 or too large to settle.
+    #[error("receipt wager {wager} is not a settleable wager")]
     WagerOutOfRange {
         /// The wager given.
         wager: u64,
     },
     /// A seed in the receipt is malformed.
-    Seed(SeedError),
+    #[error(transparent)]
+    Seed(#[from] SeedError),
     /// The receipt's call is malformed.
-    Call(CallError),
+    #[error(transparent)]
+    Call(#[from] CallError),
 }
 
 impl ReceiptError {
@@ -233,36 +182,3 @@ impl ReceiptError {
         }
     }
 }
-
-impl fmt::Display for ReceiptError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::UnsupportedVersion { version } => {
-                write!(f, "fairness version {version} is not supported (only 1)")
-            }
-            Self::MissingField { field } => write!(f, "receipt is missing `{field}`"),
-            Self::WagerOutOfRange { wager } => {
-                write!(f, "receipt wager {wager} is not a settleable wager")
-            }
-            Self::Seed(e) => e.fmt(f),
-            Self::Call(e) => e.fmt(f),
-        }
-    }
-}
-
-impl From<SeedError> for ReceiptError {
-    fn from(e: SeedError) -> Self {
-        Self::Seed(e)
-    }
-}
-
-impl From<CallError> for ReceiptError {
-    fn from(e: CallError) -> Self {
-        Self::Call(e)
-    }
-}
-
-impl core::error::Error for SeedError {}
-impl core::error::Error for CallError {}
-impl core::error::Error for LimitError {}
-impl core::error::Error for ReceiptError {}

@@ -3,6 +3,8 @@
 use alloy::primitives::Address;
 
 pub const ADDRESS_RULE: &str = "address must be 0x followed by 40 hex characters";
+/// [`ADDRESS_RULE`] as a JSON Schema pattern (with `minLength`/`maxLength` 42 beside it).
+pub const ADDRESS_PATTERN: &str = "^0[xX][0-9a-fA-F]{40}$";
 
 pub fn parse(text: &str) -> Option<Address> {
     let hex = text

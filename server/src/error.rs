@@ -5,24 +5,42 @@ use arcade_core::{CallError, LimitError};
 use salvo::http::StatusCode;
 use salvo::oapi::{self, Components, EndpointOutRegister, Operation, ToSchema};
 use salvo::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::identity::SignatureError;
-use crate::validation::ValidationError;
+use crate::inputs::ValidationError;
+use crate::service::purchases::PurchaseError;
+use crate::store::DbErr;
 use crate::x402::wire::{PaymentRequired, SettleResponse, encode_header};
 use crate::x402::{PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADERS};
 
-/// A 402: the challenge to pay (again), and when a payment was refused, why.
+/// A 402: the challenge to pay (again), and the purchase's refusal (or `PaymentRequired`).
 #[derive(Debug)]
 pub struct Challenge {
-    /// `error` is set to the refusal's x402 reason when there was a payment.
+    /// The resource's offer; `error` carries the refusal's x402 reason.
     pub required: PaymentRequired,
-    /// The failed settlement, for `PAYMENT-RESPONSE`.
-    pub settlement: Option<SettleResponse>,
-    pub detail: Option<String>,
-    /// A settlement transaction that exists but is not confirmed (`settlement_pending`).
-    pub transaction: Option<String>,
+    pub refusal: PurchaseError,
+}
+
+impl Challenge {
+    /// The failed settlement, for `PAYMENT-RESPONSE`, when a payment was presented.
+    fn settlement(&self) -> Option<SettleResponse> {
+        let reason = self.refusal.reason()?;
+        Some(SettleResponse {
+            success: false,
+            error_reason: Some(reason.to_owned()),
+            error_message: None,
+            payer: self.refusal.payer().map(|p| p.to_checksum(None)),
+            transaction: self.refusal.transaction().unwrap_or_default(),
+            network: self
+                .required
+                .accepts
+                .first()
+                .map(|offer| offer.network.clone())
+                .unwrap_or_default(),
+        })
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -47,25 +65,12 @@ pub enum ApiError {
     BetNotFound(i64),
     #[error("{0} has already claimed its free chips")]
     FreeAlreadyClaimed(String),
-    #[error("{}", .0.detail.as_deref().unwrap_or("this resource costs a payment: sign the offer in the PAYMENT-REQUIRED header and retry with PAYMENT-SIGNATURE"))]
+    #[error("{}", .0.refusal)]
     PaymentRequired(Box<Challenge>),
-    #[error("the payment header cannot be read: {detail}")]
-    MalformedPayment { detail: String },
-    #[error(
-        "this payment authorization was already presented (it is {state}); sign a new one to buy again"
-    )]
-    PaymentAlreadyUsed {
-        state: String,
-        tx_hash: Option<String>,
-    },
-    #[error("no buy-in tier {0:?}; tiers are micro, small and medium")]
-    UnknownTier(String),
     #[error("the chain cannot be reached; nothing was charged or credited ({0})")]
     ChainUnavailable(String),
     #[error("chip purchases are not available: no chain is configured")]
     PaymentsUnavailable,
-    #[error("a cashout is {min} to {max} chips, not {chips}")]
-    CashoutOutOfRange { chips: i64, min: i64, max: i64 },
     #[error(
         "{0} never bought chips; free chips can be played but a buy-in is required before a cashout"
     )]
@@ -105,13 +110,26 @@ impl ApiError {
         Self::Internal(Box::new(error))
     }
 
+    /// A purchase that did not happen: a 402 with `required` (the resource's offer) unless
+    /// the chain or the service failed.
+    pub fn purchase(refusal: PurchaseError, mut required: PaymentRequired) -> Self {
+        match refusal {
+            PurchaseError::Unavailable => Self::PaymentsUnavailable,
+            PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
+            PurchaseError::Internal(error) => Self::Internal(error),
+            refusal => {
+                required.error = refusal.reason().map(str::to_owned);
+                Self::PaymentRequired(Box::new(Challenge { required, refusal }))
+            }
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::InsufficientChips { .. }
             | Self::Limit(_)
             | Self::InvalidCall(_)
-            | Self::CashoutOutOfRange { .. }
             | Self::BuyInRequired(_)
             | Self::CashoutAboveBalance { .. }
             | Self::CashoutExceedsCashable { .. } => StatusCode::BAD_REQUEST,
@@ -125,14 +143,10 @@ impl ApiError {
             Self::Signature(_) => StatusCode::UNAUTHORIZED,
             Self::RoundNotFound(_)
             | Self::BetNotFound(_)
-            | Self::UnknownTier(_)
             | Self::CashoutNotFound(_)
             | Self::NotFound => StatusCode::NOT_FOUND,
-            Self::RoundSpent(_) | Self::FreeAlreadyClaimed(_) | Self::PaymentAlreadyUsed { .. } => {
-                StatusCode::CONFLICT
-            }
+            Self::RoundSpent(_) | Self::FreeAlreadyClaimed(_) => StatusCode::CONFLICT,
             Self::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
-            Self::MalformedPayment { .. } => StatusCode::BAD_REQUEST,
             Self::ChainUnavailable(_) | Self::PaymentsUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -156,14 +170,12 @@ impl ApiError {
             Self::RoundSpent(_) => "round_spent",
             Self::BetNotFound(_) => "bet_not_found",
             Self::FreeAlreadyClaimed(_) => "free_already_claimed",
-            Self::PaymentRequired(challenge) => match &challenge.required.error {
-                Some(_) => "payment_refused",
-                None => "payment_required",
+            Self::PaymentRequired(challenge) => match &challenge.refusal {
+                PurchaseError::PaymentRequired => "payment_required",
+                PurchaseError::Malformed(_) => "invalid_payload",
+                PurchaseError::AlreadyPresented { .. } => "payment_already_used",
+                _ => "payment_refused",
             },
-            Self::MalformedPayment { .. } => "invalid_payload",
-            Self::PaymentAlreadyUsed { .. } => "payment_already_used",
-            Self::UnknownTier(_) => "unknown_tier",
-            Self::CashoutOutOfRange { .. } => "cashout_out_of_range",
             Self::BuyInRequired(_) => "buy_in_required",
             Self::CashoutAboveBalance { .. } => "insufficient_chips",
             Self::CashoutExceedsCashable { .. } => "cashout_exceeds_cashable",
@@ -213,13 +225,14 @@ impl ApiError {
                 }
             }
             Self::PaymentRequired(challenge) => {
-                if let Some(transaction) = &challenge.transaction {
+                if let Some(transaction) = challenge.refusal.transaction() {
                     body.insert("transaction".into(), json!(transaction));
                 }
-            }
-            Self::CashoutOutOfRange { min, max, .. } => {
-                body.insert("min_chips".into(), json!(min));
-                body.insert("max_chips".into(), json!(max));
+                if let PurchaseError::AlreadyPresented { state, tx_hash, .. } = &challenge.refusal {
+                    let state = crate::service::purchases::payment_state(*state);
+                    body.insert("state".into(), json!(state));
+                    body.insert("tx_hash".into(), json!(tx_hash));
+                }
             }
             Self::CashoutAboveBalance { balance, .. } => {
                 body.insert("balance".into(), json!(balance));
@@ -229,10 +242,6 @@ impl ApiError {
             } => {
                 body.insert("cashable".into(), json!(cashable));
                 body.insert("balance".into(), json!(balance));
-            }
-            Self::PaymentAlreadyUsed { state, tx_hash } => {
-                body.insert("state".into(), json!(state));
-                body.insert("tx_hash".into(), json!(tx_hash));
             }
             _ => {}
         }
@@ -258,9 +267,21 @@ impl From<CallError> for ApiError {
     }
 }
 
-impl From<sea_orm::DbErr> for ApiError {
-    fn from(error: sea_orm::DbErr) -> Self {
+impl From<DbErr> for ApiError {
+    fn from(error: DbErr) -> Self {
         Self::internal(error)
+    }
+}
+
+impl From<PurchaseError> for ApiError {
+    /// Outside a purchase request (the cashout's chain checks), a purchase error has no offer
+    /// to answer with: only its failures apply.
+    fn from(error: PurchaseError) -> Self {
+        match error {
+            PurchaseError::Unavailable => Self::PaymentsUnavailable,
+            PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
+            other => Self::internal(other),
+        }
     }
 }
 
@@ -281,7 +302,7 @@ impl Scribe for ApiError {
         if let Self::PaymentRequired(challenge) = &self {
             let required = encode_header(&challenge.required);
             res.add_header(PAYMENT_REQUIRED_HEADER, required, true).ok();
-            if let Some(settlement) = &challenge.settlement {
+            if let Some(settlement) = &challenge.settlement() {
                 let encoded = encode_header(settlement);
                 for name in PAYMENT_RESPONSE_HEADERS {
                     res.add_header(name, encoded.clone(), true).ok();
@@ -292,8 +313,9 @@ impl Scribe for ApiError {
     }
 }
 
-/// The error body of every non-422 error, for the OpenAPI document.
-#[derive(Serialize, ToSchema)]
+/// The error body of every non-422 error, for the OpenAPI document (and for clients that read
+/// it, such as the house agents).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[salvo(schema(name = "ErrorBody"))]
 pub struct ErrorBody {
     /// A sentence saying what went wrong.
@@ -301,6 +323,7 @@ pub struct ErrorBody {
     /// Stable snake_case code, e.g. `insufficient_chips`, `round_spent`.
     pub code: String,
     /// With `wager_above_limit` and `payout_above_limit`: the largest wager this call accepts.
+    #[serde(default)]
     pub max_wager: Option<u64>,
 }
 

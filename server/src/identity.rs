@@ -6,8 +6,20 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 
 use alloy::primitives::{Address, Signature};
+use salvo::oapi::ToSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::address;
+
+/// The statement to sign, as `GET /api/arcade/auth-statement/{address}` answers it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct AuthStatement {
+    pub address: String,
+    /// The exact text to sign with `personal_sign`; stable for this address on this deployment.
+    pub statement: String,
+    /// Always `eip191`.
+    pub scheme: String,
+}
 
 /// Bump when the statement's wording changes: signatures over the old text stop verifying.
 const STATEMENT_VERSION: u32 = 1;
@@ -52,6 +64,14 @@ impl Identity {
             address = address::display(address),
             chain_id = self.chain_id,
         )
+    }
+
+    pub fn auth_statement(&self, address: &Address) -> AuthStatement {
+        AuthStatement {
+            address: address::display(address),
+            statement: self.statement(address),
+            scheme: "eip191".into(),
+        }
     }
 
     /// Checks that `signature` (hex, 65 bytes) signs this deployment's statement for `address`.

@@ -8,18 +8,20 @@
 pub mod address;
 pub mod api;
 pub mod chain;
-pub mod db;
 pub mod dev;
-pub mod entities;
 pub mod error;
 pub mod faults;
 pub mod housebots;
 pub mod identity;
+pub mod inputs;
 pub mod mcp;
 pub mod service;
 pub mod settings;
 pub mod startup;
+pub mod store;
 pub mod telemetry;
 pub mod tiers;
-pub mod validation;
 pub mod x402;
+
+/// The tables' row types (tests read rows directly).
+pub use store::entities;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use arcade_server::settings::Settings;
 use arcade_server::startup::Application;
-use arcade_server::{db, dev, telemetry};
+use arcade_server::{dev, store, telemetry};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -71,8 +71,8 @@ async fn serve(settings: Settings) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 async fn migrate(settings: Settings) -> Result<(), Box<dyn std::error::Error>> {
-    let connection = db::connect(&settings.database).await?;
-    db::migrate(&connection).await?;
+    let connection = store::connect(&settings.database).await?;
+    store::migrate(&connection).await?;
     tracing::info!("migrations applied");
     Ok(())
 }

@@ -13,13 +13,13 @@ use tokio_util::sync::CancellationToken;
 use crate::address;
 use crate::api;
 use crate::chain::{Chain, ConnectError};
-use crate::db;
 use crate::housebots::HouseBots;
 use crate::identity::Identity;
 use crate::service::Arcade;
-use crate::service::purchases::Payments;
+use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
 use crate::service::reconcile::spawn_reconciler;
 use crate::settings::Settings;
+use crate::store;
 use crate::x402::Terms;
 use crate::x402::facilitator::Facilitator;
 
@@ -56,8 +56,8 @@ pub struct Application {
 
 impl Application {
     pub async fn build(settings: Settings) -> Result<Self, StartupError> {
-        let db = db::connect(&settings.database).await?;
-        db::migrate(&db).await?;
+        let db = store::connect(&settings.database).await?;
+        store::migrate(&db).await?;
         let payments = Chain::connect(&settings.chain)
             .await?
             .map(|chain| payments(chain, &settings));
@@ -185,11 +185,13 @@ fn payments(chain: Chain, settings: &Settings) -> Payments {
     // A settle waits for the receipt: allow the chain's confirmation time and a call on top.
     let facilitator_timeout =
         Duration::from_millis(settings.chain.settle_timeout_ms + settings.chain.rpc_timeout_ms);
-    let facilitator = settings
-        .payments
-        .facilitator_url
-        .as_ref()
-        .map(|url| Facilitator::new(url.expose(), facilitator_timeout));
+    let rail: Box<dyn Settler> = match &settings.payments.facilitator_url {
+        Some(url) => Box::new(FacilitatorRail(Facilitator::new(
+            url.expose(),
+            facilitator_timeout,
+        ))),
+        None => Box::new(HouseRail),
+    };
     tracing::info!(
         network = %terms.network,
         token = %terms.asset,
@@ -199,11 +201,7 @@ fn payments(chain: Chain, settings: &Settings) -> Payments {
         facilitator = if settings.payments.facilitator_url.is_some() { "configured" } else { "none (the house settles)" },
         "chip purchases enabled"
     );
-    Payments {
-        chain,
-        terms,
-        facilitator,
-    }
+    Payments { chain, terms, rail }
 }
 
 /// `host[:port]` of the public URL, as the auth statement names it.

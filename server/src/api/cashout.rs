@@ -2,33 +2,35 @@
 
 use salvo::prelude::*;
 
-use super::bodies::CashoutBody;
-use super::edge::{arcade, body, path_integer};
+use super::checked::Checked;
+use super::edge::arcade;
 use crate::error::ApiError;
+use crate::inputs::wallets::{CashoutInput, CashoutPath};
 use crate::service::cashouts::CashoutReceipt;
 
 /// Redeem chips for the token, sent on-chain by the house (which pays the gas): 100 chips = 0.01
 /// USD. Requires the signature of the address's auth statement and a past purchase. The chips
 /// are debited first; if the transfer cannot be sent they are refunded (502 `cashout_failed`,
 /// 503 `chain_unavailable`, the body being the refunded cashout).
-#[endpoint(tags("chips"), request_body = CashoutBody)]
+#[endpoint(tags("chips"))]
 pub async fn cash_out(
-    req: &mut Request,
+    input: Checked<CashoutInput>,
     depot: &mut Depot,
 ) -> Result<Json<CashoutReceipt>, ApiError> {
-    let body = CashoutBody::parse(&body(req, depot).await?)?;
+    let Checked(input) = input;
     let receipt = arcade(depot)?
-        .cash_out(&body.address, body.chips, body.signature.as_deref())
+        .cash_out(&input.address.0, input.chips, input.signature.as_deref())
         .await?;
     Ok(Json(receipt))
 }
 
 /// A cashout as it stands: `pending`, `sent`, `confirmed`, or `failed` (refunded).
-#[endpoint(tags("chips"), parameters(("cashout_id" = i64, Path, description = "From the cashout's answer")))]
+#[endpoint(tags("chips"))]
 pub async fn cashout_status(
-    req: &mut Request,
+    input: Checked<CashoutPath>,
     depot: &mut Depot,
 ) -> Result<Json<CashoutReceipt>, ApiError> {
-    let id = path_integer(req, "cashout_id", 1, i64::MAX)?;
-    Ok(Json(arcade(depot)?.cashout_receipt(id).await?))
+    Ok(Json(
+        arcade(depot)?.cashout_receipt(input.0.cashout_id).await?,
+    ))
 }

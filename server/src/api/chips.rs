@@ -1,17 +1,18 @@
 //! `GET|POST /api/arcade/chips` and `/api/arcade/chips/{tier}`: chips for an x402 payment.
 //! Without a payment: 402 and the challenge. With one: settled on-chain, then 200 and
-//! `PAYMENT-RESPONSE`. Errors (402 refusals included) render in `crate::error`.
+//! `PAYMENT-RESPONSE`. A purchase that is not paid is a 402 whatever the reason (rendered in
+//! `crate::error`); only a chain that cannot be reached is a 503.
 
 use salvo::http::HeaderValue;
 use salvo::prelude::*;
-use serde_json::json;
 
-use super::edge::{arcade, body, shared};
+use super::checked::Checked;
+use super::edge::{arcade, shared};
 use crate::error::ApiError;
+use crate::inputs::chips::{NoBody, TierPath};
 use crate::service::purchases::Purchase;
-use crate::tiers::{DEFAULT_TIER, TIERS, Tier};
-use crate::validation::{FieldError, ValidationError, json_object};
-use crate::x402::wire::encode_header;
+use crate::tiers::{DEFAULT_TIER, Tier};
+use crate::x402::wire::{SettleResponse, encode_header};
 use crate::x402::{PAYMENT_HEADERS, PAYMENT_RESPONSE_HEADERS};
 
 /// Buy 1000 chips for 0.10 USD (the `small` tier) over x402. Send no payment to get the 402
@@ -23,6 +24,7 @@ use crate::x402::{PAYMENT_HEADERS, PAYMENT_RESPONSE_HEADERS};
               (status_code = 402, description = "The x402 challenge, or why a payment was refused (`error`)"))
 )]
 pub async fn buy_default(
+    _body: Checked<NoBody>,
     req: &mut Request,
     depot: &mut Depot,
     res: &mut Response,
@@ -34,21 +36,17 @@ pub async fn buy_default(
 /// (10000, 1.00). Same flow as `/api/arcade/chips`.
 #[endpoint(
     tags("chips"),
-    parameters(("tier" = String, Path, description = "micro, small or medium")),
     responses((status_code = 200, description = "Settled on-chain and credited; `PAYMENT-RESPONSE` carries the settlement"),
               (status_code = 402, description = "The x402 challenge, or why a payment was refused (`error`)"))
 )]
 pub async fn buy_tier(
+    tier: Checked<TierPath>,
+    _body: Checked<NoBody>,
     req: &mut Request,
     depot: &mut Depot,
     res: &mut Response,
 ) -> Result<Json<Purchase>, ApiError> {
-    let name: String = req.param("tier").unwrap_or_default();
-    let tier = TIERS
-        .iter()
-        .find(|t| t.name == name)
-        .ok_or(ApiError::UnknownTier(name))?;
-    buy(req, depot, res, tier).await
+    buy(req, depot, res, tier.0.tier.value()).await
 }
 
 async fn buy(
@@ -57,16 +55,31 @@ async fn buy(
     res: &mut Response,
     tier: &Tier,
 ) -> Result<Json<Purchase>, ApiError> {
-    check_empty_body(&body(req, depot).await?)?;
     let resource_url = format!("{}{}", shared(depot)?.base_url, req.uri().path());
     let header = PAYMENT_HEADERS
         .iter()
         .find_map(|name| req.headers().get(*name))
         .map(|value| value.to_str().unwrap_or("\u{fffd}").to_owned());
-    let paid = arcade(depot)?
-        .buy_chips(tier, &resource_url, header.as_deref())
-        .await?;
-    let encoded = encode_header(&paid.settlement);
+    let arcade = arcade(depot)?;
+    let purchase = match arcade.buy_chips(tier, header.as_deref()).await {
+        Ok(purchase) => purchase,
+        Err(error) => {
+            let terms = &arcade.payments()?.terms;
+            return Err(ApiError::purchase(
+                error,
+                terms.payment_required(tier, resource_url, None),
+            ));
+        }
+    };
+    let settlement = SettleResponse {
+        success: true,
+        error_reason: None,
+        error_message: None,
+        payer: Some(purchase.address.clone()),
+        transaction: purchase.tx_hash.clone(),
+        network: purchase.network.clone(),
+    };
+    let encoded = encode_header(&settlement);
     for name in PAYMENT_RESPONSE_HEADERS {
         if let Ok(value) = HeaderValue::from_str(&encoded) {
             res.headers_mut().insert(name, value);
@@ -74,29 +87,5 @@ async fn buy(
     }
     res.add_header("cache-control", "no-store, private", true)
         .ok();
-    Ok(Json(paid.purchase))
-}
-
-/// A purchase takes no input: the body may be absent or `{}`; anything else is a 422.
-fn check_empty_body(bytes: &[u8]) -> Result<(), ValidationError> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(());
-    }
-    let object = json_object(bytes)?;
-    let extra: Vec<FieldError> = object
-        .iter()
-        .map(|(key, value)| {
-            FieldError::new(
-                &[json!("body"), json!(key)],
-                "extra_forbidden",
-                "Extra inputs are not permitted",
-                Some(value.clone()),
-            )
-        })
-        .collect();
-    if extra.is_empty() {
-        Ok(())
-    } else {
-        Err(ValidationError { detail: extra })
-    }
+    Ok(Json(purchase))
 }

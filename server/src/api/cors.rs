@@ -1,13 +1,16 @@
 //! CORS for every route: any origin may call the REST API from a browser (no cookies, no
-//! credentials), send the x402 payment headers, and read the x402 response headers. (`/api/mcp`
-//! additionally checks the Origin itself.)
+//! credentials), send the x402 payment headers and read the x402 response headers, and speak
+//! MCP (send and read its session and version headers). `/api/mcp` additionally checks the
+//! Origin itself, so only the allowed origins get that far.
 
 use salvo::http::{Method, StatusCode};
 use salvo::prelude::*;
 
-const ALLOW_HEADERS: &str =
-    "content-type, payment-signature, x-payment, access-control-expose-headers";
-const EXPOSE_HEADERS: &str = "payment-required, payment-response, x-payment-response";
+const ALLOW_HEADERS: &str = "content-type, accept, payment-signature, x-payment, \
+     access-control-expose-headers, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, \
+     last-event-id";
+const EXPOSE_HEADERS: &str =
+    "payment-required, payment-response, x-payment-response, mcp-session-id, mcp-protocol-version";
 
 #[handler]
 pub async fn cors(req: &mut Request, res: &mut Response, ctrl: &mut FlowCtrl) {

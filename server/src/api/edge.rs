@@ -1,18 +1,15 @@
-//! What every handler needs from the request: the arcade, the body bytes, path and query values
-//! checked into the 422 shape. Plus the catcher that keeps even unknown routes in JSON.
+//! What every handler needs from the request: the arcade and the body bytes (inputs are read
+//! by `checked`). Plus the catcher that keeps even unknown routes in JSON.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use alloy::primitives::Address;
 use salvo::http::StatusCode;
 use salvo::prelude::*;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::address;
 use crate::error::ApiError;
 use crate::service::Arcade;
-use crate::validation::{FieldError, ValidationError, integer_text};
 
 /// Request-scoped access to the shared arcade and the body limit.
 #[derive(Clone)]
@@ -41,7 +38,7 @@ impl Handler for Shared {
 pub fn shared(depot: &Depot) -> Result<&Shared, ApiError> {
     depot
         .get_typed::<Shared>()
-        .map_err(|_| ApiError::internal(std::io::Error::other("arcade state not injected")))
+        .map_err(|_| ApiError::internal(NotInjected))
 }
 
 pub fn arcade(depot: &Depot) -> Result<&Arcade, ApiError> {
@@ -53,40 +50,6 @@ pub async fn body(req: &mut Request, depot: &Depot) -> Result<Vec<u8>, ApiError>
     match req.payload_with_max_size(max).await {
         Ok(bytes) => Ok(bytes.to_vec()),
         Err(_) => Err(ApiError::PayloadTooLarge),
-    }
-}
-
-pub fn path_address(req: &Request) -> Result<Address, ApiError> {
-    let text: String = req.param("address").unwrap_or_default();
-    address::parse(&text).ok_or_else(|| {
-        let loc = [json!("path"), json!("address")];
-        FieldError::value_error(&loc, address::ADDRESS_RULE, json!(text)).into()
-    })
-}
-
-pub fn path_integer(req: &Request, name: &str, min: i64, max: i64) -> Result<i64, ApiError> {
-    let text: String = req.param(name).unwrap_or_default();
-    integer_text(&[json!("path"), json!(name)], &text, min, max).map_err(Into::into)
-}
-
-pub fn query_integer(
-    req: &Request,
-    name: &str,
-    default: i64,
-    min: i64,
-    max: i64,
-) -> Result<i64, ApiError> {
-    match req.query::<String>(name) {
-        None => Ok(default),
-        Some(text) => {
-            integer_text(&[json!("query"), json!(name)], &text, min, max).map_err(Into::into)
-        }
-    }
-}
-
-impl From<FieldError> for ApiError {
-    fn from(error: FieldError) -> Self {
-        ApiError::Validation(ValidationError::one(error))
     }
 }
 
@@ -103,3 +66,8 @@ pub async fn json_errors(res: &mut Response, ctrl: &mut FlowCtrl) {
     res.render(Json(body));
     ctrl.skip_rest();
 }
+
+/// The request state hoop did not run: the router is built wrongly.
+#[derive(Debug, thiserror::Error)]
+#[error("the arcade's request state was not injected")]
+struct NotInjected;

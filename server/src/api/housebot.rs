@@ -2,11 +2,12 @@
 
 use salvo::prelude::*;
 
-use super::bodies::{self, AgentMessageBody};
-use super::edge::{arcade, body};
+use super::checked::Checked;
+use super::edge::arcade;
 use crate::error::ApiError;
 use crate::housebots::BotsStatus;
 use crate::housebots::message::Reply;
+use crate::inputs::messages::AgentMessage;
 
 /// What the house's own agents are doing: per agent its state, rounds, wins and losses, net
 /// chips, balance, last action and verification failures (which should stay 0).
@@ -18,8 +19,10 @@ pub async fn status(depot: &mut Depot) -> Result<Json<BotsStatus>, ApiError> {
 /// Write to the house agents (the interface's `AgentMessage`): a deterministic answer about
 /// how to play, the limits and odds, or verification; with `use_tools`, the result of the
 /// read-only tool the message asks for.
-#[endpoint(tags("house"), request_body = AgentMessageBody)]
-pub async fn message(req: &mut Request, depot: &mut Depot) -> Result<Json<Reply>, ApiError> {
-    let inbound = bodies::agent_message(&body(req, depot).await?)?;
-    Ok(Json(arcade(depot)?.answer_message(&inbound).await?))
+#[endpoint(tags("house"))]
+pub async fn message(
+    input: Checked<AgentMessage>,
+    depot: &mut Depot,
+) -> Result<Json<Reply>, ApiError> {
+    Ok(Json(arcade(depot)?.answer_message(&input.0).await?))
 }

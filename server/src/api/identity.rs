@@ -1,32 +1,20 @@
 //! `GET /api/arcade/auth-statement/{address}`.
 
-use salvo::oapi::ToSchema;
 use salvo::prelude::*;
-use serde::Serialize;
 
-use super::edge::{arcade, path_address};
-use crate::address;
+use super::checked::Checked;
+use super::edge::arcade;
 use crate::error::ApiError;
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct AuthStatement {
-    pub address: String,
-    /// The exact text to sign with `personal_sign`; stable for this address on this deployment.
-    pub statement: String,
-    /// Always `eip191`.
-    pub scheme: String,
-}
+use crate::identity::AuthStatement;
+use crate::inputs::wallets::AddressPath;
 
 /// The statement to sign to prove control of an address.
-#[endpoint(tags("identity"), parameters(("address" = String, Path, description = "0x + 40 hex, any case")))]
+#[endpoint(tags("identity"))]
 pub async fn auth_statement(
-    req: &mut Request,
+    input: Checked<AddressPath>,
     depot: &mut Depot,
 ) -> Result<Json<AuthStatement>, ApiError> {
-    let address = path_address(req)?;
-    Ok(Json(AuthStatement {
-        address: address::display(&address),
-        statement: arcade(depot)?.identity.statement(&address),
-        scheme: "eip191".into(),
-    }))
+    Ok(Json(
+        arcade(depot)?.identity.auth_statement(&input.0.address.0),
+    ))
 }

@@ -11,5 +11,5 @@ use crate::service::manifest::Manifest;
 #[endpoint(tags("chips"))]
 pub async fn manifest(depot: &mut Depot) -> Result<Json<Manifest>, ApiError> {
     let base_url = &shared(depot)?.base_url;
-    Ok(Json(arcade(depot)?.manifest(base_url)?))
+    Ok(Json(arcade(depot)?.manifest(base_url)))
 }

@@ -18,8 +18,8 @@
 //! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
 //! | GET | /, /web/{file}, /wasm/{file}, /vectors/fairness-v1.json | the verifier page (`web`) |
 
-pub(crate) mod bodies;
 mod cashout;
+mod checked;
 mod chips;
 mod cors;
 mod edge;
@@ -45,6 +45,9 @@ use crate::settings::McpSettings;
 use tokio_util::sync::CancellationToken;
 
 pub const OPENAPI_PATH: &str = "/api/openapi.json";
+/// The interface's version, which the OpenAPI document states; the server's own version goes
+/// in `x-server-version`.
+pub const INTERFACE_VERSION: &str = "1.0.0";
 
 pub fn service(
     arcade: Arc<Arcade>,
@@ -83,9 +86,7 @@ pub fn service(
     let housebot_routes = Router::with_path("api/housebot")
         .push(Router::with_path("status").get(housebot::status))
         .push(Router::with_path("message").post(housebot::message));
-    let doc = OpenApi::new("arcade", env!("CARGO_PKG_VERSION"))
-        .merge_router(&arcade_routes)
-        .merge_router(&housebot_routes);
+    let doc = openapi_document(&arcade_routes, &housebot_routes);
     let router = Router::new()
         .hoop(Shared {
             arcade,
@@ -111,4 +112,16 @@ pub fn service(
     Service::new(router)
         .hoop(cors::cors)
         .catcher(Catcher::default().hoop(edge::json_errors))
+}
+
+/// The OpenAPI 3.1 document: the interface's version, every route and every input's schema.
+fn openapi_document(arcade_routes: &Router, housebot_routes: &Router) -> OpenApi {
+    let mut doc = OpenApi::new("arcade", INTERFACE_VERSION)
+        .merge_router(arcade_routes)
+        .merge_router(housebot_routes);
+    doc.info.extensions.insert(
+        "x-server-version".into(),
+        serde_json::json!(env!("CARGO_PKG_VERSION")),
+    );
+    doc
 }

@@ -1,48 +1,63 @@
 //! `POST /api/arcade/commit`, `flip`, `dice`, `roulette`; `GET /api/arcade/verify/{bet_id}`.
+//! The three games share one path (`play`); each route only names its input.
 
 use salvo::prelude::*;
 
-use super::bodies::{self, AddressBody, DiceBody, FlipBody, RouletteBody};
-use super::edge::{arcade, body, path_integer};
+use super::checked::Checked;
+use super::edge::arcade;
 use crate::error::ApiError;
+use crate::inputs::games::{DiceInput, FlipInput, GameInput, RouletteInput};
+use crate::inputs::queries::BetPath;
+use crate::inputs::wallets::AddressInput;
 use crate::service::play::Played;
 use crate::service::receipts::VerifiedBet;
 use crate::service::rounds::Committed;
 
 /// Open a round: the house commits to a secret seed. Requires a signature of the auth statement.
-#[endpoint(tags("rounds"), request_body = AddressBody)]
-pub async fn commit(req: &mut Request, depot: &mut Depot) -> Result<Json<Committed>, ApiError> {
-    let body = AddressBody::parse(&body(req, depot).await?)?;
+#[endpoint(tags("rounds"))]
+pub async fn commit(
+    input: Checked<AddressInput>,
+    depot: &mut Depot,
+) -> Result<Json<Committed>, ApiError> {
+    let Checked(input) = input;
     let committed = arcade(depot)?
-        .commit(&body.address, body.signature.as_deref())
+        .commit(&input.address.0, input.signature.as_deref())
         .await?;
     Ok(Json(committed))
 }
 
 /// Coinflip: call heads or tails. Pays 1.98x the wager.
-#[endpoint(tags("rounds"), request_body = FlipBody)]
-pub async fn flip(req: &mut Request, depot: &mut Depot) -> Result<Json<Played>, ApiError> {
-    let play = bodies::flip(&body(req, depot).await?)?;
-    Ok(Json(arcade(depot)?.play(play).await?))
+#[endpoint(tags("rounds"))]
+pub async fn flip(input: Checked<FlipInput>, depot: &mut Depot) -> Result<Json<Played>, ApiError> {
+    play(input, depot).await
 }
 
-/// Dice: a roll from 0.00 to 100.00, under or over a target; the schedule comes with the result.
-#[endpoint(tags("rounds"), request_body = DiceBody)]
-pub async fn dice(req: &mut Request, depot: &mut Depot) -> Result<Json<Played>, ApiError> {
-    let play = bodies::dice(&body(req, depot).await?)?;
-    Ok(Json(arcade(depot)?.play(play).await?))
+/// Dice: a roll from 0.00 to 100.00, under or over a target; the result carries the exact
+/// return of the call.
+#[endpoint(tags("rounds"))]
+pub async fn dice(input: Checked<DiceInput>, depot: &mut Depot) -> Result<Json<Played>, ApiError> {
+    play(input, depot).await
 }
 
 /// European roulette: one of 13 bets on 37 pockets.
-#[endpoint(tags("rounds"), request_body = RouletteBody)]
-pub async fn roulette(req: &mut Request, depot: &mut Depot) -> Result<Json<Played>, ApiError> {
-    let play = bodies::roulette(&body(req, depot).await?)?;
+#[endpoint(tags("rounds"))]
+pub async fn roulette(
+    input: Checked<RouletteInput>,
+    depot: &mut Depot,
+) -> Result<Json<Played>, ApiError> {
+    play(input, depot).await
+}
+
+async fn play<G: GameInput>(input: Checked<G>, depot: &Depot) -> Result<Json<Played>, ApiError> {
+    let play = input.0.play()?;
     Ok(Json(arcade(depot)?.play(play).await?))
 }
 
 /// Re-derive a settled round from its revealed seed, with `arcade-core`.
-#[endpoint(tags("rounds"), parameters(("bet_id" = i64, Path, description = "from a game call's receipt")))]
-pub async fn verify(req: &mut Request, depot: &mut Depot) -> Result<Json<VerifiedBet>, ApiError> {
-    let bet_id = path_integer(req, "bet_id", 1, i64::MAX)?;
-    Ok(Json(arcade(depot)?.verify_bet(bet_id).await?))
+#[endpoint(tags("rounds"))]
+pub async fn verify(
+    input: Checked<BetPath>,
+    depot: &mut Depot,
+) -> Result<Json<VerifiedBet>, ApiError> {
+    Ok(Json(arcade(depot)?.verify_bet(input.0.bet_id).await?))
 }

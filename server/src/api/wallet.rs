@@ -2,25 +2,31 @@
 
 use salvo::prelude::*;
 
-use super::bodies::AddressBody;
-use super::edge::{arcade, body, path_address};
+use super::checked::Checked;
+use super::edge::arcade;
 use crate::error::ApiError;
+use crate::inputs::wallets::{AddressInput, AddressPath};
 use crate::service::wallets::{Balance, FreeGrant};
 
 /// Claim the free chips, once per address. A signature is optional; when given it must be
 /// the address's.
-#[endpoint(tags("chips"), request_body = AddressBody)]
-pub async fn free(req: &mut Request, depot: &mut Depot) -> Result<Json<FreeGrant>, ApiError> {
-    let body = AddressBody::parse(&body(req, depot).await?)?;
+#[endpoint(tags("chips"))]
+pub async fn free(
+    input: Checked<AddressInput>,
+    depot: &mut Depot,
+) -> Result<Json<FreeGrant>, ApiError> {
+    let Checked(input) = input;
     let granted = arcade(depot)?
-        .claim_free(&body.address, body.signature.as_deref())
+        .claim_free(&input.address.0, input.signature.as_deref())
         .await?;
     Ok(Json(granted))
 }
 
-/// Chips held by an address (0 for an address never seen).
-#[endpoint(tags("chips"), parameters(("address" = String, Path, description = "0x + 40 hex, any case")))]
-pub async fn balance(req: &mut Request, depot: &mut Depot) -> Result<Json<Balance>, ApiError> {
-    let address = path_address(req)?;
-    Ok(Json(arcade(depot)?.balance(&address).await?))
+/// Chips held by an address (0 for an address never seen), and how many a cashout may take.
+#[endpoint(tags("chips"))]
+pub async fn balance(
+    input: Checked<AddressPath>,
+    depot: &mut Depot,
+) -> Result<Json<Balance>, ApiError> {
+    Ok(Json(arcade(depot)?.balance(&input.0.address.0).await?))
 }

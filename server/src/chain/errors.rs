@@ -6,12 +6,12 @@
 
 use alloy::transports::{RpcError, TransportErrorKind};
 
-use super::ChainError;
+use super::{ChainError, Refusal, RefusalKind};
 
 /// A node's error answer is a refusal; anything else means the RPC did not really answer.
 pub(crate) fn rpc_error(error: RpcError<TransportErrorKind>) -> ChainError {
     match error {
-        RpcError::ErrorResp(payload) => ChainError::Refused(without_urls(&payload.message)),
+        RpcError::ErrorResp(payload) => ChainError::Refused(refusal(&payload.message)),
         RpcError::Transport(kind) => ChainError::Unavailable(transport_failure(&kind)),
         RpcError::NullResp => ChainError::Unavailable("the RPC answered null".into()),
         RpcError::DeserError { .. } | RpcError::SerError(_) => {
@@ -29,7 +29,7 @@ pub(crate) fn rpc_error(error: RpcError<TransportErrorKind>) -> ChainError {
 pub(crate) fn contract_error(error: alloy::contract::Error) -> ChainError {
     match error {
         alloy::contract::Error::TransportError(error) => rpc_error(error),
-        other => ChainError::Refused(without_urls(&other.to_string())),
+        other => ChainError::Refused(refusal(&other.to_string())),
     }
 }
 
@@ -57,6 +57,31 @@ fn transport_failure(kind: &TransportErrorKind) -> String {
     .into()
 }
 
+/// A node's refusal, classified by its message (the test dollar and USDC word their reverts
+/// alike; nodes word a transaction they cannot pay gas for alike).
+pub(crate) fn refusal(message: &str) -> Refusal {
+    let lower = message.to_ascii_lowercase();
+    let kind = if lower.contains("exceeds balance") {
+        RefusalKind::InsufficientBalance
+    } else if lower.contains("used or canceled") {
+        RefusalKind::AuthorizationUsed
+    } else if lower.contains("authorization is expired") {
+        RefusalKind::AuthorizationExpired
+    } else if lower.contains("not yet valid") {
+        RefusalKind::AuthorizationNotYetValid
+    } else if lower.contains("invalid signature") {
+        RefusalKind::InvalidSignature
+    } else if lower.contains("insufficient funds for gas") || lower.contains("insufficient funds") {
+        RefusalKind::InsufficientGas
+    } else {
+        RefusalKind::Other
+    };
+    Refusal {
+        kind,
+        message: without_urls(message),
+    }
+}
+
 /// The text with every `scheme://…` word replaced by `[url]`.
 fn without_urls(text: &str) -> String {
     text.split(' ')
@@ -76,6 +101,28 @@ mod tests {
             "execution reverted at [url] (see docs)"
         );
         assert_eq!(without_urls("nonce too low"), "nonce too low");
+    }
+
+    #[test]
+    fn reverts_are_classified_by_their_words() {
+        let kind = |message: &str| refusal(message).kind;
+        assert_eq!(
+            kind("execution reverted: TestDollar: transfer amount exceeds balance"),
+            RefusalKind::InsufficientBalance
+        );
+        assert_eq!(
+            kind("execution reverted: FiatTokenV2: authorization is used or canceled"),
+            RefusalKind::AuthorizationUsed
+        );
+        assert_eq!(
+            kind("execution reverted: TestDollar: authorization is expired"),
+            RefusalKind::AuthorizationExpired
+        );
+        assert_eq!(
+            kind("insufficient funds for gas * price + value"),
+            RefusalKind::InsufficientGas
+        );
+        assert_eq!(kind("nonce too low"), RefusalKind::Other);
     }
 
     #[test]

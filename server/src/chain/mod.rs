@@ -23,10 +23,13 @@ use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::Eip712Domain;
 use tokio::sync::Mutex;
 
+use alloy::primitives::Signature;
+use alloy::sol_types::SolCall;
+
 use crate::address;
 use crate::settings::ChainSettings;
-pub(crate) use errors::{contract_error, rpc_error};
-use token::DollarToken;
+pub(crate) use errors::{contract_error, refusal, rpc_error};
+use token::{DollarToken, TransferWithAuthorization};
 
 /// Waiting on a receipt: look again after 10 ms, then twice as long each time, up to 1 s (a
 /// local node mines in milliseconds, an L2 in about a second or two).
@@ -41,7 +44,33 @@ pub enum ChainError {
     Unavailable(String),
     /// The node answered with an error: a revert in simulation, a rejected transaction.
     #[error("the chain refused: {0}")]
-    Refused(String),
+    Refused(Refusal),
+}
+
+/// Why the node refused a call or a transaction, as far as its message tells.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Refusal {
+    pub kind: RefusalKind,
+    /// The node's own words (URLs cut out).
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusalKind {
+    /// The token's balance does not cover the transfer.
+    InsufficientBalance,
+    /// The EIP-3009 authorization's nonce is used or cancelled.
+    AuthorizationUsed,
+    /// Past the authorization's `validBefore`.
+    AuthorizationExpired,
+    /// Before the authorization's `validAfter`.
+    AuthorizationNotYetValid,
+    /// The authorization's signature does not recover its `from`.
+    InvalidSignature,
+    /// The house cannot pay the transaction's gas.
+    InsufficientGas,
+    Other,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -231,10 +260,54 @@ impl Chain {
             .map_err(contract_error)
     }
 
+    /// The house submits a payer's signed EIP-3009 authorization (`transferWithAuthorization`),
+    /// paying the gas; journalled (see [`Chain::send`]) before it is broadcast.
+    pub async fn transfer_with_authorization<E, F, Fut>(
+        &self,
+        authorization: &TransferWithAuthorization,
+        signature: &Signature,
+        journal: F,
+    ) -> Result<SignedTx, SendError<E>>
+    where
+        F: FnOnce(SignedTx) -> Fut,
+        Fut: Future<Output = Result<(), E>>,
+    {
+        let call = DollarToken::transferWithAuthorizationCall {
+            from: authorization.from,
+            to: authorization.to,
+            value: authorization.value,
+            validAfter: authorization.validAfter,
+            validBefore: authorization.validBefore,
+            nonce: authorization.nonce,
+            v: 27 + u8::from(signature.v()),
+            r: signature.r().into(),
+            s: signature.s().into(),
+        };
+        self.send(self.token, call.abi_encode().into(), journal)
+            .await
+    }
+
+    /// The house sends `value` base units of the token to `to` (an ERC-20 `transfer`),
+    /// journalled before it is broadcast.
+    pub async fn transfer<E, F, Fut>(
+        &self,
+        to: Address,
+        value: U256,
+        journal: F,
+    ) -> Result<SignedTx, SendError<E>>
+    where
+        F: FnOnce(SignedTx) -> Fut,
+        Fut: Future<Output = Result<(), E>>,
+    {
+        let call = DollarToken::transferCall { to, value };
+        self.send(self.token, call.abi_encode().into(), journal)
+            .await
+    }
+
     /// Simulates a call from the house to `to`, signs it, hands it to `journal`, then
     /// broadcasts it. The journal runs before anything leaves the process; if it fails, nothing
     /// is broadcast.
-    pub async fn send<E, F, Fut>(
+    async fn send<E, F, Fut>(
         &self,
         to: Address,
         input: Bytes,
@@ -289,9 +362,12 @@ impl Chain {
             .await
             .map_err(rpc_error)?;
         if held < worst_cost {
-            return Err(ChainError::Refused(format!(
-                "insufficient funds for gas: the house holds {held} wei, the transaction may cost {worst_cost}"
-            )));
+            return Err(ChainError::Refused(Refusal {
+                kind: RefusalKind::InsufficientGas,
+                message: format!(
+                    "insufficient funds for gas: the house holds {held} wei, the transaction may cost {worst_cost}"
+                ),
+            }));
         }
         let envelope = request
             .with_gas_limit(gas_limit)
@@ -299,7 +375,7 @@ impl Chain {
             .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas)
             .build(&self.house)
             .await
-            .map_err(|error| ChainError::Refused(format!("signing: {error}")))?;
+            .map_err(|error| ChainError::Refused(refusal(&format!("signing: {error}"))))?;
         Ok(SignedTx {
             hash: *envelope.tx_hash(),
             raw: envelope.encoded_2718(),

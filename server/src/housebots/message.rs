@@ -8,17 +8,8 @@ use serde_json::{Value, json};
 
 use crate::address;
 use crate::error::ApiError;
+use crate::inputs::messages::AgentMessage;
 use crate::service::Arcade;
-
-/// `POST /api/housebot/message`'s body, checked.
-#[derive(Debug, Clone)]
-pub struct AgentMessage {
-    pub from_id: String,
-    pub from_name: Option<String>,
-    pub message: String,
-    pub context: Option<String>,
-    pub use_tools: bool,
-}
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Reply {
@@ -86,7 +77,7 @@ impl Arcade {
             Topic::Verify => verify.to_owned(),
             Topic::General => format!("I play this floor too. {how} {odds}"),
         };
-        let tool = if message.use_tools {
+        let tool = if message.use_tools.unwrap_or(false) {
             self.read_only_tool(&text).await?
         } else {
             Value::Null

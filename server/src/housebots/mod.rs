@@ -6,10 +6,12 @@
 //! | file | what |
 //! |---|---|
 //! | `agent.rs` | one agent's loop: fund, commit, play, verify, back off, stop |
+//! | `client.rs` | the public API as the agents call it, with the server's own types |
 //! | `strategy.rs` | what each agent bets |
 //! | `message.rs` | answers to `POST /api/housebot/message` |
 
 mod agent;
+mod client;
 pub mod message;
 mod strategy;
 

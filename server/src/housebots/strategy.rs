@@ -1,7 +1,7 @@
 //! How each house agent bets: one favours coinflip, one plays dice at varied targets, one takes
 //! roulette's outside bets. Deterministic in the round number, so play is easy to follow.
 
-use serde_json::{Value, json};
+use arcade_core::{BetKind, Call, DiceCall, Direction, RouletteBet, Side};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
@@ -27,26 +27,26 @@ impl Strategy {
         }
     }
 
-    /// The game endpoint and its call for round `n`.
-    pub fn call(self, n: u64) -> (&'static str, Value) {
+    /// The call for round `n`.
+    pub fn call(self, n: u64) -> Call {
         let pick = |n: u64, len: usize| usize::try_from(n).unwrap_or(0) % len;
+        let dice = |target, direction| {
+            Call::Dice(DiceCall::new(target, direction).expect("targets 10 to 90 are dice targets"))
+        };
         match self {
-            Self::Coinflip if n % 5 == 4 => ("dice", json!({ "target": 50, "direction": "over" })),
-            Self::Coinflip => {
-                let side = ["heads", "tails"][pick(n, 2)];
-                ("flip", json!({ "call": side }))
-            }
-            Self::Dice => {
-                let target = [10, 25, 50, 75, 90][pick(n, 5)];
-                let direction = ["under", "over"][pick(n / 5, 2)];
-                ("dice", json!({ "target": target, "direction": direction }))
-            }
+            Self::Coinflip if n % 5 == 4 => dice(50, Direction::Over),
+            Self::Coinflip => Call::Coinflip(Side::ALL[pick(n, 2)]),
+            Self::Dice => dice(
+                [10, 25, 50, 75, 90][pick(n, 5)],
+                Direction::ALL[pick(n / 5, 2)],
+            ),
             Self::Roulette => {
-                let bets = [
-                    "red", "black", "odd", "even", "low", "high", "dozen1", "dozen2", "dozen3",
-                    "column1", "column2", "column3",
-                ];
-                ("roulette", json!({ "bet": bets[pick(n, bets.len())] }))
+                let outside: Vec<BetKind> = BetKind::ALL
+                    .into_iter()
+                    .filter(|kind| *kind != BetKind::Straight)
+                    .collect();
+                let kind = outside[pick(n, outside.len())];
+                Call::Roulette(RouletteBet::new(kind, None).expect("outside bets take no number"))
             }
         }
     }

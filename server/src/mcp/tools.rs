@@ -1,6 +1,7 @@
 //! The arcade's MCP tools. Each is a thin call of the service function the REST route uses:
-//! arguments go through the REST parsers, results come back as structured content (object
-//! roots) plus a one-line summary, and errors as tool errors carrying REST's `detail` and `code`.
+//! arguments go through the one parse (`crate::inputs`), results come back as structured
+//! content (object roots) plus a one-line summary, and errors as tool errors carrying REST's
+//! `detail` and `code`.
 
 use std::sync::Arc;
 
@@ -10,13 +11,13 @@ use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::arguments::{
-    BalanceArguments, CashoutArguments, CommitArguments, DiceArguments, FlipArguments,
-    FreeArguments, NoArguments, RouletteArguments, VerifyArguments,
-};
-use crate::api::bodies::{self, AddressBody, CashoutBody};
+use super::arguments::{Arguments, NoArguments};
 use crate::error::ApiError;
+use crate::inputs::games::{DiceInput, FlipInput, GameInput, RouletteInput};
+use crate::inputs::queries::BetPath;
+use crate::inputs::wallets::{AddressInput, AddressPath, CashoutInput};
 use crate::service::Arcade;
+use crate::service::play::Played;
 
 const INSTRUCTIONS: &str = "A provably-fair arcade. Play: arcade_free (100 chips, once per address) \
 or buy chips over x402 (POST /api/arcade/chips); arcade_balance gives your auth_statement: sign it \
@@ -40,11 +41,14 @@ impl ArcadeTools {
         description = "Claim the 100 free chips, once per address. No payment; a signature is optional. Start here to play without buying.",
         annotations(idempotent_hint = true)
     )]
-    async fn free(&self, Parameters(arguments): Parameters<FreeArguments>) -> CallToolResult {
+    async fn free(
+        &self,
+        Parameters(arguments): Parameters<Arguments<AddressInput>>,
+    ) -> CallToolResult {
         let result = async {
-            let body = AddressBody::parse(&arguments.bytes())?;
+            let input = arguments.parse()?;
             self.arcade
-                .claim_free(&body.address, body.signature.as_deref())
+                .claim_free(&input.address.0, input.signature.as_deref())
                 .await
         }
         .await;
@@ -82,11 +86,14 @@ impl ArcadeTools {
         name = "arcade_commit",
         description = "Open a round: the house commits to a secret server seed (you get its SHA-256, the commitment) before it sees your client seed. Requires your signature of the auth_statement from arcade_balance. Play the round once with arcade_flip, arcade_dice or arcade_roulette."
     )]
-    async fn commit(&self, Parameters(arguments): Parameters<CommitArguments>) -> CallToolResult {
+    async fn commit(
+        &self,
+        Parameters(arguments): Parameters<Arguments<AddressInput>>,
+    ) -> CallToolResult {
         let result = async {
-            let body = AddressBody::parse(&arguments.bytes())?;
+            let input = arguments.parse()?;
             self.arcade
-                .commit(&body.address, body.signature.as_deref())
+                .commit(&input.address.0, input.signature.as_deref())
                 .await
         }
         .await;
@@ -103,18 +110,22 @@ impl ArcadeTools {
         name = "arcade_flip",
         description = "Coinflip on a committed round: call heads or tails; a win returns 1.98x the wager. The receipt reveals the server seed so you can check it."
     )]
-    async fn flip(&self, Parameters(arguments): Parameters<FlipArguments>) -> CallToolResult {
-        let result = async { self.arcade.play(bodies::flip(&arguments.bytes())?).await }.await;
-        answer(result, played)
+    async fn flip(
+        &self,
+        Parameters(arguments): Parameters<Arguments<FlipInput>>,
+    ) -> CallToolResult {
+        answer(self.play(arguments).await, played)
     }
 
     #[tool(
         name = "arcade_dice",
         description = "Dice on a committed round: a roll from 0.00 to 100.00, under or over your target (1-99); the payout follows the odds of your call (99% return). The receipt shows the schedule."
     )]
-    async fn dice(&self, Parameters(arguments): Parameters<DiceArguments>) -> CallToolResult {
-        let result = async { self.arcade.play(bodies::dice(&arguments.bytes())?).await }.await;
-        answer(result, played)
+    async fn dice(
+        &self,
+        Parameters(arguments): Parameters<Arguments<DiceInput>>,
+    ) -> CallToolResult {
+        answer(self.play(arguments).await, played)
     }
 
     #[tool(
@@ -123,15 +134,15 @@ impl ArcadeTools {
     )]
     async fn roulette(
         &self,
-        Parameters(arguments): Parameters<RouletteArguments>,
+        Parameters(arguments): Parameters<Arguments<RouletteInput>>,
     ) -> CallToolResult {
-        let result = async {
-            self.arcade
-                .play(bodies::roulette(&arguments.bytes())?)
-                .await
-        }
-        .await;
-        answer(result, played)
+        answer(self.play(arguments).await, played)
+    }
+
+    /// The three games' one path: parse, build the call, play.
+    async fn play<G: GameInput>(&self, arguments: Arguments<G>) -> Result<Played, ApiError> {
+        let input = arguments.parse()?;
+        self.arcade.play(input.play()?).await
     }
 
     #[tool(
@@ -139,10 +150,13 @@ impl ArcadeTools {
         description = "Re-derive a played round from its revealed server seed with the arcade's fairness core: checks the commitment, the outcome and the payout. Anyone can verify any bet.",
         annotations(read_only_hint = true)
     )]
-    async fn verify(&self, Parameters(arguments): Parameters<VerifyArguments>) -> CallToolResult {
+    async fn verify(
+        &self,
+        Parameters(arguments): Parameters<Arguments<BetPath>>,
+    ) -> CallToolResult {
         let result = async {
-            let bet_id = bodies::bet_id_only(&arguments.bytes())?;
-            self.arcade.verify_bet(bet_id).await
+            let input = arguments.parse()?;
+            self.arcade.verify_bet(input.bet_id).await
         }
         .await;
         answer(result, |v| {
@@ -164,9 +178,12 @@ impl ArcadeTools {
         description = "Chips held by an address, how many of them a cashout may take (cashable: the balance less the chips granted for free), whether it has bought in, and its auth_statement: the exact text to sign with personal_sign (EIP-191) for arcade_commit and arcade_cashout.",
         annotations(read_only_hint = true)
     )]
-    async fn balance(&self, Parameters(arguments): Parameters<BalanceArguments>) -> CallToolResult {
+    async fn balance(
+        &self,
+        Parameters(arguments): Parameters<Arguments<AddressPath>>,
+    ) -> CallToolResult {
         let result = async {
-            let address = bodies::address_only(&arguments.bytes())?;
+            let address = arguments.parse()?.address.0;
             let balance = self.arcade.balance(&address).await?;
             let mut value = json!(balance);
             value["auth_statement"] = json!(self.arcade.identity.statement(&address));
@@ -189,11 +206,14 @@ impl ArcadeTools {
         description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature and a past purchase. Free chips are play money: at most the balance less the chips granted for free can be cashed out (`cashable` in arcade_balance), else cashout_exceeds_cashable.",
         annotations(destructive_hint = false)
     )]
-    async fn cashout(&self, Parameters(arguments): Parameters<CashoutArguments>) -> CallToolResult {
+    async fn cashout(
+        &self,
+        Parameters(arguments): Parameters<Arguments<CashoutInput>>,
+    ) -> CallToolResult {
         let result = async {
-            let body = CashoutBody::parse(&arguments.bytes())?;
+            let input = arguments.parse()?;
             self.arcade
-                .cash_out(&body.address, body.chips, body.signature.as_deref())
+                .cash_out(&input.address.0, input.chips, input.signature.as_deref())
                 .await
         }
         .await;

@@ -1,28 +1,35 @@
 //! The live x402 manifest: every paid resource with its price, and the terms it is sold on.
-//! Served at `GET /api/arcade/manifest` and `/.well-known/x402`.
+//! Served at `GET /api/arcade/manifest` and `/.well-known/x402`. Without a chain the
+//! resources are still listed, each `available: false` with the reason.
 
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::Arcade;
-use crate::error::ApiError;
 use crate::tiers::{CHIP_VALUE_USD, DEFAULT_TIER, TIERS, Tier};
-use crate::x402::{X402_VERSION, describe};
+use crate::x402::{Terms, X402_VERSION, describe};
+
+/// Why nothing is for sale when no chain is configured.
+const NO_CHAIN: &str = "no chain is configured on this deployment, so chips cannot be bought; free chips can still be claimed and played";
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Manifest {
     pub x402_version: u64,
-    /// CAIP-2, e.g. `eip155:8453`.
-    pub network: String,
-    /// The token paid in (EIP-55).
-    pub asset: String,
-    pub token: TokenInfo,
-    /// Where payments go (EIP-55).
-    pub pay_to: String,
+    /// Whether chips can be bought here now.
+    pub available: bool,
+    /// Why not, when `available` is false.
+    pub unavailable_reason: Option<String>,
+    /// CAIP-2, e.g. `eip155:8453` (null without a chain).
+    pub network: Option<String>,
+    /// The token paid in (EIP-55; null without a chain).
+    pub asset: Option<String>,
+    pub token: Option<TokenInfo>,
+    /// Where payments go (EIP-55; null without a chain).
+    pub pay_to: Option<String>,
     pub chip_value_usd: f64,
     /// How long a signed authorization may be valid, in seconds.
-    pub max_timeout_seconds: u64,
+    pub max_timeout_seconds: Option<u64>,
     pub resources: Vec<PaidResource>,
 }
 
@@ -47,14 +54,17 @@ pub struct PaidResource {
     /// Token base units, decimal.
     pub amount: String,
     pub description: String,
-    /// The x402 `PaymentRequirements` the 402 offers for this resource.
-    #[salvo(schema(value_type = Object))]
+    /// Whether it can be bought now.
+    pub available: bool,
+    /// The x402 `PaymentRequirements` the 402 offers for this resource (empty when it is not
+    /// available).
+    #[salvo(schema(value_type = Vec<Object>))]
     pub accepts: Vec<Value>,
 }
 
 impl Arcade {
-    pub fn manifest(&self, base_url: &str) -> Result<Manifest, ApiError> {
-        let terms = &self.payments()?.terms;
+    pub fn manifest(&self, base_url: &str) -> Manifest {
+        let terms = self.payments.as_ref().map(|payments| &payments.terms);
         let resource = |path: String, tier: &Tier| PaidResource {
             methods: vec!["GET".into(), "POST".into()],
             url: format!("{base_url}{path}"),
@@ -64,7 +74,11 @@ impl Arcade {
             price_usd: tier.price_text().trim_start_matches('$').to_owned(),
             amount: tier.price_base_units().to_string(),
             description: describe(tier),
-            accepts: vec![serde_json::to_value(terms.requirements(tier)).unwrap_or_default()],
+            available: terms.is_some(),
+            accepts: terms
+                .map(|terms| serde_json::to_value(terms.requirements(tier)).unwrap_or_default())
+                .into_iter()
+                .collect(),
         };
         let mut resources = vec![resource("/api/arcade/chips".into(), &DEFAULT_TIER)];
         resources.extend(
@@ -72,19 +86,25 @@ impl Arcade {
                 .iter()
                 .map(|tier| resource(format!("/api/arcade/chips/{}", tier.name), tier)),
         );
-        Ok(Manifest {
+        Manifest {
             x402_version: X402_VERSION,
-            network: terms.network.clone(),
-            asset: terms.asset.to_checksum(None),
-            token: TokenInfo {
-                name: terms.token_name.clone(),
-                version: terms.token_version.clone(),
-                decimals: 6,
-            },
-            pay_to: terms.pay_to.to_checksum(None),
+            available: terms.is_some(),
+            unavailable_reason: terms.is_none().then(|| NO_CHAIN.to_owned()),
+            network: terms.map(|t| t.network.clone()),
+            asset: terms.map(|t| t.asset.to_checksum(None)),
+            token: terms.map(token_info),
+            pay_to: terms.map(|t| t.pay_to.to_checksum(None)),
             chip_value_usd: CHIP_VALUE_USD,
-            max_timeout_seconds: terms.max_timeout_seconds,
+            max_timeout_seconds: terms.map(|t| t.max_timeout_seconds),
             resources,
-        })
+        }
+    }
+}
+
+fn token_info(terms: &Terms) -> TokenInfo {
+    TokenInfo {
+        name: terms.token_name.clone(),
+        version: terms.token_version.clone(),
+        decimals: 6,
     }
 }

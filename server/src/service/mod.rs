@@ -1,5 +1,8 @@
-//! One function per operation, shared by every edge (REST now, MCP later). Each state change is
-//! one DB transaction; every number comes from `arcade-core`.
+//! One function per operation, shared by every edge (REST and MCP). A service decides and
+//! orchestrates: it checks the rules, calls `store` for every state change (several in one
+//! transaction where they must land together), `chain` for the chain, and `arcade-core` for
+//! every number. It writes no SQL and builds no HTTP: its errors are domain errors that
+//! `crate::error` maps.
 //!
 //! | operation | file |
 //! |---|---|
@@ -13,13 +16,9 @@
 //! | finishing settlements a request could not | `reconcile.rs` |
 //! | cashouts: chips out as tokens (the money flow out) | `cashouts/` |
 //! | one sender for the house key across instances | `house_sender.rs` |
-//! | the journal of every transaction the house key signs | `house_journal.rs` |
-//! | chip movements and their ledger rows | `ledger.rs` |
 
 pub mod cashouts;
-pub mod house_journal;
 pub mod house_sender;
-mod ledger;
 pub mod manifest;
 pub mod play;
 pub mod purchases;
@@ -32,16 +31,16 @@ pub mod wallets;
 use std::collections::HashSet;
 
 use arcade_core::Limits;
-use sea_orm::DatabaseConnection;
 
 use crate::faults::CrashPoint;
 use crate::housebots::HouseBots;
 use crate::identity::Identity;
+use crate::store::Db;
 use purchases::Payments;
 
 /// The arcade's state: the database and what every operation needs to decide.
 pub struct Arcade {
-    pub db: DatabaseConnection,
+    pub db: Db,
     pub identity: Identity,
     pub limits: Limits,
     /// Database keys (lowercase) of the service's own wallets.

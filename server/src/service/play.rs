@@ -5,19 +5,18 @@
 use arcade_core::wire::CallParams;
 use arcade_core::{ARCADE_NONCE, Call, ClientSeed, Round, ServerSeed};
 use salvo::oapi::ToSchema;
-use sea_orm::sea_query::Expr;
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DatabaseTransaction, EntityTrait, QueryFilter, TransactionTrait,
-};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::ledger::{self, Floor, Kind};
 use super::receipts::BetReceipt;
 use super::{Arcade, now_ms, utc_day};
 use crate::address;
-use crate::entities::{bet, round, wallet};
 use crate::error::ApiError;
 use crate::identity::SignatureError;
+use crate::store::entities::ledger::LedgerKind;
+use crate::store::entities::round::{self, RoundState};
+use crate::store::ledger::{Entry, Floor};
+use crate::store::rounds::NewBet;
+use crate::store::{self, Tx};
 
 /// A game call, validated in shape (the edge did that) but not yet against the rules.
 #[derive(Debug, Clone)]
@@ -29,7 +28,7 @@ pub struct Play {
     pub signature: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Played {
     #[serde(flatten)]
     pub receipt: BetReceipt,
@@ -41,39 +40,33 @@ impl Arcade {
     pub async fn play(&self, play: Play) -> Result<Played, ApiError> {
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
-        let opened = round::Entity::find_by_id(play.round_id.as_str())
-            .one(&self.db)
+        let opened = store::rounds::find(&self.db, &play.round_id)
             .await?
             .ok_or_else(|| ApiError::RoundNotFound(play.round_id.clone()))?;
-        if let Some(signature) = play.signature.as_deref() {
-            let owner = address::parse(&opened.address)
-                .ok_or_else(|| ApiError::internal(std::io::Error::other("stored address")))?;
-            match self.identity.verify(&owner, Some(signature)) {
-                Err(SignatureError::Mismatch { .. }) => {
-                    return Err(ApiError::RoundNotYours(play.round_id));
-                }
-                other => other?,
-            }
-        }
-        if opened.state != round::OPEN {
+        self.check_owner(&opened, &play)?;
+        if opened.state != RoundState::Open {
             return Err(ApiError::RoundSpent(play.round_id));
         }
         let wager = i64::try_from(play.wager).map_err(ApiError::internal)?;
         let now = now_ms();
-        let txn = self.db.begin().await?;
-        spend(&txn, &opened.id, now).await?;
+        let txn = store::begin(&self.db).await?;
+        if !store::rounds::spend(&txn, &opened.id, now).await? {
+            return Err(ApiError::RoundSpent(opened.id));
+        }
         let reference = format!("round:{}", opened.id);
-        let Some(debited) = ledger::debit(
+        let entry = |kind| Entry {
+            kind,
+            reference: &reference,
+            at: now,
+        };
+        let debit = store::ledger::debit(
             &txn,
             &opened.address,
             wager,
             Floor::Nothing,
-            Kind::Wager,
-            &reference,
-            now,
-        )
-        .await?
-        else {
+            entry(LedgerKind::Wager),
+        );
+        let Some(debited) = debit.await? else {
             return Err(insufficient(&txn, &opened.address, play.wager).await);
         };
         let today = utc_day(now);
@@ -87,59 +80,64 @@ impl Arcade {
         let settlement = settle(&opened, &play)?;
         let payout = i64::try_from(settlement.payout).map_err(ApiError::internal)?;
         let balance = if payout > 0 {
-            ledger::credit(&txn, &opened.address, payout, Kind::Win, &reference, now)
+            store::ledger::credit(&txn, &opened.address, payout, entry(LedgerKind::Win))
                 .await?
                 .chips
         } else {
             debited.chips
         };
-        wallet::Entity::update_many()
-            .col_expr(wallet::Column::NetDay, Expr::value(today))
-            .col_expr(
-                wallet::Column::NetToday,
-                Expr::value(net_today + settlement.profit),
-            )
-            .filter(wallet::Column::Address.eq(&opened.address))
-            .exec(&txn)
-            .await?;
-        let row = bet::ActiveModel {
-            round_id: Set(opened.id.clone()),
-            address: Set(opened.address.clone()),
-            game: Set(settlement.call.game().as_str().to_owned()),
-            client_seed: Set(play.client_seed.clone()),
-            nonce: Set(i64::try_from(ARCADE_NONCE).map_err(ApiError::internal)?),
-            wager: Set(wager),
-            params: Set(to_json(&CallParams(&settlement.call))?),
-            result: Set(to_json(&settlement.result)?),
-            won: Set(settlement.won),
-            payout: Set(payout),
-            profit: Set(settlement.profit),
-            settled_at: Set(now),
-            ..Default::default()
-        };
-        let stored = bet::Entity::insert(row).exec_with_returning(&txn).await?;
+        let net = net_today + settlement.profit;
+        store::ledger::set_net(&txn, &opened.address, today, net).await?;
+        let stored =
+            store::rounds::record_bet(&txn, new_bet(&opened, &play, &settlement, now)?).await?;
         txn.commit().await?;
         Ok(Played {
             receipt: BetReceipt::new(&stored, &opened)?,
             balance,
         })
     }
+
+    /// A signature, when given, must be the round owner's.
+    fn check_owner(&self, opened: &round::Model, play: &Play) -> Result<(), ApiError> {
+        let Some(signature) = play.signature.as_deref() else {
+            return Ok(());
+        };
+        let owner = address::parse(&opened.address)
+            .ok_or_else(|| ApiError::internal(StoredAddress(opened.address.clone())))?;
+        match self.identity.verify(&owner, Some(signature)) {
+            Err(SignatureError::Mismatch { .. }) => {
+                Err(ApiError::RoundNotYours(play.round_id.clone()))
+            }
+            other => Ok(other?),
+        }
+    }
 }
 
-/// Marks the round spent if it still is open; a concurrent play that got there first wins.
-async fn spend(txn: &DatabaseTransaction, round_id: &str, now: i64) -> Result<(), ApiError> {
-    let spent = round::Entity::update_many()
-        .col_expr(round::Column::State, Expr::value(round::SPENT))
-        .col_expr(round::Column::SpentAt, Expr::value(now))
-        .filter(round::Column::Id.eq(round_id))
-        .filter(round::Column::State.eq(round::OPEN))
-        .exec(txn)
-        .await?;
-    if spent.rows_affected == 1 {
-        Ok(())
-    } else {
-        Err(ApiError::RoundSpent(round_id.to_owned()))
-    }
+/// A stored address that does not parse: the database was changed by hand.
+#[derive(Debug, thiserror::Error)]
+#[error("the stored address {0:?} is not an address")]
+struct StoredAddress(String);
+
+fn new_bet(
+    opened: &round::Model,
+    play: &Play,
+    settlement: &arcade_core::Settlement,
+    now: i64,
+) -> Result<NewBet, ApiError> {
+    Ok(NewBet {
+        round_id: opened.id.clone(),
+        address: opened.address.clone(),
+        game: settlement.call.game().as_str(),
+        client_seed: play.client_seed.clone(),
+        nonce: i64::try_from(ARCADE_NONCE).map_err(ApiError::internal)?,
+        wager: i64::try_from(play.wager).map_err(ApiError::internal)?,
+        params: to_json(&CallParams(&settlement.call))?,
+        result: to_json(&settlement.result)?,
+        won: settlement.won,
+        payout: i64::try_from(settlement.payout).map_err(ApiError::internal)?,
+        profit: settlement.profit,
+        settled_at: now,
+    })
 }
 
 fn settle(opened: &round::Model, play: &Play) -> Result<arcade_core::Settlement, ApiError> {
@@ -156,8 +154,8 @@ fn settle(opened: &round::Model, play: &Play) -> Result<arcade_core::Settlement,
     Ok(round.settle())
 }
 
-async fn insufficient(txn: &DatabaseTransaction, address: &str, wager: u64) -> ApiError {
-    match wallet::Entity::find_by_id(address).one(txn).await {
+async fn insufficient(txn: &Tx, address: &str, wager: u64) -> ApiError {
+    match store::ledger::wallet(txn, address).await {
         Ok(found) => ApiError::InsufficientChips {
             balance: found.map_or(0, |w| w.chips),
             wager,

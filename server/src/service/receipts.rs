@@ -1,20 +1,20 @@
 //! Settled rounds as receipts: what game calls return, `verify` re-derives and `recent` lists.
 
-use arcade_core::wire::ReceiptInput;
-use arcade_core::{FAIRNESS_VERSION, Receipt, verify};
+use arcade_core::wire::{ParamsInput, ReceiptInput};
+use arcade_core::{Call, FAIRNESS_VERSION, Game, Receipt, verify};
 use salvo::oapi::ToSchema;
-use sea_orm::{EntityTrait, QueryOrder, QuerySelect};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{Arcade, rfc3339};
 use crate::address;
-use crate::entities::{bet, round};
 use crate::error::ApiError;
+use crate::store;
+use crate::store::entities::{bet, round};
 
 /// A settled round: everything needed to re-derive it (`server_seed` is left out of public
 /// listings).
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct BetReceipt {
     pub bet_id: i64,
     pub round_id: String,
@@ -32,8 +32,10 @@ pub struct BetReceipt {
     /// coinflip `{call}`, dice `{target, direction}`, roulette `{bet, number}`.
     #[salvo(schema(value_type = Object))]
     pub params: Value,
-    /// coinflip `{outcome}`, dice `{roll, roll_hundredths, win_chance, multiplier}`,
-    /// roulette `{pocket, color}`.
+    /// coinflip `{outcome}`, dice `{roll, roll_hundredths, win_chance, multiplier, return_num,
+    /// return_den}` (a win returns exactly `return_num / return_den` chips, the wager
+    /// included; `multiplier` is that per chip, shown to 4 decimals), roulette `{pocket,
+    /// color}`.
     #[salvo(schema(value_type = Object))]
     pub result: Value,
     pub won: bool,
@@ -57,14 +59,13 @@ pub struct VerifiedBet {
     pub mismatches: Value,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RecentBets {
-    /// Newest first; addresses truncated; no server seeds.
-    pub rounds: Vec<BetReceipt>,
-}
-
 impl BetReceipt {
     pub fn new(bet: &bet::Model, round: &round::Model) -> Result<Self, ApiError> {
+        let params: Value = serde_json::from_str(&bet.params).map_err(ApiError::internal)?;
+        let mut result: Value = serde_json::from_str(&bet.result).map_err(ApiError::internal)?;
+        if bet.game == Game::Dice.as_str() {
+            add_exact_return(&params, u64::try_from(bet.wager).unwrap_or(0), &mut result)?;
+        }
         Ok(Self {
             bet_id: bet.id,
             round_id: bet.round_id.clone(),
@@ -76,8 +77,8 @@ impl BetReceipt {
             client_seed: bet.client_seed.clone(),
             nonce: bet.nonce,
             wager: bet.wager,
-            params: serde_json::from_str(&bet.params).map_err(ApiError::internal)?,
-            result: serde_json::from_str(&bet.result).map_err(ApiError::internal)?,
+            params,
+            result,
             won: bet.won,
             payout: bet.payout,
             profit: bet.profit,
@@ -108,29 +109,38 @@ impl BetReceipt {
 
 impl Arcade {
     pub async fn verify_bet(&self, bet_id: i64) -> Result<VerifiedBet, ApiError> {
-        let found = bet::Entity::find_by_id(bet_id)
-            .find_also_related(round::Entity)
-            .one(&self.db)
-            .await?;
-        let Some((bet, Some(round))) = found else {
-            return Err(ApiError::BetNotFound(bet_id));
-        };
+        let (bet, round) = store::rounds::bet(&self.db, bet_id)
+            .await?
+            .ok_or(ApiError::BetNotFound(bet_id))?;
         BetReceipt::new(&bet, &round)?.verify()
     }
 
-    pub async fn recent(&self, limit: u64) -> Result<RecentBets, ApiError> {
-        let rows = bet::Entity::find()
-            .find_also_related(round::Entity)
-            .order_by_desc(bet::Column::Id)
-            .limit(limit)
-            .all(&self.db)
-            .await?;
-        let rounds = rows
+    /// The newest settled rounds first; addresses truncated; no server seeds.
+    pub async fn recent(&self, limit: u64) -> Result<Vec<BetReceipt>, ApiError> {
+        store::rounds::recent(&self.db, limit)
+            .await?
             .iter()
-            .filter_map(|(bet, round)| {
-                Some(BetReceipt::new(bet, round.as_ref()?).map(BetReceipt::public))
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(RecentBets { rounds })
+            .map(|(bet, round)| BetReceipt::new(bet, round).map(BetReceipt::public))
+            .collect()
     }
+}
+
+/// The dice result's exact return, as fairness v1 names it: a win pays `return_num /
+/// return_den` chips, the wager included (in lowest terms). Added here, at the receipt, so the
+/// core's own result (and the golden vectors) stay as they are.
+fn add_exact_return(params: &Value, wager: u64, result: &mut Value) -> Result<(), ApiError> {
+    let params: ParamsInput = serde_json::from_value(params.clone()).map_err(ApiError::internal)?;
+    let Ok(Call::Dice(call)) = params.to_call(Game::Dice) else {
+        return Ok(());
+    };
+    let exact = call.win_return(wager);
+    let (num, den) = (exact.numerator(), exact.denominator());
+    let divisor = gcd(num, den).max(1);
+    result["return_num"] = json!(u64::try_from(num / divisor).map_err(ApiError::internal)?);
+    result["return_den"] = json!(u64::try_from(den / divisor).map_err(ApiError::internal)?);
+    Ok(())
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }

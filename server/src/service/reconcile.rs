@@ -10,14 +10,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use alloy::primitives::B256;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use super::cashouts::CashoutsReconciled;
 use super::purchases::{Claim, Decision, Payments};
 use super::{Arcade, now_ms};
-use crate::chain::proof::Settlement;
-use crate::entities::payment;
 use crate::error::ApiError;
+use crate::store;
+use crate::store::entities::payment::{self, Rail};
 
 /// What one pass did, for logs and tests.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -36,12 +35,7 @@ impl Arcade {
             return Ok(outcome);
         };
         let age = i64::try_from(min_age.as_millis()).unwrap_or(i64::MAX);
-        let rows = payment::Entity::find()
-            .filter(payment::Column::State.eq(payment::SETTLING))
-            .filter(payment::Column::UpdatedAt.lte(now_ms().saturating_sub(age)))
-            .order_by_asc(payment::Column::Id)
-            .all(&self.db)
-            .await?;
+        let rows = store::payments::settling_since(&self.db, now_ms().saturating_sub(age)).await?;
         for row in rows {
             match self.reconcile_one(payments, &row).await {
                 Ok(step) => step.count(&mut outcome),
@@ -58,17 +52,17 @@ impl Arcade {
         &self,
         payments: &Payments,
         row: &payment::Model,
-    ) -> Result<Step, ApiError> {
+    ) -> Result<Step, Failure> {
         let claim = Claim::of(row)?;
         let candidate: Option<B256> = row.tx_hash.as_deref().and_then(|h| h.parse().ok());
-        let open = match self.decide(payments, &claim, candidate).await? {
+        let reverted = match self.decide(payments, &claim, candidate).await? {
             Decision::Credited(_) => return Ok(Step::Credited),
             Decision::Failed { .. } => return Ok(Step::Failed),
-            Decision::Pending(Settlement::Open { candidate_reverted }) => candidate_reverted,
-            Decision::Pending(_) => return Ok(Step::Waiting),
+            Decision::Open { reverted } => reverted,
+            Decision::Unconfirmed => return Ok(Step::Waiting),
         };
         // The nonce is unused and the authorization still valid.
-        if open || row.settled_by == payment::BY_FACILITATOR {
+        if reverted || row.settled_by == Rail::Facilitator {
             // Our settlement reverted (it cannot be sent again), or a facilitator holds the
             // authorization and may still land it: wait for the chain, or for expiry.
             return Ok(Step::Waiting);
@@ -80,13 +74,16 @@ impl Arcade {
                 .await?;
             return Ok(Step::Failed);
         };
-        let raw = alloy::hex::decode(raw).map_err(ApiError::internal)?;
+        let raw = alloy::hex::decode(raw)?;
         if let Err(error) = payments.chain.rebroadcast(&raw).await {
             tracing::info!(payment = row.id, %error, "rebroadcast refused; checking again later");
         }
         Ok(Step::Rebroadcast)
     }
 }
+
+/// Why one payment could not be reconciled this pass (it is tried again next pass).
+type Failure = Box<dyn std::error::Error + Send + Sync>;
 
 enum Step {
     Credited,

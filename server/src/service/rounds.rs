@@ -3,15 +3,14 @@
 use alloy::primitives::Address;
 use arcade_core::{Commitment, FAIRNESS_VERSION, server_seed_from_bytes};
 use salvo::oapi::ToSchema;
-use sea_orm::{ActiveValue::Set, EntityTrait};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Arcade, now_ms, rfc3339};
 use crate::address;
-use crate::entities::round;
 use crate::error::ApiError;
+use crate::store;
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Committed {
     /// Pass it to one game call; it can be played once, by this address.
     pub round_id: String,
@@ -21,6 +20,11 @@ pub struct Committed {
     pub fairness_version: u32,
     pub created_at: String,
 }
+
+/// The operating system's random generator failed.
+#[derive(Debug, thiserror::Error)]
+#[error("the operating system's random generator failed: {0}")]
+pub struct NoRandomness(String);
 
 impl Arcade {
     pub async fn commit(
@@ -33,18 +37,15 @@ impl Arcade {
         let commitment = Commitment::of(&server_seed);
         let round_id = format!("r_{}", alloy::hex::encode(random_bytes::<16>()?));
         let now = now_ms();
-        let row = round::ActiveModel {
-            id: Set(round_id.clone()),
-            address: Set(address::key(address)),
-            server_seed: Set(server_seed),
-            commitment: Set(commitment.as_str().to_owned()),
-            state: Set(round::OPEN.to_owned()),
-            created_at: Set(now),
-            spent_at: Set(None),
-        };
-        round::Entity::insert(row)
-            .exec_without_returning(&self.db)
-            .await?;
+        store::rounds::open(
+            &self.db,
+            &round_id,
+            &address::key(address),
+            &server_seed,
+            commitment.as_str(),
+            now,
+        )
+        .await?;
         Ok(Committed {
             round_id,
             address: address::display(address),
@@ -58,7 +59,6 @@ impl Arcade {
 /// Bytes from the operating system's CSPRNG.
 fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| ApiError::internal(std::io::Error::other(e.to_string())))?;
+    getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(NoRandomness(e.to_string())))?;
     Ok(bytes)
 }

@@ -3,15 +3,18 @@
 
 use std::collections::BTreeMap;
 
-use arcade_core::{BetKind, Game, MAX_CLIENT_SEED_CHARS, MIN_WAGER};
+use arcade_core::{Game, MAX_CLIENT_SEED_CHARS, MIN_WAGER};
 use salvo::oapi::ToSchema;
-use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
 use serde::Serialize;
+use serde_json::Value;
 
 use super::Arcade;
-use crate::entities::{bet, cashout};
 use crate::error::ApiError;
+use crate::inputs::games::{DiceInput, FlipInput, RouletteInput, endpoint};
+use crate::inputs::schema;
+use crate::store;
+use crate::store::entities::cashout::CashoutStatus;
+use crate::store::stats::Scope;
 use crate::tiers::{CHIP_VALUE_USD, TIERS};
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -48,7 +51,7 @@ pub struct LimitsView {
 pub struct GameEntry {
     pub name: String,
     pub endpoint: String,
-    /// Parameter name to the values it accepts.
+    /// Parameter name to the values it accepts (the descriptions of the call's input schema).
     pub params: BTreeMap<String, String>,
     /// Rounds of this game settled so far.
     pub rounds: i64,
@@ -132,8 +135,8 @@ impl Arcade {
                 .into_iter()
                 .map(|game| GameEntry {
                     name: game.as_str().into(),
-                    endpoint: format!("POST /api/arcade/{}", endpoint_of(game)),
-                    params: params_of(game, l.max_wager_chips),
+                    endpoint: format!("POST /api/arcade/{}", endpoint(game)),
+                    params: params_of(game),
                     rounds: rounds_of(game),
                 })
                 .collect(),
@@ -150,32 +153,25 @@ impl Arcade {
         house_wallet_addresses.sort();
         Ok(HouseStats {
             all: FloorStats::from(self.totals_by_game(Scope::All).await?),
-            house_wallets: FloorStats::from(self.totals_by_game(Scope::House).await?),
-            players: FloorStats::from(self.totals_by_game(Scope::Players).await?),
+            house_wallets: FloorStats::from(
+                self.totals_by_game(Scope::Of(&self.house_wallets)).await?,
+            ),
+            players: FloorStats::from(
+                self.totals_by_game(Scope::AllBut(&self.house_wallets))
+                    .await?,
+            ),
             house_wallet_addresses,
             cashouts: self.cashout_totals().await?,
         })
     }
 
     async fn cashout_totals(&self) -> Result<CashoutTotals, ApiError> {
-        let rows: Vec<(String, i64, i64)> = cashout::Entity::find()
-            .select_only()
-            .column(cashout::Column::Status)
-            .column_as(Expr::cust("COUNT(*)"), "count")
-            .column_as(
-                Expr::cust("CAST(COALESCE(SUM(chips), 0) AS BIGINT)"),
-                "chips",
-            )
-            .group_by(cashout::Column::Status)
-            .into_tuple()
-            .all(&self.db)
-            .await?;
         let mut totals = CashoutTotals::default();
-        for (status, count, chips) in rows {
-            let bucket = match status.as_str() {
-                cashout::CONFIRMED => &mut totals.confirmed,
-                cashout::FAILED => &mut totals.refunded,
-                _ => &mut totals.in_flight,
+        for (status, count, chips) in store::stats::cashout_totals(&self.db).await? {
+            let bucket = match status {
+                CashoutStatus::Confirmed => &mut totals.confirmed,
+                CashoutStatus::Failed => &mut totals.refunded,
+                CashoutStatus::Pending | CashoutStatus::Sent => &mut totals.in_flight,
             };
             bucket.count += count;
             bucket.chips += chips;
@@ -183,27 +179,11 @@ impl Arcade {
         Ok(totals)
     }
 
-    async fn totals_by_game(&self, scope: Scope) -> Result<BTreeMap<String, GameStats>, ApiError> {
-        let mut query = bet::Entity::find()
-            .select_only()
-            .column(bet::Column::Game)
-            .column_as(Expr::cust("COUNT(*)"), "rounds")
-            .column_as(
-                Expr::cust("CAST(COALESCE(SUM(wager), 0) AS BIGINT)"),
-                "wagered",
-            )
-            .column_as(
-                Expr::cust("CAST(COALESCE(SUM(payout), 0) AS BIGINT)"),
-                "paid_out",
-            )
-            .group_by(bet::Column::Game);
-        let house = self.house_wallets.iter().cloned();
-        query = match scope {
-            Scope::All => query,
-            Scope::House => query.filter(bet::Column::Address.is_in(house)),
-            Scope::Players => query.filter(bet::Column::Address.is_not_in(house)),
-        };
-        let rows: Vec<(String, i64, i64, i64)> = query.into_tuple().all(&self.db).await?;
+    async fn totals_by_game(
+        &self,
+        scope: Scope<'_>,
+    ) -> Result<BTreeMap<String, GameStats>, ApiError> {
+        let rows = store::stats::totals_by_game(&self.db, scope).await?;
         Ok(rows
             .into_iter()
             .map(|(game, rounds, wagered, paid_out)| {
@@ -217,13 +197,6 @@ impl Arcade {
             })
             .collect())
     }
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Scope {
-    All,
-    House,
-    Players,
 }
 
 impl From<BTreeMap<String, GameStats>> for FloorStats {
@@ -240,56 +213,29 @@ impl From<BTreeMap<String, GameStats>> for FloorStats {
     }
 }
 
-fn endpoint_of(game: Game) -> &'static str {
-    match game {
-        Game::Coinflip => "flip",
-        Game::Dice => "dice",
-        Game::Roulette => "roulette",
-    }
-}
-
-fn params_of(game: Game, max_wager: u64) -> BTreeMap<String, String> {
-    let common = [
-        (
-            "round_id",
-            "from POST /api/arcade/commit; one play per round".to_owned(),
-        ),
-        (
-            "client_seed",
-            format!(
-                "your own string, 1 to {MAX_CLIENT_SEED_CHARS} characters, no control characters; pick a fresh random one"
-            ),
-        ),
-        (
-            "wager",
-            format!(
-                "integer chips, {MIN_WAGER} to {max_wager}, and the round's potential profit at most the payout limit"
-            ),
-        ),
-        (
-            "signature",
-            "optional: your signature of the auth statement".to_owned(),
-        ),
-    ];
-    let own: Vec<(&str, String)> = match game {
-        Game::Coinflip => vec![("call", "heads or tails".into())],
-        Game::Dice => vec![
-            ("target", "integer 1 to 99".into()),
-            (
-                "direction",
-                "under (default) or over: win if the roll is under/over the target".into(),
-            ),
-        ],
-        Game::Roulette => vec![
-            ("bet", BetKind::ALL.map(BetKind::as_str).join(", ")),
-            ("number", "0 to 36, for straight bets only".into()),
-        ],
+/// A game's parameters as its input schema describes them: one source for the listing, the
+/// OpenAPI document and the MCP tool.
+fn params_of(game: Game) -> BTreeMap<String, String> {
+    let schema = match game {
+        Game::Coinflip => schema::of::<FlipInput>(),
+        Game::Dice => schema::of::<DiceInput>(),
+        Game::Roulette => schema::of::<RouletteInput>(),
     };
-    common
-        .into_iter()
-        .chain(own)
-        .map(|(k, v)| (k.to_owned(), v))
-        .collect()
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| {
+            properties
+                .iter()
+                .map(|(name, property)| {
+                    // Plain text: the schema's markdown code marks dropped.
+                    let text = property["description"].as_str().unwrap_or_default();
+                    let words: Vec<&str> = text.split_whitespace().collect();
+                    (name.clone(), words.join(" ").replace('`', ""))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn how_to_play() -> Vec<String> {

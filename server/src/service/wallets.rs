@@ -2,17 +2,15 @@
 
 use alloy::primitives::Address;
 use salvo::oapi::ToSchema;
-use sea_orm::sea_query::{Expr, ExprTrait};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::ledger::{self, Kind};
 use super::{Arcade, now_ms};
 use crate::address;
-use crate::entities::wallet;
 use crate::error::ApiError;
+use crate::store;
+use crate::store::entities::wallet;
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Balance {
     /// EIP-55 checksummed.
     pub address: String,
@@ -25,7 +23,7 @@ pub struct Balance {
     pub cashable: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct FreeGrant {
     pub address: String,
     /// Chips granted by this claim.
@@ -36,9 +34,7 @@ pub struct FreeGrant {
 
 impl Arcade {
     pub async fn balance(&self, address: &Address) -> Result<Balance, ApiError> {
-        let row = wallet::Entity::find_by_id(address::key(address))
-            .one(&self.db)
-            .await?;
+        let row = store::ledger::wallet(&self.db, &address::key(address)).await?;
         Ok(Balance {
             address: address::display(address),
             chips: row.as_ref().map_or(0, |w| w.chips),
@@ -57,26 +53,11 @@ impl Arcade {
         if signature.is_some() {
             self.identity.verify(address, signature)?;
         }
-        let key = address::key(address);
         let granted = i64::try_from(self.limits.free_chips).map_err(ApiError::internal)?;
-        let now = now_ms();
-        let txn = self.db.begin().await?;
-        ledger::ensure_wallet(&txn, &key, now).await?;
-        let claimed = wallet::Entity::update_many()
-            .col_expr(wallet::Column::FreeClaimed, Expr::value(true))
-            .col_expr(
-                wallet::Column::FreeGranted,
-                Expr::col(wallet::Column::FreeGranted).add(granted),
-            )
-            .filter(wallet::Column::Address.eq(&key))
-            .filter(wallet::Column::FreeClaimed.eq(false))
-            .exec(&txn)
-            .await?;
-        if claimed.rows_affected == 0 {
-            return Err(ApiError::FreeAlreadyClaimed(address::display(address)));
-        }
-        let wallet = ledger::credit(&txn, &key, granted, Kind::Free, "free", now).await?;
-        txn.commit().await?;
+        let claimed =
+            store::ledger::claim_free(&self.db, &address::key(address), granted, now_ms()).await?;
+        let wallet =
+            claimed.ok_or_else(|| ApiError::FreeAlreadyClaimed(address::display(address)))?;
         Ok(FreeGrant {
             address: address::display(address),
             granted,

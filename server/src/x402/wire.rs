@@ -132,6 +132,11 @@ pub fn decode_json(header: &str) -> Result<Value, HeaderError> {
     serde_json::from_slice(&bytes).map_err(|e| HeaderError::Json(e.to_string()))
 }
 
+/// Decodes a `PAYMENT-REQUIRED` header (a client reading a 402).
+pub fn decode_payment_required(header: &str) -> Result<PaymentRequired, HeaderError> {
+    parse(decode_json(header)?)
+}
+
 fn parse<T: DeserializeOwned>(value: Value) -> Result<T, HeaderError> {
     serde_json::from_value(value).map_err(|e| HeaderError::Shape(e.to_string()))
 }

@@ -10,6 +10,7 @@ use alloy::primitives::{B256, U256};
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::chain::token::TransferWithAuthorization;
 use arcade_server::entities::payment;
+use arcade_server::entities::payment::PaymentState;
 use arcade_server::service::reconcile::Reconciled;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
@@ -81,7 +82,7 @@ async fn a_same_nonce_front_run_credits_nothing(backend: Backend) {
     );
     assert_eq!(reconcile(&app).await, Reconciled::default());
     let row = the_payment(&app, &payer).await;
-    assert_eq!(row.state, payment::FAILED);
+    assert_eq!(row.state, PaymentState::Failed);
     assert!(
         row.error.as_deref().unwrap().contains(&b.to_string()),
         "{row:?}"
@@ -129,7 +130,7 @@ async fn a_front_run_during_the_request_is_refused(backend: Backend) {
         "{}",
         reply.body
     );
-    assert_eq!(the_payment(&app, &payer).await.state, payment::FAILED);
+    assert_eq!(the_payment(&app, &payer).await.state, PaymentState::Failed);
     assert_eq!(app.chips(payer.address()).await, 0);
     assert_eq!(reconcile(&app).await, Reconciled::default());
     app.automine(true).await;
@@ -149,7 +150,7 @@ async fn a_cancelled_authorization_credits_nothing(backend: Backend) {
 
     assert_eq!(reconcile(&app).await.failed, 1);
     let row = the_payment(&app, &payer).await;
-    assert_eq!(row.state, payment::FAILED);
+    assert_eq!(row.state, PaymentState::Failed);
     assert!(
         row.error.as_deref().unwrap().contains("cancelled"),
         "{row:?}"
@@ -178,7 +179,7 @@ async fn the_payer_landing_a_themself_is_credited_once(backend: Backend) {
     assert_eq!(reconcile(&app).await.credited, 1);
     assert_eq!(reconcile(&app).await, Reconciled::default());
     let row = the_payment(&app, &payer).await;
-    assert_eq!(row.state, payment::SETTLED);
+    assert_eq!(row.state, PaymentState::Settled);
     assert_eq!(row.tx_hash.as_deref(), Some(own.to_string().as_str()));
     assert_eq!(app.chips(payer.address()).await, 10_000);
     assert_eq!(
@@ -208,7 +209,7 @@ async fn an_authorization_expired_on_chain_is_given_up(backend: Backend) {
 
     assert_eq!(reconcile(&app).await.failed, 1);
     let row = the_payment(&app, &payer).await;
-    assert_eq!(row.state, payment::FAILED);
+    assert_eq!(row.state, PaymentState::Failed);
     assert!(row.error.as_deref().unwrap().contains("expired"), "{row:?}");
     assert!(!app.authorization_used(payer.address(), a.nonce).await);
     assert_eq!(app.chips(payer.address()).await, 0);

@@ -12,9 +12,11 @@ use std::time::{Duration, Instant};
 use alloy::primitives::{B256, U256};
 use alloy::providers::{Provider, ProviderBuilder};
 use alloy::signers::local::PrivateKeySigner;
+use arcade_server::entities::cashout::CashoutStatus;
+use arcade_server::entities::payment::PaymentState;
 use arcade_server::entities::{cashout, ledger, payment};
 use futures::future::join_all;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ActiveEnum, ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
 use crate::helpers::{Backend, sign};
@@ -143,7 +145,7 @@ async fn a_crash_after(point: &str, backend: Backend) {
 
     // What the crash left behind.
     let row = cashout_row(&app, 1).await;
-    assert_eq!(row.status, cashout::PENDING);
+    assert_eq!(row.status, CashoutStatus::Pending);
     assert_eq!(
         app.chips(player.address()).await,
         500,
@@ -197,7 +199,7 @@ async fn a_crash_after(point: &str, backend: Backend) {
         .await
         .unwrap()
         .into_iter()
-        .map(|e| e.kind)
+        .map(|e| e.kind.to_value())
         .collect();
     assert_eq!(entries, ["cashout"]);
     app.audit().await;
@@ -263,7 +265,7 @@ async fn a_purchase_crash_after(point: &str, backend: Backend) {
         .await
         .unwrap()
         .expect("the payment was reserved");
-    assert_eq!(row.state, payment::SETTLING);
+    assert_eq!(row.state, PaymentState::Settling);
     let journalled = row
         .tx_hash
         .clone()
@@ -287,7 +289,7 @@ async fn a_purchase_crash_after(point: &str, backend: Backend) {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(row.state, payment::SETTLED);
+    assert_eq!(row.state, PaymentState::Settled);
     assert_eq!(
         row.tx_hash.as_deref(),
         Some(journalled.as_str()),

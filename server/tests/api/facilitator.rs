@@ -159,7 +159,7 @@ async fn purchases_settle_through_the_facilitator(backend: Backend) {
     // Replayed: refused by the arcade's own records before the facilitator is asked.
     app.buy("/api/arcade/chips", Some(&payment))
         .await
-        .error_code(409, "payment_already_used");
+        .refused("invalid_exact_evm_nonce_already_used");
     assert_eq!(app.chips(payer.address()).await, 1000);
 
     // A payer without the money: the facilitator's refusal comes back as a 402 with its reason.
@@ -250,7 +250,12 @@ async fn a_front_run_of_the_facilitators_settlement_credits_nothing(backend: Bac
         .await
         .unwrap();
     assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0].state, "failed", "{:?}", rows[0]);
+    assert_eq!(
+        rows[0].state,
+        arcade_server::entities::payment::PaymentState::Failed,
+        "{:?}",
+        rows[0]
+    );
     assert_eq!(app.chips(payer.address()).await, 0);
     assert_eq!(app.token_balance(app.house()).await, house_before);
     app.automine(true).await;

@@ -190,7 +190,7 @@ impl TestApp {
             .unwrap();
         let entry = ledger::ActiveModel {
             address: Set(key),
-            kind: Set("purchase".into()),
+            kind: Set(arcade_server::entities::ledger::LedgerKind::Purchase),
             delta: Set(chips),
             balance_after: Set(updated[0].chips),
             reference: Set("test fixture".into()),

@@ -207,14 +207,15 @@ async fn lies_credit_nothing(backend: Backend) {
         .await
         .unwrap();
     assert_eq!((pass.credited, pass.failed), (0, 4), "{pass:?}");
-    let states: Vec<String> = payment::Entity::find()
+    let states: Vec<_> = payment::Entity::find()
         .all(&app.arcade.db)
         .await
         .unwrap()
         .into_iter()
         .map(|row| row.state)
         .collect();
-    assert_eq!(states, ["settled", "failed", "failed", "failed", "failed"]);
+    use arcade_server::entities::payment::PaymentState::{Failed, Settled};
+    assert_eq!(states, [Settled, Failed, Failed, Failed, Failed]);
     assert_eq!(app.chips(payer.address()).await, 1000);
     app.audit().await;
 }

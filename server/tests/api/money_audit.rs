@@ -15,6 +15,7 @@ use alloy::providers::{Provider, ProviderBuilder};
 use alloy::rpc::types::Filter;
 use alloy::sol_types::SolEvent;
 use arcade_server::chain::token::DollarToken::{AuthorizationUsed, Transfer};
+use arcade_server::entities::payment::PaymentState;
 use arcade_server::entities::{ledger, payment};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
@@ -30,7 +31,7 @@ impl PaidApp {
         let payments = payment::Entity::find().all(db).await.unwrap();
         let settled: Vec<&payment::Model> = payments
             .iter()
-            .filter(|p| p.state == payment::SETTLED)
+            .filter(|p| p.state == PaymentState::Settled)
             .collect();
 
         let credits = ledger::Entity::find()

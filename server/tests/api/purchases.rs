@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use alloy::primitives::U256;
 use arcade_server::entities::payment;
+use arcade_server::entities::payment::PaymentState;
 use futures::future::join_all;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
@@ -68,9 +69,10 @@ async fn the_challenge_is_the_v2_offer(app: &PaidApp) {
         let by_get = app.get(&path).await;
         assert_eq!(by_get.status, 402, "GET yields the challenge too");
     }
+    // An unknown tier is a validation error of the path (the interface's 422), not a 404.
     app.post("/api/arcade/chips/jumbo", &json!({}))
         .await
-        .error(404, "unknown_tier");
+        .invalid(&[json!("path"), json!("tier")], "enum");
     app.post("/api/arcade/chips", &json!({ "chips": 5 }))
         .await
         .invalid(&[json!("body"), json!("chips")], "extra_forbidden");
@@ -124,16 +126,22 @@ async fn a_signed_payment_buys_chips_once(app: &PaidApp) {
         (Some(1000), Some(true))
     );
 
-    // The same authorization again, on the same or another tier: refused, nothing moves.
+    // The same authorization again, on the same or another tier: a 402 saying it was used
+    // (a purchase without a valid payment is always a 402), with its state; nothing moves.
     for path in ["/api/arcade/chips", "/api/arcade/chips/small"] {
         let replay = app.buy(path, Some(&payment)).await;
+        replay.refused("invalid_exact_evm_nonce_already_used");
         assert_eq!(
             (
-                replay.status,
                 replay.body["code"].as_str(),
-                replay.body["state"].as_str()
+                replay.body["state"].as_str(),
+                replay.body["tx_hash"].as_str()
             ),
-            (409, Some("payment_already_used"), Some("settled")),
+            (
+                Some("payment_already_used"),
+                Some("settled"),
+                purchase["tx_hash"].as_str()
+            ),
             "{}",
             replay.body
         );
@@ -242,8 +250,12 @@ async fn refusals_move_nothing(app: &PaidApp) {
     ] {
         let reply = app.buy("/api/arcade/chips", Some(&malformed)).await;
         assert_eq!(
-            (reply.status, reply.body["code"].as_str()),
-            (400, Some("invalid_payload")),
+            (
+                reply.status,
+                reply.body["code"].as_str(),
+                reply.body["error"].as_str()
+            ),
+            (402, Some("invalid_payload"), Some("invalid_payload")),
             "{what}: {}",
             reply.body
         );
@@ -255,9 +267,11 @@ async fn refusals_move_nothing(app: &PaidApp) {
         .send()
         .await
         .unwrap();
+    let status = via_x_payment.status().as_u16();
+    let body: Value = via_x_payment.json().await.unwrap();
     assert_eq!(
-        via_x_payment.status().as_u16(),
-        400,
+        (status, body["error"].as_str()),
+        (402, Some("invalid_payload")),
         "X-PAYMENT is read too"
     );
 
@@ -276,7 +290,7 @@ async fn refusals_move_nothing(app: &PaidApp) {
         payments(app)
             .await
             .iter()
-            .all(|p| p.state == payment::FAILED)
+            .all(|p| p.state == PaymentState::Failed)
     );
 
     // Funded later, the refused authorization itself goes through, once.
@@ -295,9 +309,12 @@ async fn sixteen_copies_of_one_payment_settle_once(app: &PaidApp) {
     let settled = replies.iter().filter(|r| r.status == 200).count();
     assert_eq!(settled, 1, "exactly one copy settles");
     for reply in replies.iter().filter(|r| r.status != 200) {
-        assert_eq!(
-            (reply.status, reply.body["code"].as_str()),
-            (409, Some("payment_already_used")),
+        // In flight (`settlement_pending`) or already settled, never a second settlement.
+        let reason = reply.body["error"].as_str().unwrap_or_default();
+        assert!(
+            reply.status == 402
+                && reply.body["code"] == "payment_already_used"
+                && ["settlement_pending", "invalid_exact_evm_nonce_already_used"].contains(&reason),
             "{}",
             reply.body
         );
@@ -380,9 +397,13 @@ async fn a_late_settlement_is_reconciled_once(backend: Backend) {
         0,
         "nothing credited before the receipt"
     );
-    app.buy("/api/arcade/chips", Some(&payment))
-        .await
-        .error_code(409, "payment_already_used");
+    let replay = app.buy("/api/arcade/chips", Some(&payment)).await;
+    replay.refused("settlement_pending");
+    assert_eq!(
+        replay.body["transaction"],
+        tx_hash.as_str(),
+        "do not pay again"
+    );
 
     app.anvil("anvil_dropTransaction", json!([tx_hash])).await;
     let pass = app.arcade.reconcile_payments(Duration::ZERO).await.unwrap();
@@ -400,7 +421,7 @@ async fn a_late_settlement_is_reconciled_once(backend: Backend) {
             .await
     );
     let rows = payment::Entity::find()
-        .filter(payment::Column::State.eq(payment::SETTLED))
+        .filter(payment::Column::State.eq(PaymentState::Settled))
         .all(&app.arcade.db)
         .await
         .unwrap();
@@ -497,8 +518,23 @@ async fn without_a_chain_purchases_say_so() {
     app.post("/api/arcade/chips", &json!({}))
         .await
         .error(503, "payments_unavailable");
-    app.get("/api/arcade/manifest")
-        .await
-        .error(503, "payments_unavailable");
+    // The manifest still answers: every resource listed, none available, and why.
+    for path in ["/api/arcade/manifest", "/.well-known/x402"] {
+        let manifest = app.get(path).await.ok();
+        assert_eq!(manifest["available"], false, "{manifest}");
+        assert!(
+            manifest["unavailable_reason"]
+                .as_str()
+                .unwrap()
+                .contains("no chain")
+        );
+        let resources = manifest["resources"].as_array().unwrap();
+        assert_eq!(resources.len(), 4);
+        assert!(
+            resources
+                .iter()
+                .all(|r| r["available"] == false && r["accepts"] == json!([]))
+        );
+    }
     let _: Value = app.get("/api/arcade/games").await.ok();
 }

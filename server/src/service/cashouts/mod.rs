@@ -18,16 +18,15 @@ mod send;
 
 use alloy::primitives::Address;
 use salvo::oapi::ToSchema;
-use sea_orm::{ActiveValue::Set, EntityTrait, TransactionTrait};
 use serde::Serialize;
 
-use super::ledger::{self, Floor, Kind};
 use super::wallets::cashable;
 use super::{Arcade, now_ms};
 use crate::address;
-use crate::entities::{cashout, wallet};
 use crate::error::ApiError;
 use crate::faults::{CrashPoint, crash_if};
+use crate::store;
+use crate::store::cashouts::{NewCashout, Opened};
 use crate::tiers::BASE_UNITS_PER_CHIP;
 
 pub use reconcile::CashoutsReconciled;
@@ -64,14 +63,31 @@ impl Arcade {
     ) -> Result<CashoutReceipt, ApiError> {
         let payments = self.payments()?;
         self.identity.verify(address, signature)?;
-        let (min, max) = (
-            i64::try_from(self.limits.min_cashout_chips).unwrap_or(i64::MAX),
-            i64::try_from(self.limits.max_cashout_chips).unwrap_or(i64::MAX),
-        );
-        if !(min..=max).contains(&chips) {
-            return Err(ApiError::CashoutOutOfRange { chips, min, max });
-        }
-        let id = self.open_cashout(address, chips).await?;
+        let new = NewCashout {
+            address: address::key(address),
+            chips,
+            amount: (chips.unsigned_abs() * BASE_UNITS_PER_CHIP).to_string(),
+            asset: address::key(&payments.terms.asset),
+            network: payments.terms.network.clone(),
+            at: now_ms(),
+        };
+        let id = match store::cashouts::open(&self.db, new).await? {
+            Opened::Pending { id } => id,
+            Opened::NotBoughtIn => return Err(ApiError::BuyInRequired(address::display(address))),
+            Opened::Short(wallet) if wallet.chips < chips => {
+                return Err(ApiError::CashoutAboveBalance {
+                    balance: wallet.chips,
+                    chips,
+                });
+            }
+            Opened::Short(wallet) => {
+                return Err(ApiError::CashoutExceedsCashable {
+                    chips,
+                    cashable: cashable(&wallet),
+                    balance: wallet.chips,
+                });
+            }
+        };
         crash_if(self.crash_after, CrashPoint::Debit);
         let sent = self.send_cashout(payments, id).await?;
         let receipt = self.cashout_receipt(id).await?;
@@ -88,79 +104,11 @@ impl Arcade {
         }
     }
 
-    /// Step 1: debit and record, or refuse with nothing changed.
-    async fn open_cashout(&self, address: &Address, chips: i64) -> Result<i64, ApiError> {
-        let payments = self.payments()?;
-        let key = address::key(address);
-        let now = now_ms();
-        let txn = self.db.begin().await?;
-        let holder = wallet::Entity::find_by_id(key.clone()).one(&txn).await?;
-        let Some(holder) = holder.filter(|w| w.bought_in) else {
-            return Err(ApiError::BuyInRequired(address::display(address)));
-        };
-        let row = cashout::ActiveModel {
-            address: Set(key.clone()),
-            chips: Set(chips),
-            amount: Set((chips.unsigned_abs() * BASE_UNITS_PER_CHIP).to_string()),
-            asset: Set(address::key(&payments.terms.asset)),
-            network: Set(payments.terms.network.clone()),
-            status: Set(cashout::PENDING.to_owned()),
-            tx_nonce: Set(None),
-            tx_hash: Set(None),
-            raw_tx: Set(None),
-            error: Set(None),
-            created_at: Set(now),
-            updated_at: Set(now),
-            ..Default::default()
-        };
-        let id = cashout::Entity::insert(row)
-            .exec(&txn)
-            .await?
-            .last_insert_id;
-        let reference = format!("cashout:{id}");
-        let debited = ledger::debit(
-            &txn,
-            &key,
-            chips,
-            Floor::FreeGrant,
-            Kind::Cashout,
-            &reference,
-            now,
-        )
-        .await?;
-        if debited.is_none() {
-            // Refused: say why from the wallet as it is now, not as it was read before.
-            let now_held = wallet::Entity::find_by_id(key.clone())
-                .one(&txn)
-                .await?
-                .unwrap_or(holder);
-            return Err(if now_held.chips < chips {
-                ApiError::CashoutAboveBalance {
-                    balance: now_held.chips,
-                    chips,
-                }
-            } else {
-                ApiError::CashoutExceedsCashable {
-                    chips,
-                    cashable: cashable(&now_held),
-                    balance: now_held.chips,
-                }
-            });
-        }
-        txn.commit().await?;
-        Ok(id)
-    }
-
     /// The cashout as it stands, with its owner's balance.
     pub async fn cashout_receipt(&self, id: i64) -> Result<CashoutReceipt, ApiError> {
-        let row = cashout::Entity::find_by_id(id)
-            .one(&self.db)
+        let (row, balance) = store::cashouts::find(&self.db, id)
             .await?
             .ok_or(ApiError::CashoutNotFound(id))?;
-        let balance = wallet::Entity::find_by_id(row.address.clone())
-            .one(&self.db)
-            .await?
-            .map_or(0, |w| w.chips);
         Ok(CashoutReceipt {
             cashout_id: row.id,
             address: address::display_key(&row.address),
@@ -168,7 +116,7 @@ impl Arcade {
             amount: row.amount,
             asset: address::display_key(&row.asset),
             network: row.network,
-            status: row.status,
+            status: row.status.as_str().to_owned(),
             tx_hash: row.tx_hash,
             error: row.error,
             balance,

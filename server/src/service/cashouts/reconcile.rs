@@ -7,14 +7,14 @@
 use std::time::Duration;
 
 use alloy::primitives::B256;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use super::Sent;
 use crate::chain::{Chain, ChainError};
-use crate::entities::cashout;
 use crate::error::ApiError;
 use crate::service::purchases::Payments;
-use crate::service::{Arcade, house_journal, now_ms};
+use crate::service::{Arcade, now_ms};
+use crate::store;
+use crate::store::entities::cashout::{self, CashoutStatus};
 
 /// What one pass did, for logs and tests.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -45,12 +45,8 @@ impl Arcade {
             return Ok(outcome);
         };
         let age = i64::try_from(min_age.as_millis()).unwrap_or(i64::MAX);
-        let rows = cashout::Entity::find()
-            .filter(cashout::Column::Status.is_in([cashout::PENDING, cashout::SENT]))
-            .filter(cashout::Column::UpdatedAt.lte(now_ms().saturating_sub(age)))
-            .order_by_asc(cashout::Column::Id)
-            .all(&self.db)
-            .await?;
+        let rows =
+            store::cashouts::unfinished_since(&self.db, now_ms().saturating_sub(age)).await?;
         for row in rows {
             let step = match self.reconcile_cashout(payments, &row).await {
                 Ok(step) => step,
@@ -76,8 +72,7 @@ impl Arcade {
         row: &cashout::Model,
     ) -> Result<Step, ApiError> {
         let chain = &payments.chain;
-        let unavailable =
-            |error: crate::chain::ChainError| ApiError::ChainUnavailable(error.to_string());
+        let unavailable = |error: ChainError| ApiError::ChainUnavailable(error.to_string());
         let signed = (
             row.tx_hash.as_deref().and_then(|h| h.parse::<B256>().ok()),
             row.tx_nonce.and_then(|n| u64::try_from(n).ok()),
@@ -99,8 +94,8 @@ impl Arcade {
             }
             self.advance(
                 row.id,
-                &[cashout::PENDING, cashout::SENT],
-                cashout::CONFIRMED,
+                &[CashoutStatus::Pending, CashoutStatus::Sent],
+                CashoutStatus::Confirmed,
             )
             .await?;
             tracing::info!(cashout = row.id, tx = %hash, "cashout confirmed");
@@ -136,7 +131,7 @@ impl Arcade {
         if let Err(error) = chain.rebroadcast(&raw).await {
             tracing::info!(cashout = row.id, %error, "rebroadcast refused; checking again later");
         }
-        self.advance(row.id, &[cashout::PENDING], cashout::SENT)
+        self.advance(row.id, &[CashoutStatus::Pending], CashoutStatus::Sent)
             .await?;
         Ok(Step::Rebroadcast)
     }
@@ -151,7 +146,7 @@ impl Arcade {
         hash: B256,
     ) -> Result<Option<B256>, ChainError> {
         let nonce = row.tx_nonce.unwrap_or(-1);
-        let others = house_journal::others_with_nonce(&self.db, nonce, &hash.to_string())
+        let others = store::house::others_with_nonce(&self.db, nonce, &hash.to_string())
             .await
             .map_err(|error| ChainError::Unavailable(format!("reading the journal: {error}")))?;
         for other in others.iter().filter_map(|h| h.parse::<B256>().ok()) {

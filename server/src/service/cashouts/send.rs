@@ -1,19 +1,15 @@
 //! Steps 2 and 3 of a cashout: the transfer signed, journalled and broadcast by the house
-//! sender, then its receipt; and the transitions every path ends in.
+//! sender, then its receipt; and the refund every failed path ends in.
 
 use alloy::primitives::{Address, U256};
-use alloy::sol_types::SolCall;
-use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, TransactionTrait};
 
-use crate::chain::token::DollarToken;
 use crate::chain::{ChainError, SendError, SignedTx};
-use crate::entities::{cashout, house_transaction};
 use crate::error::ApiError;
 use crate::faults::{CrashPoint, crash_if};
-use crate::service::ledger::{self, Kind};
 use crate::service::purchases::Payments;
-use crate::service::{Arcade, house_journal, now_ms};
+use crate::service::{Arcade, now_ms};
+use crate::store::entities::cashout::CashoutStatus;
+use crate::store::{self, DbErr};
 
 /// What sending did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,26 +32,27 @@ impl Arcade {
     ) -> Result<Sent, ApiError> {
         let chain = &payments.chain;
         let sender = self.house_sender().await?;
-        let row = cashout::Entity::find_by_id(id).one(&self.db).await?;
-        let Some(row) = row.filter(|r| r.status == cashout::PENDING && r.tx_hash.is_none()) else {
+        let row = store::cashouts::find(&self.db, id)
+            .await?
+            .map(|(row, _)| row);
+        let Some(row) = row.filter(|r| r.status == CashoutStatus::Pending && r.tx_hash.is_none())
+        else {
             sender.release().await;
             return Ok(Sent::Elsewhere);
         };
         let to: Address = row.address.parse().map_err(ApiError::internal)?;
         let value = U256::from_str_radix(&row.amount, 10).map_err(ApiError::internal)?;
-        let call = DollarToken::transferCall { to, value };
         let journal = |tx: SignedTx| self.journal_cashout(id, tx);
-        let result = chain
-            .send(chain.token(), call.abi_encode().into(), journal)
-            .await;
+        let result = chain.transfer(to, value, journal).await;
         sender.release().await;
         match result {
             Ok(tx) => {
                 crash_if(self.crash_after, CrashPoint::Broadcast);
-                self.advance(id, &[cashout::PENDING], cashout::SENT).await?;
+                self.advance(id, &[CashoutStatus::Pending], CashoutStatus::Sent)
+                    .await?;
                 match chain.wait_confirmed(tx.hash).await {
                     Some(mined) if mined.success => {
-                        self.advance(id, &[cashout::SENT], cashout::CONFIRMED)
+                        self.advance(id, &[CashoutStatus::Sent], CashoutStatus::Confirmed)
                             .await?;
                     }
                     Some(_) => self.fail_and_refund(id, "the transfer reverted").await?,
@@ -67,8 +64,8 @@ impl Arcade {
                 self.fail_and_refund(id, &error.to_string()).await?;
                 Ok(Sent::ChainDown)
             }
-            Err(SendError::NotSent(ChainError::Refused(message))) => {
-                self.fail_and_refund(id, &format!("the transfer would fail: {message}"))
+            Err(SendError::NotSent(ChainError::Refused(refusal))) => {
+                self.fail_and_refund(id, &format!("the transfer would fail: {refusal}"))
                     .await?;
                 Ok(Sent::Refused)
             }
@@ -77,7 +74,8 @@ impl Arcade {
             Err(SendError::Journal(error)) => Err(error.into()),
             Err(SendError::Unconfirmed { tx, error }) => {
                 tracing::warn!(cashout = id, tx = %tx.hash, %error, "broadcast unanswered; the reconciler will look it up");
-                self.advance(id, &[cashout::PENDING], cashout::SENT).await?;
+                self.advance(id, &[CashoutStatus::Pending], CashoutStatus::Sent)
+                    .await?;
                 Ok(Sent::Broadcast)
             }
         }
@@ -87,60 +85,34 @@ impl Arcade {
     /// before the broadcast. Refuses if the row was signed or finished meanwhile (then nothing
     /// is broadcast).
     async fn journal_cashout(&self, id: i64, tx: SignedTx) -> Result<(), DbErr> {
-        let nonce = i64::try_from(tx.nonce).map_err(|e| DbErr::Custom(e.to_string()))?;
-        let txn = self.db.begin().await?;
-        let updated = cashout::Entity::update_many()
-            .col_expr(cashout::Column::TxNonce, Expr::value(nonce))
-            .col_expr(cashout::Column::TxHash, Expr::value(tx.hash.to_string()))
-            .col_expr(
-                cashout::Column::RawTx,
-                Expr::value(alloy::hex::encode_prefixed(&tx.raw)),
-            )
-            .col_expr(cashout::Column::UpdatedAt, Expr::value(now_ms()))
-            .filter(cashout::Column::Id.eq(id))
-            .filter(cashout::Column::Status.eq(cashout::PENDING))
-            .filter(cashout::Column::TxHash.is_null())
-            .exec(&txn)
-            .await?;
-        if updated.rows_affected == 0 {
+        let hash = tx.hash.to_string();
+        let signed = store::house::Signed {
+            hash: &hash,
+            raw: &tx.raw,
+            nonce: tx.nonce,
+        };
+        if !store::cashouts::journal(&self.db, id, &signed, now_ms()).await? {
             return Err(DbErr::RecordNotUpdated);
         }
-        let reference = format!("cashout:{id}");
-        house_journal::record(&txn, &tx, house_transaction::CASHOUT, &reference).await?;
-        txn.commit().await?;
         crash_if(self.crash_after, CrashPoint::Sign);
         Ok(())
     }
 
     /// Moves a cashout to `to` if it is in one of `from`.
-    pub(super) async fn advance(&self, id: i64, from: &[&str], to: &str) -> Result<bool, DbErr> {
-        let updated = cashout::Entity::update_many()
-            .col_expr(cashout::Column::Status, Expr::value(to))
-            .col_expr(cashout::Column::UpdatedAt, Expr::value(now_ms()))
-            .filter(cashout::Column::Id.eq(id))
-            .filter(cashout::Column::Status.is_in(from.iter().copied()))
-            .exec(&self.db)
-            .await?;
-        Ok(updated.rows_affected == 1)
+    pub(super) async fn advance(
+        &self,
+        id: i64,
+        from: &[CashoutStatus],
+        to: CashoutStatus,
+    ) -> Result<bool, DbErr> {
+        store::cashouts::advance(&self.db, id, from, to, now_ms()).await
     }
 
     /// Never paid: `failed` and the chips back, in one transaction, once.
     pub(super) async fn fail_and_refund(&self, id: i64, error: &str) -> Result<(), DbErr> {
-        let now = now_ms();
-        let txn = self.db.begin().await?;
-        let failed = cashout::Entity::update_many()
-            .col_expr(cashout::Column::Status, Expr::value(cashout::FAILED))
-            .col_expr(cashout::Column::Error, Expr::value(error))
-            .col_expr(cashout::Column::UpdatedAt, Expr::value(now))
-            .filter(cashout::Column::Id.eq(id))
-            .filter(cashout::Column::Status.is_in([cashout::PENDING, cashout::SENT]))
-            .exec_with_returning(&txn)
-            .await?;
-        if let Some(row) = failed.into_iter().next() {
-            let reference = format!("cashout:{id}");
-            ledger::credit(&txn, &row.address, row.chips, Kind::Refund, &reference, now).await?;
+        if store::cashouts::fail_and_refund(&self.db, id, error, now_ms()).await? {
             tracing::warn!(cashout = id, error, "cashout failed; chips refunded");
         }
-        txn.commit().await
+        Ok(())
     }
 }

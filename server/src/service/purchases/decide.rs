@@ -2,27 +2,24 @@
 //! by the request that submitted it and later by the reconciler, the same way:
 //!
 //! - a receipt proves the authorization paid the pay-to address: the chips are credited, once
-//!   (a conditional update of the row in the transaction that credits them);
+//!   (`store::payments::settle`, a conditional update in the transaction that credits them);
 //! - the chain proves it never will (the nonce consumed by a transaction that does not pay, a
 //!   cancellation, or expiry by the chain's own clock): the payment ends `failed`;
 //! - anything else: it stays `settling`.
 
 use alloy::primitives::{B256, U256};
-use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, TransactionTrait};
 
 use super::{Payments, Purchase};
 use crate::address;
 use crate::chain::ChainError;
 use crate::chain::proof::{ExpectedPayment, Settlement, Unpaid};
-use crate::entities::{payment, wallet};
-use crate::error::ApiError;
-use crate::service::ledger::{self, Kind};
 use crate::service::{Arcade, now_ms};
+use crate::store::entities::payment::PaymentState;
+use crate::store::{self, DbErr};
 
 /// A payment reserved in `payments`, with what the chain must show for it.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Claim {
+pub struct Claim {
     pub id: i64,
     pub expected: ExpectedPayment,
     /// Where the token's logs are searched from for the transaction that used the nonce.
@@ -39,8 +36,22 @@ pub(crate) enum Decision {
         reason: &'static str,
         detail: String,
     },
-    /// Neither yet: it stays `settling` (`Open` or `Unconfirmed`).
-    Pending(Settlement),
+    /// Nothing has happened yet: the nonce is unused, the authorization still valid.
+    /// `reverted`: the candidate transaction is mined and reverted.
+    Open { reverted: bool },
+    /// Something is on its way, not deep enough to judge yet.
+    Unconfirmed,
+}
+
+/// Why deciding a payment stopped short.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum DecideError {
+    #[error(transparent)]
+    Chain(#[from] ChainError),
+    #[error(transparent)]
+    Database(#[from] DbErr),
+    #[error("payment {payment} was to be credited but is {state:?}")]
+    NotSettled { payment: i64, state: PaymentState },
 }
 
 impl Arcade {
@@ -63,9 +74,7 @@ impl Arcade {
             .await?;
         match settlement {
             Settlement::Paid(tx) => {
-                let purchase = self
-                    .credit_settled(payments, claim.id, &tx.to_string())
-                    .await?;
+                let purchase = self.credit(payments, claim.id, &tx.to_string()).await?;
                 tracing::info!(payment = claim.id, %tx, chips = purchase.chips_credited, "payment proven; chips credited");
                 Ok(Decision::Credited(purchase))
             }
@@ -75,54 +84,23 @@ impl Arcade {
                 tracing::warn!(payment = claim.id, reason, detail, "payment failed");
                 Ok(Decision::Failed { reason, detail })
             }
-            open_or_unconfirmed => Ok(Decision::Pending(open_or_unconfirmed)),
+            Settlement::Open { candidate_reverted } => Ok(Decision::Open {
+                reverted: candidate_reverted,
+            }),
+            Settlement::Unconfirmed => Ok(Decision::Unconfirmed),
         }
     }
 
-    /// Marks the payment settled by `tx_hash` and credits its chips, in one transaction, once.
-    /// If it was already credited (another request or the reconciler got there first),
-    /// reports that purchase.
-    async fn credit_settled(
+    /// Settled by `tx_hash`, once; the purchase as it stands if someone got there first.
+    async fn credit(
         &self,
         payments: &Payments,
         payment_id: i64,
         tx_hash: &str,
     ) -> Result<Purchase, DecideError> {
-        let now = now_ms();
-        let txn = self.db.begin().await?;
-        let settled = payment::Entity::update_many()
-            .col_expr(payment::Column::State, Expr::value(payment::SETTLED))
-            .col_expr(payment::Column::TxHash, Expr::value(tx_hash))
-            .col_expr(payment::Column::Error, Expr::value(Option::<String>::None))
-            .col_expr(payment::Column::UpdatedAt, Expr::value(now))
-            .filter(payment::Column::Id.eq(payment_id))
-            .filter(payment::Column::State.eq(payment::SETTLING))
-            .exec_with_returning(&txn)
-            .await?;
-        let row = match settled.into_iter().next() {
-            Some(row) => {
-                ledger::ensure_wallet(&txn, &row.payer, now).await?;
-                let reference = format!("payment:{}", row.id);
-                ledger::credit(&txn, &row.payer, row.chips, Kind::Purchase, &reference, now)
-                    .await?;
-                wallet::Entity::update_many()
-                    .col_expr(wallet::Column::BoughtIn, Expr::value(true))
-                    .filter(wallet::Column::Address.eq(&row.payer))
-                    .exec(&txn)
-                    .await?;
-                row
-            }
-            None => payment::Entity::find_by_id(payment_id)
-                .one(&txn)
-                .await?
-                .ok_or_else(|| DbErr::RecordNotFound(format!("payment {payment_id}")))?,
-        };
-        let balance = wallet::Entity::find_by_id(row.payer.clone())
-            .one(&txn)
-            .await?
-            .map_or(0, |w| w.chips);
-        txn.commit().await?;
-        if row.state != payment::SETTLED {
+        let settled = store::payments::settle(&self.db, payment_id, tx_hash, now_ms()).await?;
+        let row = settled.row;
+        if row.state != PaymentState::Settled {
             return Err(DecideError::NotSettled {
                 payment: payment_id,
                 state: row.state,
@@ -132,7 +110,7 @@ impl Arcade {
             address: address::display_key(&row.payer),
             tier: row.tier,
             chips_credited: row.chips,
-            balance,
+            balance: settled.balance,
             tx_hash: row.tx_hash.unwrap_or_else(|| tx_hash.to_owned()),
             network: row.network,
             amount: row.amount,
@@ -144,35 +122,8 @@ impl Arcade {
     /// Nothing moved for this payment, and nothing will: the reservation is released (the
     /// authorization may be presented again, and is checked afresh).
     pub(crate) async fn mark_failed(&self, payment_id: i64, error: &str) -> Result<(), DbErr> {
-        payment::Entity::update_many()
-            .col_expr(payment::Column::State, Expr::value(payment::FAILED))
-            .col_expr(payment::Column::Error, Expr::value(error))
-            .col_expr(payment::Column::UpdatedAt, Expr::value(now_ms()))
-            .filter(payment::Column::Id.eq(payment_id))
-            .filter(payment::Column::State.eq(payment::SETTLING))
-            .exec(&self.db)
-            .await?;
+        store::payments::fail(&self.db, payment_id, error, now_ms()).await?;
         Ok(())
-    }
-}
-
-/// Why deciding a payment stopped short.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum DecideError {
-    #[error(transparent)]
-    Chain(#[from] ChainError),
-    #[error(transparent)]
-    Database(#[from] DbErr),
-    #[error("payment {payment} was to be credited but is {state}")]
-    NotSettled { payment: i64, state: String },
-}
-
-impl From<DecideError> for ApiError {
-    fn from(error: DecideError) -> Self {
-        match error {
-            DecideError::Chain(error) => Self::ChainUnavailable(error.to_string()),
-            other => Self::internal(other),
-        }
     }
 }
 

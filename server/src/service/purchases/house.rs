@@ -1,51 +1,41 @@
-//! Settlement by the house: `transferWithAuthorization` signed with the house key, journalled
-//! on the payment row (and in the house's transaction journal) before it is broadcast.
+//! The house's own rail: `transferWithAuthorization` signed with the house key, journalled on
+//! the payment row and in the house's journal before it is broadcast.
 
-use alloy::sol_types::SolCall;
-use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, TransactionTrait};
+use async_trait::async_trait;
 
-use super::{Claim, Payments, Submission};
-use crate::chain::token::DollarToken;
+use super::{Claim, Presented, Settler, Submission};
 use crate::chain::{SendError, SignedTx};
-use crate::entities::{house_transaction, payment};
 use crate::faults::{CrashPoint, crash_if};
-use crate::service::{Arcade, house_journal, now_ms};
-use crate::x402::verify::Verified;
+use crate::service::{Arcade, now_ms};
+use crate::store::entities::payment::Rail;
+use crate::store::{self, DbErr};
 
-impl Arcade {
-    /// Step 4 by the house: the settlement transaction, signed, journalled and broadcast.
-    pub(super) async fn settle_by_house(
-        &self,
-        payments: &Payments,
-        claim: &Claim,
-        verified: &Verified,
-    ) -> Submission {
-        let chain = &payments.chain;
-        let auth = &verified.authorization;
-        let call = DollarToken::transferWithAuthorizationCall {
-            from: auth.from,
-            to: auth.to,
-            value: auth.value,
-            validAfter: auth.validAfter,
-            validBefore: auth.validBefore,
-            nonce: auth.nonce,
-            v: 27 + u8::from(verified.signature.v()),
-            r: verified.signature.r().into(),
-            s: verified.signature.s().into(),
+pub struct HouseRail;
+
+#[async_trait]
+impl Settler for HouseRail {
+    fn rail(&self) -> Rail {
+        Rail::House
+    }
+
+    async fn submit(&self, arcade: &Arcade, claim: &Claim, payment: &Presented<'_>) -> Submission {
+        let Ok(payments) = arcade.payments() else {
+            return Submission::ChainDown("no chain is configured".into());
         };
-        let journal = |tx: SignedTx| self.journal_settlement(claim.id, tx);
-        let sender = match self.house_sender().await {
+        let chain = &payments.chain;
+        let journal = |tx: SignedTx| journal_settlement(arcade, claim.id, tx);
+        let sender = match arcade.house_sender().await {
             Ok(sender) => sender,
             Err(error) => return Submission::JournalFailed(error),
         };
+        let verified = payment.verified;
         let sent = chain
-            .send(chain.token(), call.abi_encode().into(), journal)
+            .transfer_with_authorization(&verified.authorization, &verified.signature, journal)
             .await;
         sender.release().await;
         match sent {
             Ok(tx) => {
-                crash_if(self.crash_after, CrashPoint::SettlementBroadcast);
+                crash_if(arcade.crash_after, CrashPoint::SettlementBroadcast);
                 Submission::Submitted(Some(tx.hash))
             }
             Err(SendError::NotSent(error)) => Submission::from_chain_error(error),
@@ -56,29 +46,20 @@ impl Arcade {
             }
         }
     }
+}
 
-    /// Write-ahead: the signed settlement is stored before it is broadcast. Refuses (and so
-    /// stops the broadcast) if the reservation is no longer this request's.
-    async fn journal_settlement(&self, payment_id: i64, tx: SignedTx) -> Result<(), DbErr> {
-        let txn = self.db.begin().await?;
-        let updated = payment::Entity::update_many()
-            .col_expr(payment::Column::TxHash, Expr::value(tx.hash.to_string()))
-            .col_expr(
-                payment::Column::RawTx,
-                Expr::value(alloy::hex::encode_prefixed(&tx.raw)),
-            )
-            .col_expr(payment::Column::UpdatedAt, Expr::value(now_ms()))
-            .filter(payment::Column::Id.eq(payment_id))
-            .filter(payment::Column::State.eq(payment::SETTLING))
-            .exec(&txn)
-            .await?;
-        if updated.rows_affected == 0 {
-            return Err(DbErr::RecordNotUpdated);
-        }
-        let reference = format!("payment:{payment_id}");
-        house_journal::record(&txn, &tx, house_transaction::SETTLEMENT, &reference).await?;
-        txn.commit().await?;
-        crash_if(self.crash_after, CrashPoint::SettlementSigned);
-        Ok(())
+/// Write-ahead: the signed settlement is stored before it is broadcast. Refuses (and so stops
+/// the broadcast) if the reservation is no longer this request's.
+async fn journal_settlement(arcade: &Arcade, payment_id: i64, tx: SignedTx) -> Result<(), DbErr> {
+    let hash = tx.hash.to_string();
+    let signed = store::house::Signed {
+        hash: &hash,
+        raw: &tx.raw,
+        nonce: tx.nonce,
+    };
+    if !store::payments::journal_settlement(&arcade.db, payment_id, &signed, now_ms()).await? {
+        return Err(DbErr::RecordNotUpdated);
     }
+    crash_if(arcade.crash_after, CrashPoint::SettlementSigned);
+    Ok(())
 }

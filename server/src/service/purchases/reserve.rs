@@ -3,15 +3,14 @@
 //! moved for it) may be claimed again.
 
 use alloy::primitives::U256;
-use sea_orm::sea_query::{Expr, OnConflict};
-use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter};
 
-use super::{Claim, Payments};
+use super::{Claim, Payments, PurchaseError};
 use crate::address;
 use crate::chain::proof::ExpectedPayment;
-use crate::entities::payment;
-use crate::error::ApiError;
 use crate::service::{Arcade, now_ms};
+use crate::store::entities::payment;
+use crate::store::payments::{NewPayment, Reserved};
+use crate::store::{self, DbErr};
 use crate::tiers::Tier;
 use crate::x402::verify::Verified;
 
@@ -27,109 +26,55 @@ impl Arcade {
         verified: &Verified,
         tier: &Tier,
         payments: &Payments,
-    ) -> Result<Claim, ApiError> {
+    ) -> Result<Claim, PurchaseError> {
         let auth = &verified.authorization;
         let head = payments
             .chain
             .block_number()
             .await
-            .map_err(|error| ApiError::ChainUnavailable(error.to_string()))?;
+            .map_err(|error| PurchaseError::ChainDown(error.to_string()))?;
         let from_block = head.saturating_sub(FROM_BLOCK_MARGIN);
-        let payer = address::key(&auth.from);
-        let nonce = auth.nonce.to_string();
-        let now = now_ms();
-        let chips = i64::try_from(tier.chips).map_err(ApiError::internal)?;
-        let stored_from_block = i64::try_from(from_block).map_err(ApiError::internal)?;
-        // x402::verify bounds validBefore to a few minutes ahead, so it fits.
-        let valid_before = i64::try_from(auth.validBefore).unwrap_or(i64::MAX);
-        let claim = |id| Claim {
-            id,
-            expected: ExpectedPayment {
+        let new = NewPayment {
+            payer: address::key(&auth.from),
+            nonce: auth.nonce.to_string(),
+            tier: tier.name,
+            chips: i64::try_from(tier.chips).map_err(PurchaseError::internal)?,
+            amount: auth.value.to_string(),
+            network: payments.terms.network.clone(),
+            asset: address::key(&payments.terms.asset),
+            pay_to: address::key(&payments.terms.pay_to),
+            // x402::verify bounds validBefore to a few minutes ahead, so it fits.
+            valid_before: i64::try_from(auth.validBefore).unwrap_or(i64::MAX),
+            from_block: i64::try_from(from_block).map_err(PurchaseError::internal)?,
+            rail: payments.rail.rail(),
+            at: now_ms(),
+        };
+        match store::payments::reserve(&self.db, new).await? {
+            Reserved::Held { id } => Ok(Claim {
+                id,
+                expected: ExpectedPayment {
+                    payer: auth.from,
+                    pay_to: auth.to,
+                    value: auth.value,
+                    nonce: auth.nonce,
+                },
+                from_block,
+                valid_before: auth.validBefore,
+            }),
+            Reserved::Taken { state, tx_hash } => Err(PurchaseError::AlreadyPresented {
+                state,
+                tx_hash,
                 payer: auth.from,
-                pay_to: auth.to,
-                value: auth.value,
-                nonce: auth.nonce,
-            },
-            from_block,
-            valid_before: auth.validBefore,
-        };
-        let row = payment::ActiveModel {
-            payer: Set(payer.clone()),
-            nonce: Set(nonce.clone()),
-            tier: Set(tier.name.to_owned()),
-            chips: Set(chips),
-            amount: Set(auth.value.to_string()),
-            network: Set(payments.terms.network.clone()),
-            asset: Set(address::key(&payments.terms.asset)),
-            pay_to: Set(address::key(&payments.terms.pay_to)),
-            valid_before: Set(valid_before),
-            from_block: Set(stored_from_block),
-            state: Set(payment::SETTLING.to_owned()),
-            settled_by: Set(match payments.facilitator {
-                Some(_) => payment::BY_FACILITATOR,
-                None => payment::BY_HOUSE,
-            }
-            .to_owned()),
-            tx_hash: Set(None),
-            raw_tx: Set(None),
-            error: Set(None),
-            created_at: Set(now),
-            updated_at: Set(now),
-            ..Default::default()
-        };
-        let inserted = payment::Entity::insert(row)
-            .on_conflict(
-                OnConflict::columns([payment::Column::Payer, payment::Column::Nonce])
-                    .do_nothing()
-                    .to_owned(),
-            )
-            .exec(&self.db)
-            .await;
-        match inserted {
-            Ok(result) => return Ok(claim(result.last_insert_id)),
-            Err(DbErr::RecordNotInserted) => {}
-            Err(error) => return Err(error.into()),
+            }),
         }
-        let retried = payment::Entity::update_many()
-            .col_expr(payment::Column::State, Expr::value(payment::SETTLING))
-            .col_expr(payment::Column::Tier, Expr::value(tier.name))
-            .col_expr(payment::Column::Chips, Expr::value(chips))
-            .col_expr(payment::Column::FromBlock, Expr::value(stored_from_block))
-            .col_expr(payment::Column::Error, Expr::value(Option::<String>::None))
-            .col_expr(payment::Column::TxHash, Expr::value(Option::<String>::None))
-            .col_expr(payment::Column::RawTx, Expr::value(Option::<String>::None))
-            .col_expr(payment::Column::UpdatedAt, Expr::value(now))
-            .filter(payment::Column::Payer.eq(&payer))
-            .filter(payment::Column::Nonce.eq(&nonce))
-            .filter(payment::Column::State.eq(payment::FAILED))
-            .exec_with_returning(&self.db)
-            .await?;
-        if let Some(row) = retried.into_iter().next() {
-            return Ok(claim(row.id));
-        }
-        let existing = payment::Entity::find()
-            .filter(payment::Column::Payer.eq(&payer))
-            .filter(payment::Column::Nonce.eq(&nonce))
-            .one(&self.db)
-            .await?;
-        Err(ApiError::PaymentAlreadyUsed {
-            state: existing
-                .as_ref()
-                .map_or_else(|| payment::SETTLING.to_owned(), |row| row.state.clone()),
-            tx_hash: existing.and_then(|row| row.tx_hash),
-        })
     }
 }
 
 impl Claim {
     /// The claim a stored row stands for (the reconciler's view of a payment).
-    pub(crate) fn of(row: &payment::Model) -> Result<Self, ApiError> {
-        let invalid = |what: &str| {
-            ApiError::internal(DbErr::Custom(format!(
-                "payment {} has an unreadable {what}",
-                row.id
-            )))
-        };
+    pub(crate) fn of(row: &payment::Model) -> Result<Self, DbErr> {
+        let invalid =
+            |what: &str| DbErr::Custom(format!("payment {} has an unreadable {what}", row.id));
         Ok(Self {
             id: row.id,
             expected: ExpectedPayment {

@@ -1,32 +1,35 @@
-//! Chip movements. A balance changes only here, only by a conditional update, and always with
-//! its ledger row in the same transaction.
+//! Wallets and their ledger. A balance changes only here, only by a conditional update, and
+//! always with its ledger row in the same transaction.
 
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter};
 
-use crate::entities::{ledger, wallet};
+use super::Db;
+use super::entities::ledger::{self, LedgerKind};
+use super::entities::wallet;
 
+/// What a debit must leave in the wallet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Free,
-    Purchase,
-    Wager,
-    Win,
-    Cashout,
-    Refund,
+pub enum Floor {
+    /// Any chips may be taken (a wager).
+    Nothing,
+    /// The chips granted for free stay (a cashout: free chips are play money).
+    FreeGrant,
 }
 
-impl Kind {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Free => "free",
-            Self::Purchase => "purchase",
-            Self::Wager => "wager",
-            Self::Win => "win",
-            Self::Cashout => "cashout",
-            Self::Refund => "refund",
-        }
-    }
+/// A chip movement: why, and what it belongs to (`round:<id>`, `payment:<id>`, ...).
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
+    pub kind: LedgerKind,
+    pub reference: &'a str,
+    pub at: i64,
+}
+
+pub async fn wallet(
+    db: &impl ConnectionTrait,
+    address: &str,
+) -> Result<Option<wallet::Model>, DbErr> {
+    wallet::Entity::find_by_id(address.to_owned()).one(db).await
 }
 
 /// Creates the wallet row if the address has none.
@@ -56,15 +59,6 @@ pub async fn ensure_wallet(
     Ok(())
 }
 
-/// What a debit must leave in the wallet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Floor {
-    /// Any chips may be taken (a wager).
-    Nothing,
-    /// The chips granted for free stay (a cashout: free chips are play money).
-    FreeGrant,
-}
-
 /// Takes `chips` if the balance above `floor` covers them; `None` (and nothing changed) if it
 /// does not.
 pub async fn debit(
@@ -72,9 +66,7 @@ pub async fn debit(
     address: &str,
     chips: i64,
     floor: Floor,
-    kind: Kind,
-    reference: &str,
-    now: i64,
+    entry: Entry<'_>,
 ) -> Result<Option<wallet::Model>, DbErr> {
     let available = match floor {
         Floor::Nothing => Expr::col(wallet::Column::Chips),
@@ -94,7 +86,7 @@ pub async fn debit(
     let Some(wallet) = updated.into_iter().next() else {
         return Ok(None);
     };
-    record(db, address, kind, -chips, wallet.chips, reference, now).await?;
+    record(db, address, -chips, wallet.chips, entry).await?;
     Ok(Some(wallet))
 }
 
@@ -103,9 +95,7 @@ pub async fn credit(
     db: &impl ConnectionTrait,
     address: &str,
     chips: i64,
-    kind: Kind,
-    reference: &str,
-    now: i64,
+    entry: Entry<'_>,
 ) -> Result<wallet::Model, DbErr> {
     let updated = wallet::Entity::update_many()
         .col_expr(
@@ -119,26 +109,81 @@ pub async fn credit(
         .into_iter()
         .next()
         .ok_or_else(|| DbErr::RecordNotFound(format!("wallet {address}")))?;
-    record(db, address, kind, chips, wallet.chips, reference, now).await?;
+    record(db, address, chips, wallet.chips, entry).await?;
     Ok(wallet)
+}
+
+/// The one-time free grant: `None` if the address already claimed it.
+pub async fn claim_free(
+    db: &Db,
+    address: &str,
+    chips: i64,
+    now: i64,
+) -> Result<Option<wallet::Model>, DbErr> {
+    let txn = super::begin(db).await?;
+    ensure_wallet(&txn, address, now).await?;
+    let claimed = wallet::Entity::update_many()
+        .col_expr(wallet::Column::FreeClaimed, Expr::value(true))
+        .col_expr(
+            wallet::Column::FreeGranted,
+            Expr::col(wallet::Column::FreeGranted).add(chips),
+        )
+        .filter(wallet::Column::Address.eq(address))
+        .filter(wallet::Column::FreeClaimed.eq(false))
+        .exec(&txn)
+        .await?;
+    if claimed.rows_affected == 0 {
+        return Ok(None);
+    }
+    let entry = Entry {
+        kind: LedgerKind::Free,
+        reference: "free",
+        at: now,
+    };
+    let wallet = credit(&txn, address, chips, entry).await?;
+    txn.commit().await?;
+    Ok(Some(wallet))
+}
+
+/// Sets the net winnings of the wallet's day (the daily cap counts them).
+pub async fn set_net(
+    db: &impl ConnectionTrait,
+    address: &str,
+    day: i64,
+    net: i64,
+) -> Result<(), DbErr> {
+    wallet::Entity::update_many()
+        .col_expr(wallet::Column::NetDay, Expr::value(day))
+        .col_expr(wallet::Column::NetToday, Expr::value(net))
+        .filter(wallet::Column::Address.eq(address))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+pub async fn mark_bought_in(db: &impl ConnectionTrait, address: &str) -> Result<(), DbErr> {
+    wallet::Entity::update_many()
+        .col_expr(wallet::Column::BoughtIn, Expr::value(true))
+        .filter(wallet::Column::Address.eq(address))
+        .exec(db)
+        .await?;
+    Ok(())
 }
 
 async fn record(
     db: &impl ConnectionTrait,
     address: &str,
-    kind: Kind,
     delta: i64,
     balance_after: i64,
-    reference: &str,
-    now: i64,
+    entry: Entry<'_>,
 ) -> Result<(), DbErr> {
     let row = ledger::ActiveModel {
         address: Set(address.to_owned()),
-        kind: Set(kind.as_str().to_owned()),
+        kind: Set(entry.kind),
         delta: Set(delta),
         balance_after: Set(balance_after),
-        reference: Set(reference.to_owned()),
-        created_at: Set(now),
+        reference: Set(entry.reference.to_owned()),
+        created_at: Set(entry.at),
         ..Default::default()
     };
     ledger::Entity::insert(row)

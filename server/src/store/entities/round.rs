@@ -8,7 +8,7 @@ pub struct Model {
     pub address: String,
     pub server_seed: String,
     pub commitment: String,
-    pub state: String,
+    pub state: RoundState,
     pub created_at: i64,
     pub spent_at: Option<i64>,
 }
@@ -18,5 +18,13 @@ pub enum Relation {}
 
 impl ActiveModelBehavior for ActiveModel {}
 
-pub const OPEN: &str = "open";
-pub const SPENT: &str = "spent";
+#[derive(Debug, Clone, Copy, PartialEq, Eq, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "Text")]
+pub enum RoundState {
+    /// Committed; the server seed is secret.
+    #[sea_orm(string_value = "open")]
+    Open,
+    /// Played once; its bet reveals the seed.
+    #[sea_orm(string_value = "spent")]
+    Spent,
+}

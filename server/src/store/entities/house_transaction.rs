@@ -6,7 +6,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub hash: String,
     pub nonce: i64,
-    pub purpose: String,
+    pub purpose: Purpose,
     /// `payment:<id>` or `cashout:<id>`.
     pub reference: String,
     pub created_at: i64,
@@ -17,5 +17,14 @@ pub enum Relation {}
 
 impl ActiveModelBehavior for ActiveModel {}
 
-pub const SETTLEMENT: &str = "settlement";
-pub const CASHOUT: &str = "cashout";
+/// What a house transaction does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "Text")]
+pub enum Purpose {
+    /// `transferWithAuthorization` of a purchase.
+    #[sea_orm(string_value = "settlement")]
+    Settlement,
+    /// A cashout's ERC-20 `transfer`.
+    #[sea_orm(string_value = "cashout")]
+    Cashout,
+}

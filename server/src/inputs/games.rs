@@ -1,0 +1,142 @@
+//! The three game calls (`POST /api/arcade/flip`, `/dice`, `/roulette`; MCP `arcade_flip`,
+//! `arcade_dice`, `arcade_roulette`): the fields every round play has, and each game's own.
+//! A new game adds its struct here and its `GameInput` impl.
+
+use arcade_core::{BetKind, Call, CallError, DiceCall, Direction, Game, RouletteBet, Side};
+use rmcp::schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::fields::{Choice, ClientSeedText};
+use super::{Input, Place};
+use crate::service::play::Play;
+
+/// The REST path segment of a game's call: `POST /api/arcade/<endpoint>`.
+pub fn endpoint(game: Game) -> &'static str {
+    match game {
+        Game::Coinflip => "flip",
+        Game::Dice => "dice",
+        Game::Roulette => "roulette",
+    }
+}
+
+/// The fields of every game call.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct RoundFields {
+    /// The `round_id` from `POST /api/arcade/commit` (MCP `arcade_commit`); each round is played
+    /// once.
+    #[schemars(length(max = 64))]
+    pub round_id: String,
+    /// Your own seed, 1 to 256 characters, none of them a control character. Pick a fresh
+    /// random one every round: the house committed to its seed before seeing yours, so it
+    /// cannot choose your outcome.
+    pub client_seed: ClientSeedText,
+    /// Chips to wager: at least 1; at most 1000, and the round's potential profit at most 500
+    /// (longer odds accept smaller wagers; above that the answer is 400 `wager_above_limit` or
+    /// `payout_above_limit` with `max_wager`).
+    #[schemars(range(min = 1, max = i64::MAX))]
+    pub wager: i64,
+    /// Optional: your signature of the auth statement; when given it must be the round
+    /// owner's.
+    #[schemars(length(max = 256))]
+    pub signature: Option<String>,
+}
+
+/// A game call: its round fields and the call they play.
+pub trait GameInput: Input {
+    fn round(&self) -> &RoundFields;
+    /// The call, checked by the core's rules (a straight bet names a number, only it does).
+    fn call(&self) -> Result<Call, CallError>;
+
+    /// The service's command for this input.
+    fn play(&self) -> Result<Play, CallError> {
+        let round = self.round();
+        Ok(Play {
+            round_id: round.round_id.clone(),
+            client_seed: round.client_seed.0.clone(),
+            wager: u64::try_from(round.wager).unwrap_or(0),
+            call: self.call()?,
+            signature: round.signature.clone(),
+        })
+    }
+}
+
+/// Coinflip: call heads or tails; a win returns 1.98x the wager.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct FlipInput {
+    #[serde(flatten)]
+    pub round: RoundFields,
+    /// `heads` or `tails`. A win returns 1.98x the wager.
+    pub call: Choice<Side>,
+}
+
+/// Dice: a roll from 0.00 to 100.00; win if it is under (or over) the target. The payout is 99%
+/// of the fair odds of the call, and the exact return comes with the result.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct DiceInput {
+    #[serde(flatten)]
+    pub round: RoundFields,
+    /// 1 to 99. The roll is 0.00 to 100.00; `under` wins below the target, `over` above it.
+    #[schemars(range(min = 1, max = 99))]
+    pub target: i64,
+    /// `under` (the default) or `over`.
+    pub direction: Option<Choice<Direction>>,
+}
+
+/// European roulette (single zero, pockets 0 to 36): a straight number (36x), red, black, odd,
+/// even, low or high (2x), a dozen or a column (3x).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct RouletteInput {
+    #[serde(flatten)]
+    pub round: RoundFields,
+    /// One of the 13 bets: straight (needs `number`, pays 36x), red, black, odd, even, low,
+    /// high (2x), dozen1, dozen2, dozen3, column1, column2, column3 (3x).
+    pub bet: Choice<BetKind>,
+    /// 0 to 36, for a straight bet only.
+    #[schemars(range(min = 0, max = 36))]
+    pub number: Option<i64>,
+}
+
+impl Input for FlipInput {
+    const PLACE: Place = Place::Body;
+}
+
+impl Input for DiceInput {
+    const PLACE: Place = Place::Body;
+}
+
+impl Input for RouletteInput {
+    const PLACE: Place = Place::Body;
+}
+
+impl GameInput for FlipInput {
+    fn round(&self) -> &RoundFields {
+        &self.round
+    }
+
+    fn call(&self) -> Result<Call, CallError> {
+        Ok(Call::Coinflip(self.call.value()))
+    }
+}
+
+impl GameInput for DiceInput {
+    fn round(&self) -> &RoundFields {
+        &self.round
+    }
+
+    fn call(&self) -> Result<Call, CallError> {
+        let direction = self.direction.map_or(Direction::Under, Choice::value);
+        let target = u32::try_from(self.target).unwrap_or(0);
+        Ok(Call::Dice(DiceCall::new(target, direction)?))
+    }
+}
+
+impl GameInput for RouletteInput {
+    fn round(&self) -> &RoundFields {
+        &self.round
+    }
+
+    fn call(&self) -> Result<Call, CallError> {
+        let number = self.number.and_then(|n| u32::try_from(n).ok());
+        Ok(Call::Roulette(RouletteBet::new(self.bet.value(), number)?))
+    }
+}

@@ -1,0 +1,40 @@
+//! Inputs of the read-only operations: a bet to verify, how many recent rounds to list.
+
+use rmcp::schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{Input, Place};
+
+/// `GET /api/arcade/verify/{bet_id}` (MCP `arcade_verify`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct BetPath {
+    /// The `bet_id` of a played round, from its receipt or the recent rounds.
+    #[schemars(range(min = 1, max = i64::MAX))]
+    pub bet_id: i64,
+}
+
+impl Input for BetPath {
+    const PLACE: Place = Place::Path;
+}
+
+/// `GET /api/arcade/recent?limit=`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct RecentQuery {
+    /// How many rounds, newest first: 1 to 100, default 8.
+    #[schemars(range(min = 1, max = 100))]
+    pub limit: Option<i64>,
+}
+
+impl RecentQuery {
+    pub const DEFAULT_LIMIT: u64 = 8;
+
+    pub fn limit(&self) -> u64 {
+        self.limit
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(Self::DEFAULT_LIMIT)
+    }
+}
+
+impl Input for RecentQuery {
+    const PLACE: Place = Place::Query;
+}

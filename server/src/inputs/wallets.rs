@@ -1,0 +1,66 @@
+//! Inputs about an address and its chips: free chips and commit (`{address, signature?}`), a
+//! balance or auth statement (`{address}` in the path), a cashout and its status.
+
+use arcade_core::Limits;
+use rmcp::schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::fields::WalletAddress;
+use super::{Input, Place};
+
+/// `POST /api/arcade/free` and `POST /api/arcade/commit` (MCP `arcade_free`, `arcade_commit`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct AddressInput {
+    /// The wallet address, `0x` + 40 hex characters, any case.
+    pub address: WalletAddress,
+    /// Your EIP-191 `personal_sign` signature (`0x` + 130 hex) of the exact statement from
+    /// `GET /api/arcade/auth-statement/{address}` (MCP: `auth_statement` in `arcade_balance`).
+    /// Required to commit; optional for free chips, where it must be the address's own.
+    #[schemars(length(max = 256))]
+    pub signature: Option<String>,
+}
+
+impl Input for AddressInput {
+    const PLACE: Place = Place::Body;
+}
+
+/// `GET /api/arcade/balance/{address}` and `/auth-statement/{address}` (MCP `arcade_balance`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct AddressPath {
+    /// A wallet address, `0x` + 40 hex characters, any case.
+    pub address: WalletAddress,
+}
+
+impl Input for AddressPath {
+    const PLACE: Place = Place::Path;
+}
+
+/// `POST /api/arcade/cashout` (MCP `arcade_cashout`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct CashoutInput {
+    /// The address whose chips are redeemed, and where the tokens go.
+    pub address: WalletAddress,
+    /// Chips to redeem, 100 to 250000 (100 base units of the token, 0.0001 USD, each). At most
+    /// `cashable` from the balance: chips granted for free stay behind.
+    #[schemars(range(min = Limits::SPEC.min_cashout_chips, max = Limits::SPEC.max_cashout_chips))]
+    pub chips: i64,
+    /// Required: the signature of the address's auth statement (as for commit).
+    #[schemars(length(max = 256))]
+    pub signature: Option<String>,
+}
+
+impl Input for CashoutInput {
+    const PLACE: Place = Place::Body;
+}
+
+/// `GET /api/arcade/cashout/{cashout_id}`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct CashoutPath {
+    /// From the cashout's answer.
+    #[schemars(range(min = 1, max = i64::MAX))]
+    pub cashout_id: i64,
+}
+
+impl Input for CashoutPath {
+    const PLACE: Place = Place::Path;
+}

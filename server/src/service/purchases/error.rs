@@ -1,0 +1,153 @@
+//! Why a purchase did not happen, in domain terms: `crate::error` turns each into its answer
+//! (a 402 with the x402 challenge and the reason in `error`, or a 503, or a 500).
+
+use alloy::primitives::{Address, B256};
+
+use crate::store::DbErr;
+use crate::store::entities::payment::PaymentState;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PurchaseError {
+    /// No payment was presented.
+    #[error(
+        "this resource costs a payment: sign the offer in the PAYMENT-REQUIRED header and retry with PAYMENT-SIGNATURE"
+    )]
+    PaymentRequired,
+    /// The payment header is not base64 JSON of an x402 v2 exact payload.
+    #[error("the payment header cannot be read: {0}")]
+    Malformed(String),
+    /// Refused (verification, the chain, the facilitator, or the chain's verdict): the x402
+    /// reason and a sentence. `transaction` is the settlement, if one exists.
+    #[error("{detail}")]
+    Refused {
+        reason: String,
+        detail: String,
+        payer: Option<Address>,
+        transaction: Option<B256>,
+    },
+    /// This authorization was presented before: still settling, or settled.
+    #[error(
+        "this payment authorization was already presented (it is {}); {}",
+        state_name(*.state),
+        advice(*.state)
+    )]
+    AlreadyPresented {
+        state: PaymentState,
+        tx_hash: Option<String>,
+        payer: Address,
+    },
+    #[error("chip purchases are not available: no chain is configured")]
+    Unavailable,
+    #[error("the chain cannot be reached; nothing was charged or credited ({0})")]
+    ChainDown(String),
+    #[error("internal error")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl PurchaseError {
+    pub fn refused(
+        reason: impl Into<String>,
+        detail: impl Into<String>,
+        payer: Option<Address>,
+        transaction: Option<B256>,
+    ) -> Self {
+        Self::Refused {
+            reason: reason.into(),
+            detail: detail.into(),
+            payer,
+            transaction,
+        }
+    }
+
+    pub fn internal(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self::Internal(Box::new(error))
+    }
+
+    /// Submitted, not decided: what the buyer hears (the facilitator's reported failure, a
+    /// reverted settlement, or pending), with the transaction so they do not pay again.
+    pub(super) fn pending(
+        reported: Option<(String, String)>,
+        reverted: bool,
+        payer: Option<Address>,
+        transaction: Option<B256>,
+    ) -> Self {
+        let (reason, detail) = match reported {
+            Some((reason, detail)) => (
+                reason,
+                format!("{detail}; the authorization stays reserved until the chain settles it or it expires"),
+            ),
+            None if reverted => (
+                "invalid_exact_evm_transaction_failed".to_owned(),
+                "the settlement reverted; the authorization stays reserved until it expires: sign a new one to buy".to_owned(),
+            ),
+            None => (
+                "settlement_pending".to_owned(),
+                format!(
+                    "the settlement{} is not confirmed yet; the chips are credited once the chain proves the payment (check the balance), do not pay again",
+                    transaction.map(|h| format!(" {h}")).unwrap_or_default()
+                ),
+            ),
+        };
+        Self::refused(reason, detail, payer, transaction)
+    }
+
+    /// The x402 reason a refusal names (the challenge's `error`), if it is one.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Self::Malformed(_) => Some("invalid_payload"),
+            Self::Refused { reason, .. } => Some(reason),
+            Self::AlreadyPresented {
+                state: PaymentState::Settling,
+                ..
+            } => Some("settlement_pending"),
+            Self::AlreadyPresented { .. } => Some("invalid_exact_evm_nonce_already_used"),
+            _ => None,
+        }
+    }
+
+    /// The payer, when the payment names a readable one.
+    pub fn payer(&self) -> Option<Address> {
+        match self {
+            Self::Refused { payer, .. } => *payer,
+            Self::AlreadyPresented { payer, .. } => Some(*payer),
+            _ => None,
+        }
+    }
+
+    /// The settlement transaction, when one exists.
+    pub fn transaction(&self) -> Option<String> {
+        match self {
+            Self::Refused { transaction, .. } => transaction.map(|tx| tx.to_string()),
+            Self::AlreadyPresented { tx_hash, .. } => tx_hash.clone(),
+            _ => None,
+        }
+    }
+}
+
+impl From<DbErr> for PurchaseError {
+    fn from(error: DbErr) -> Self {
+        Self::internal(error)
+    }
+}
+
+fn state_name(state: PaymentState) -> &'static str {
+    match state {
+        PaymentState::Settling => "settling",
+        PaymentState::Settled => "settled",
+        PaymentState::Failed => "failed",
+    }
+}
+
+fn advice(state: PaymentState) -> &'static str {
+    match state {
+        PaymentState::Settling => {
+            "its settlement is in flight: do not pay again, the chips are credited once the chain proves it"
+        }
+        _ => "sign a new one to buy again",
+    }
+}
+
+/// The state's name, as answers show it.
+pub fn payment_state(state: PaymentState) -> &'static str {
+    state_name(state)
+}

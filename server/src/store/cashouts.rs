@@ -1,0 +1,170 @@
+//! The `cashouts` table, an outbox whose every step is durable before the next.
+//!
+//! | transition | from | to |
+//! |---|---|---|
+//! | [`open`] (the chips debited in the same transaction) | (none) | `pending` |
+//! | [`journal`] (nonce, hash, raw bytes; and the house journal) | `pending`, unsigned | `pending`, signed |
+//! | [`advance`] | `pending` | `sent` |
+//! | [`advance`] | `pending`, `sent` | `confirmed` |
+//! | [`fail_and_refund`] (the chips back in the same transaction) | `pending`, `sent` | `failed` |
+
+use sea_orm::sea_query::Expr;
+use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
+
+use super::entities::cashout::{self, CashoutStatus};
+use super::entities::house_transaction::Purpose;
+use super::entities::ledger::LedgerKind;
+use super::entities::wallet;
+use super::ledger::{self, Entry, Floor};
+use super::{Db, house};
+
+/// A cashout to open.
+#[derive(Debug, Clone)]
+pub struct NewCashout {
+    pub address: String,
+    pub chips: i64,
+    pub amount: String,
+    pub asset: String,
+    pub network: String,
+    pub at: i64,
+}
+
+/// What opening a cashout did.
+#[derive(Debug, Clone)]
+pub enum Opened {
+    /// Debited and recorded `pending`.
+    Pending { id: i64 },
+    /// Nothing changed: the address never bought chips.
+    NotBoughtIn,
+    /// Nothing changed: the chips above the free grant do not cover it. The wallet as it is.
+    Short(wallet::Model),
+}
+
+/// Debits the chips above the free grant and records the cashout `pending`, in one transaction.
+pub async fn open(db: &Db, new: NewCashout) -> Result<Opened, DbErr> {
+    let txn = super::begin(db).await?;
+    let holder = ledger::wallet(&txn, &new.address).await?;
+    let Some(holder) = holder.filter(|w| w.bought_in) else {
+        return Ok(Opened::NotBoughtIn);
+    };
+    let row = cashout::ActiveModel {
+        address: Set(new.address.clone()),
+        chips: Set(new.chips),
+        amount: Set(new.amount),
+        asset: Set(new.asset),
+        network: Set(new.network),
+        status: Set(CashoutStatus::Pending),
+        tx_nonce: Set(None),
+        tx_hash: Set(None),
+        raw_tx: Set(None),
+        error: Set(None),
+        created_at: Set(new.at),
+        updated_at: Set(new.at),
+        ..Default::default()
+    };
+    let id = cashout::Entity::insert(row)
+        .exec(&txn)
+        .await?
+        .last_insert_id;
+    let reference = format!("cashout:{id}");
+    let entry = Entry {
+        kind: LedgerKind::Cashout,
+        reference: &reference,
+        at: new.at,
+    };
+    let debited = ledger::debit(&txn, &new.address, new.chips, Floor::FreeGrant, entry).await?;
+    if debited.is_none() {
+        // Refused: say why from the wallet as it is now, not as it was read before.
+        let now_held = ledger::wallet(&txn, &new.address).await?.unwrap_or(holder);
+        return Ok(Opened::Short(now_held));
+    }
+    txn.commit().await?;
+    Ok(Opened::Pending { id })
+}
+
+/// Write-ahead: nonce, hash and raw bytes on the row and in the house journal, before the
+/// broadcast; `false` (nothing written) if the row was signed or finished meanwhile.
+pub async fn journal(db: &Db, id: i64, signed: &house::Signed<'_>, at: i64) -> Result<bool, DbErr> {
+    let nonce = i64::try_from(signed.nonce).map_err(|e| DbErr::Custom(e.to_string()))?;
+    let txn = super::begin(db).await?;
+    let updated = cashout::Entity::update_many()
+        .col_expr(cashout::Column::TxNonce, Expr::value(nonce))
+        .col_expr(cashout::Column::TxHash, Expr::value(signed.hash))
+        .col_expr(cashout::Column::RawTx, Expr::value(signed.raw_hex()))
+        .col_expr(cashout::Column::UpdatedAt, Expr::value(at))
+        .filter(cashout::Column::Id.eq(id))
+        .filter(cashout::Column::Status.eq(CashoutStatus::Pending))
+        .filter(cashout::Column::TxHash.is_null())
+        .exec(&txn)
+        .await?;
+    if updated.rows_affected == 0 {
+        return Ok(false);
+    }
+    house::record(&txn, signed, Purpose::Cashout, &format!("cashout:{id}"), at).await?;
+    txn.commit().await?;
+    Ok(true)
+}
+
+/// Moves a cashout to `to` if it is in one of `from`; says whether it did.
+pub async fn advance(
+    db: &Db,
+    id: i64,
+    from: &[CashoutStatus],
+    to: CashoutStatus,
+    at: i64,
+) -> Result<bool, DbErr> {
+    let updated = cashout::Entity::update_many()
+        .col_expr(cashout::Column::Status, Expr::value(to))
+        .col_expr(cashout::Column::UpdatedAt, Expr::value(at))
+        .filter(cashout::Column::Id.eq(id))
+        .filter(cashout::Column::Status.is_in(from.iter().copied()))
+        .exec(db)
+        .await?;
+    Ok(updated.rows_affected == 1)
+}
+
+/// Never paid: `failed` and the chips back, in one transaction, once; says whether it did.
+pub async fn fail_and_refund(db: &Db, id: i64, error: &str, at: i64) -> Result<bool, DbErr> {
+    let txn = super::begin(db).await?;
+    let failed = cashout::Entity::update_many()
+        .col_expr(cashout::Column::Status, Expr::value(CashoutStatus::Failed))
+        .col_expr(cashout::Column::Error, Expr::value(error))
+        .col_expr(cashout::Column::UpdatedAt, Expr::value(at))
+        .filter(cashout::Column::Id.eq(id))
+        .filter(cashout::Column::Status.is_in([CashoutStatus::Pending, CashoutStatus::Sent]))
+        .exec_with_returning(&txn)
+        .await?;
+    let Some(row) = failed.into_iter().next() else {
+        return Ok(false);
+    };
+    let reference = format!("cashout:{id}");
+    let entry = Entry {
+        kind: LedgerKind::Refund,
+        reference: &reference,
+        at,
+    };
+    ledger::credit(&txn, &row.address, row.chips, entry).await?;
+    txn.commit().await?;
+    Ok(true)
+}
+
+/// A cashout and its owner's balance now.
+pub async fn find(db: &Db, id: i64) -> Result<Option<(cashout::Model, i64)>, DbErr> {
+    let Some(row) = cashout::Entity::find_by_id(id).one(db).await? else {
+        return Ok(None);
+    };
+    let balance = ledger::wallet(db, &row.address)
+        .await?
+        .map_or(0, |w| w.chips);
+    Ok(Some((row, balance)))
+}
+
+/// Cashouts `pending` or `sent` and untouched since `before`, oldest first.
+pub async fn unfinished_since(db: &Db, before: i64) -> Result<Vec<cashout::Model>, DbErr> {
+    cashout::Entity::find()
+        .filter(cashout::Column::Status.is_in([CashoutStatus::Pending, CashoutStatus::Sent]))
+        .filter(cashout::Column::UpdatedAt.lte(before))
+        .order_by_asc(cashout::Column::Id)
+        .all(db)
+        .await
+}

@@ -1,0 +1,58 @@
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "payments")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i64,
+    pub payer: String,
+    pub nonce: String,
+    pub tier: String,
+    pub chips: i64,
+    pub amount: String,
+    pub network: String,
+    pub asset: String,
+    pub pay_to: String,
+    pub valid_before: i64,
+    /// The token's logs are searched from this block for the transaction that used the nonce.
+    pub from_block: i64,
+    pub state: PaymentState,
+    pub settled_by: Rail,
+    pub tx_hash: Option<String>,
+    pub raw_tx: Option<String>,
+    pub error: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
+
+/// A payment's state: `settling` (reserved by one request; its transaction, if any, is journalled
+/// before its broadcast), `settled` (proven paid, chips credited in the same transaction),
+/// `failed` (proven never to be paid, or refused before anything was sent; may be presented
+/// again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "Text")]
+pub enum PaymentState {
+    #[sea_orm(string_value = "settling")]
+    Settling,
+    #[sea_orm(string_value = "settled")]
+    Settled,
+    #[sea_orm(string_value = "failed")]
+    Failed,
+}
+
+/// Who submits a payment's settlement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "Text")]
+pub enum Rail {
+    /// The house, with its own key (the signed transaction is journalled on the row).
+    #[sea_orm(string_value = "house")]
+    House,
+    /// An x402 facilitator (the transaction is whatever it reports).
+    #[sea_orm(string_value = "facilitator")]
+    Facilitator,
+}

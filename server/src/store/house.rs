@@ -1,0 +1,75 @@
+//! The house key's transactions: the journal of every one it signs (written before its
+//! broadcast, in the same transaction as the row it settles or pays), and the `house_sender`
+//! row that instances sharing a PostgreSQL database hold while they send. Only one transaction
+//! per nonce can ever be mined, so a journalled transaction mined deep enough proves every
+//! other one with its nonce never will be.
+
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, DbErr, EntityTrait, QueryFilter,
+};
+
+use super::entities::house_transaction::{self, Purpose};
+use super::{Db, Tx};
+
+/// A transaction the house signed, as the journal keeps it.
+#[derive(Debug, Clone, Copy)]
+pub struct Signed<'a> {
+    pub hash: &'a str,
+    pub raw: &'a [u8],
+    pub nonce: u64,
+}
+
+impl Signed<'_> {
+    pub fn raw_hex(&self) -> String {
+        alloy::hex::encode_prefixed(self.raw)
+    }
+}
+
+/// Journals `signed` (inside the caller's transaction). `reference` names the row it belongs
+/// to: `payment:<id>` or `cashout:<id>`.
+pub async fn record(
+    db: &impl ConnectionTrait,
+    signed: &Signed<'_>,
+    purpose: Purpose,
+    reference: &str,
+    at: i64,
+) -> Result<(), DbErr> {
+    let nonce = i64::try_from(signed.nonce).map_err(|e| DbErr::Custom(e.to_string()))?;
+    let row = house_transaction::ActiveModel {
+        hash: Set(signed.hash.to_owned()),
+        nonce: Set(nonce),
+        purpose: Set(purpose),
+        reference: Set(reference.to_owned()),
+        created_at: Set(at),
+    };
+    house_transaction::Entity::insert(row)
+        .exec_without_returning(db)
+        .await?;
+    Ok(())
+}
+
+/// The hashes of the other journalled transactions with `nonce`.
+pub async fn others_with_nonce(db: &Db, nonce: i64, except: &str) -> Result<Vec<String>, DbErr> {
+    Ok(house_transaction::Entity::find()
+        .filter(house_transaction::Column::Nonce.eq(nonce))
+        .filter(house_transaction::Column::Hash.ne(except))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|row| row.hash)
+        .collect())
+}
+
+/// On PostgreSQL, a transaction holding the `house_sender` row `FOR UPDATE`: other instances
+/// queue behind it until it ends. `None` on SQLite, one process's database.
+pub async fn hold_sender(db: &Db) -> Result<Option<Tx>, DbErr> {
+    match db.get_database_backend() {
+        DbBackend::Postgres => {
+            let txn = super::begin(db).await?;
+            txn.execute_unprepared("SELECT id FROM house_sender WHERE id = 1 FOR UPDATE")
+                .await?;
+            Ok(Some(txn))
+        }
+        _ => Ok(None),
+    }
+}

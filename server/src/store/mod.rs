@@ -1,0 +1,32 @@
+//! The only code that writes SQL. Each table's state changes are typed functions over its state
+//! enum (`entities`), each a conditional update that says whether it happened; services decide
+//! what to do and call these, inside one transaction where several changes must land together.
+//!
+//! | tables | file |
+//! |---|---|
+//! | `wallets`, `ledger` (every chip movement with its ledger row) | `ledger.rs` |
+//! | `rounds`, `bets` | `rounds.rs` |
+//! | `payments` | `payments.rs` |
+//! | `cashouts` | `cashouts.rs` |
+//! | `house_transactions`, `house_sender` | `house.rs` |
+//! | aggregates for the public statistics | `stats.rs` |
+//! | connecting and migrating | `db.rs` |
+
+pub mod cashouts;
+mod db;
+pub mod entities;
+pub mod house;
+pub mod ledger;
+pub mod payments;
+pub mod rounds;
+pub mod stats;
+
+pub use db::{connect, migrate};
+pub use sea_orm::{DatabaseConnection as Db, DatabaseTransaction as Tx, DbErr};
+
+use sea_orm::TransactionTrait;
+
+/// Starts a transaction: the changes made through it land together at `commit`, or not at all.
+pub async fn begin(db: &Db) -> Result<Tx, DbErr> {
+    db.begin().await
+}

@@ -1,0 +1,237 @@
+//! The `payments` table: one row per EIP-3009 authorization `(payer, nonce)` ever presented.
+//!
+//! | transition | from | to |
+//! |---|---|---|
+//! | [`reserve`] | (none), `failed` | `settling` |
+//! | [`journal_settlement`], [`record_reported`] | `settling` | `settling` with its transaction |
+//! | [`settle`] (and the chips, in the same transaction) | `settling` | `settled` |
+//! | [`fail`] | `settling` | `failed` |
+
+use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
+
+use super::entities::house_transaction::Purpose;
+use super::entities::ledger::LedgerKind;
+use super::entities::payment::{self, PaymentState, Rail};
+use super::ledger::{self, Entry};
+use super::{Db, house};
+
+/// A payment to reserve.
+#[derive(Debug, Clone)]
+pub struct NewPayment {
+    pub payer: String,
+    pub nonce: String,
+    pub tier: &'static str,
+    pub chips: i64,
+    pub amount: String,
+    pub network: String,
+    pub asset: String,
+    pub pay_to: String,
+    pub valid_before: i64,
+    pub from_block: i64,
+    pub rail: Rail,
+    pub at: i64,
+}
+
+/// What reserving found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reserved {
+    /// This request holds the payment now (a new row, or a failed one claimed again).
+    Held { id: i64 },
+    /// Another request holds it, or it is settled.
+    Taken {
+        state: PaymentState,
+        tx_hash: Option<String>,
+    },
+}
+
+/// Claims `(payer, nonce)` for one request: a new row, or a `failed` one tried again.
+pub async fn reserve(db: &Db, new: NewPayment) -> Result<Reserved, DbErr> {
+    let row = payment::ActiveModel {
+        payer: Set(new.payer.clone()),
+        nonce: Set(new.nonce.clone()),
+        tier: Set(new.tier.to_owned()),
+        chips: Set(new.chips),
+        amount: Set(new.amount),
+        network: Set(new.network),
+        asset: Set(new.asset),
+        pay_to: Set(new.pay_to),
+        valid_before: Set(new.valid_before),
+        from_block: Set(new.from_block),
+        state: Set(PaymentState::Settling),
+        settled_by: Set(new.rail),
+        tx_hash: Set(None),
+        raw_tx: Set(None),
+        error: Set(None),
+        created_at: Set(new.at),
+        updated_at: Set(new.at),
+        ..Default::default()
+    };
+    let inserted = payment::Entity::insert(row)
+        .on_conflict(
+            OnConflict::columns([payment::Column::Payer, payment::Column::Nonce])
+                .do_nothing()
+                .to_owned(),
+        )
+        .exec(db)
+        .await;
+    match inserted {
+        Ok(result) => {
+            return Ok(Reserved::Held {
+                id: result.last_insert_id,
+            });
+        }
+        Err(DbErr::RecordNotInserted) => {}
+        Err(error) => return Err(error),
+    }
+    let retried = payment::Entity::update_many()
+        .col_expr(payment::Column::State, Expr::value(PaymentState::Settling))
+        .col_expr(payment::Column::Tier, Expr::value(new.tier))
+        .col_expr(payment::Column::Chips, Expr::value(new.chips))
+        .col_expr(payment::Column::FromBlock, Expr::value(new.from_block))
+        .col_expr(payment::Column::SettledBy, Expr::value(new.rail))
+        .col_expr(payment::Column::Error, Expr::value(Option::<String>::None))
+        .col_expr(payment::Column::TxHash, Expr::value(Option::<String>::None))
+        .col_expr(payment::Column::RawTx, Expr::value(Option::<String>::None))
+        .col_expr(payment::Column::UpdatedAt, Expr::value(new.at))
+        .filter(payment::Column::Payer.eq(&new.payer))
+        .filter(payment::Column::Nonce.eq(&new.nonce))
+        .filter(payment::Column::State.eq(PaymentState::Failed))
+        .exec_with_returning(db)
+        .await?;
+    if let Some(row) = retried.into_iter().next() {
+        return Ok(Reserved::Held { id: row.id });
+    }
+    let existing = payment::Entity::find()
+        .filter(payment::Column::Payer.eq(&new.payer))
+        .filter(payment::Column::Nonce.eq(&new.nonce))
+        .one(db)
+        .await?;
+    Ok(Reserved::Taken {
+        state: existing
+            .as_ref()
+            .map_or(PaymentState::Settling, |row| row.state),
+        tx_hash: existing.and_then(|row| row.tx_hash),
+    })
+}
+
+/// Write-ahead: the house's signed settlement on the row and in the house journal, in one
+/// transaction; `false` (nothing written) if the row is no longer `settling`.
+pub async fn journal_settlement(
+    db: &Db,
+    id: i64,
+    signed: &house::Signed<'_>,
+    at: i64,
+) -> Result<bool, DbErr> {
+    let txn = super::begin(db).await?;
+    let updated = payment::Entity::update_many()
+        .col_expr(payment::Column::TxHash, Expr::value(signed.hash))
+        .col_expr(payment::Column::RawTx, Expr::value(signed.raw_hex()))
+        .col_expr(payment::Column::UpdatedAt, Expr::value(at))
+        .filter(payment::Column::Id.eq(id))
+        .filter(payment::Column::State.eq(PaymentState::Settling))
+        .exec(&txn)
+        .await?;
+    if updated.rows_affected == 0 {
+        return Ok(false);
+    }
+    house::record(
+        &txn,
+        signed,
+        Purpose::Settlement,
+        &format!("payment:{id}"),
+        at,
+    )
+    .await?;
+    txn.commit().await?;
+    Ok(true)
+}
+
+/// The transaction a facilitator reported, kept as the candidate the reconciler checks first.
+pub async fn record_reported(db: &Db, id: i64, hash: &str, at: i64) -> Result<bool, DbErr> {
+    let updated = payment::Entity::update_many()
+        .col_expr(payment::Column::TxHash, Expr::value(hash))
+        .col_expr(payment::Column::UpdatedAt, Expr::value(at))
+        .filter(payment::Column::Id.eq(id))
+        .filter(payment::Column::State.eq(PaymentState::Settling))
+        .exec(db)
+        .await?;
+    Ok(updated.rows_affected == 1)
+}
+
+/// Settled by `tx_hash`: `settling` → `settled` and the chips credited to the payer (who is now
+/// bought in), in one transaction, once. Returns the row and the payer's balance; `settled` is
+/// whether this call made the change (otherwise the row is as it stood).
+pub async fn settle(db: &Db, id: i64, tx_hash: &str, at: i64) -> Result<Settled, DbErr> {
+    let txn = super::begin(db).await?;
+    let changed = payment::Entity::update_many()
+        .col_expr(payment::Column::State, Expr::value(PaymentState::Settled))
+        .col_expr(payment::Column::TxHash, Expr::value(tx_hash))
+        .col_expr(payment::Column::Error, Expr::value(Option::<String>::None))
+        .col_expr(payment::Column::UpdatedAt, Expr::value(at))
+        .filter(payment::Column::Id.eq(id))
+        .filter(payment::Column::State.eq(PaymentState::Settling))
+        .exec_with_returning(&txn)
+        .await?
+        .into_iter()
+        .next();
+    let settled = changed.is_some();
+    let row = match changed {
+        Some(row) => {
+            ledger::ensure_wallet(&txn, &row.payer, at).await?;
+            let reference = format!("payment:{id}");
+            let entry = Entry {
+                kind: LedgerKind::Purchase,
+                reference: &reference,
+                at,
+            };
+            ledger::credit(&txn, &row.payer, row.chips, entry).await?;
+            ledger::mark_bought_in(&txn, &row.payer).await?;
+            row
+        }
+        None => payment::Entity::find_by_id(id)
+            .one(&txn)
+            .await?
+            .ok_or_else(|| DbErr::RecordNotFound(format!("payment {id}")))?,
+    };
+    let balance = ledger::wallet(&txn, &row.payer)
+        .await?
+        .map_or(0, |w| w.chips);
+    txn.commit().await?;
+    Ok(Settled {
+        row,
+        balance,
+        settled,
+    })
+}
+
+/// What [`settle`] found.
+#[derive(Debug, Clone)]
+pub struct Settled {
+    pub row: payment::Model,
+    pub balance: i64,
+    pub settled: bool,
+}
+
+/// `settling` → `failed` with why; `false` if it was not settling.
+pub async fn fail(db: &Db, id: i64, error: &str, at: i64) -> Result<bool, DbErr> {
+    let updated = payment::Entity::update_many()
+        .col_expr(payment::Column::State, Expr::value(PaymentState::Failed))
+        .col_expr(payment::Column::Error, Expr::value(error))
+        .col_expr(payment::Column::UpdatedAt, Expr::value(at))
+        .filter(payment::Column::Id.eq(id))
+        .filter(payment::Column::State.eq(PaymentState::Settling))
+        .exec(db)
+        .await?;
+    Ok(updated.rows_affected == 1)
+}
+
+/// Payments `settling` and untouched since `before`, oldest first.
+pub async fn settling_since(db: &Db, before: i64) -> Result<Vec<payment::Model>, DbErr> {
+    payment::Entity::find()
+        .filter(payment::Column::State.eq(PaymentState::Settling))
+        .filter(payment::Column::UpdatedAt.lte(before))
+        .order_by_asc(payment::Column::Id)
+        .all(db)
+        .await
+}
