@@ -41,7 +41,7 @@ async fn main() {
     settings.log.filter = "warn".into();
     settings.chain.chain_id = devnet::CHAIN_ID;
     settings.chain.rpc_url = Some(Secret::new(chain.rpc_url()));
-    settings.chain.token = Some(chain.token.to_checksum(None));
+    settings.chain.token = Some(chain.token);
     settings.chain.house_key = Some(Secret::new(alloy::hex::encode_prefixed(
         chain.house.to_bytes(),
     )));

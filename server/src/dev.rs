@@ -29,12 +29,34 @@ pub async fn run(
     let chain = Devnet::start(anvil, chain_port).await?;
     settings.chain.chain_id = devnet::CHAIN_ID;
     settings.chain.rpc_url = Some(Secret::new(chain.rpc_url()));
-    settings.chain.token = Some(chain.token.to_checksum(None));
+    settings.chain.token = Some(chain.token);
     settings.chain.house_key = Some(Secret::new(alloy::hex::encode_prefixed(
         chain.house.to_bytes(),
     )));
-    // Three house agents play the floor, with anvil's public test accounts 2 to 4 (funded with
-    // test dollars, so they buy chips over x402 once their free chips run low).
+    fund_house_agents(&mut settings, &chain).await?;
+    if settings.database.url.expose() == Settings::default().database.url.expose() {
+        settings.database.url = Secret::new(fresh_database()?);
+    }
+    let app = Application::build(settings).await?;
+    tracing::info!(
+        rpc = %chain.rpc_url(),
+        token = %chain.token,
+        house = %chain.house.address(),
+        payer = %chain.payer.address(),
+        "dev chain ready"
+    );
+    print_welcome(app.base_url(), &chain);
+    app.run_until_stopped().await;
+    drop(chain);
+    Ok(())
+}
+
+/// Three house agents play the floor, with anvil's public test accounts 2 to 4, funded with
+/// test dollars (so they buy chips over x402 once their free chips run low).
+async fn fund_house_agents(
+    settings: &mut Settings,
+    chain: &Devnet,
+) -> Result<(), devnet::DevnetError> {
     settings.housebots.enabled = true;
     settings.housebots.keys.clear();
     for key in chain.anvil.keys().iter().skip(2).take(3) {
@@ -52,29 +74,20 @@ pub async fn run(
             .keys
             .push(Secret::new(alloy::hex::encode_prefixed(agent.to_bytes())));
     }
-    if settings.database.url.expose() == Settings::default().database.url.expose() {
-        let dir = PathBuf::from(DEV_DIR);
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir)?;
-        }
-        std::fs::create_dir_all(&dir)?;
-        settings.database.url = Secret::new(format!(
-            "sqlite://{}?mode=rwc",
-            dir.join("arcade.db").display()
-        ));
-    }
-    let app = Application::build(settings).await?;
-    tracing::info!(
-        rpc = %chain.rpc_url(),
-        token = %chain.token,
-        house = %chain.house.address(),
-        payer = %chain.payer.address(),
-        "dev chain ready"
-    );
-    print_welcome(app.base_url(), &chain);
-    app.run_until_stopped().await;
-    drop(chain);
     Ok(())
+}
+
+/// A new SQLite file under `.dev/` (the chain starts fresh on every run, so does the data).
+fn fresh_database() -> std::io::Result<String> {
+    let dir = PathBuf::from(DEV_DIR);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir)?;
+    }
+    std::fs::create_dir_all(&dir)?;
+    Ok(format!(
+        "sqlite://{}?mode=rwc",
+        dir.join("arcade.db").display()
+    ))
 }
 
 /// For the person who just ran the command: where things are and what to paste next.

@@ -15,6 +15,7 @@ pub mod housebots;
 pub mod identity;
 pub mod inputs;
 pub mod mcp;
+pub mod public_url;
 pub mod service;
 pub mod settings;
 pub mod startup;

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::path::Path;
 
+use alloy::primitives::Address;
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
@@ -92,11 +93,11 @@ pub struct ChainSettings {
     /// JSON-RPC endpoint. Unset: no chain; purchases answer 503 `payments_unavailable`.
     pub rpc_url: Option<Secret>,
     /// The dollar token (6 decimals, EIP-3009). Its EIP-712 name and version are read from it.
-    pub token: Option<String>,
+    pub token: Option<Address>,
     /// The house key (0x + 64 hex): submits settlements and pays their gas.
     pub house_key: Option<Secret>,
     /// Where payments go. Unset: the house address.
-    pub pay_to: Option<String>,
+    pub pay_to: Option<Address>,
     /// Blocks on top of a settlement's block before its chips are credited (1 = mined).
     pub confirmations: u64,
     /// Bound on one RPC call, in milliseconds.
@@ -121,7 +122,7 @@ pub struct PaymentSettings {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct HouseSettings {
     /// The service's own wallets; public stats split their play from everyone else's.
-    pub wallets: Vec<String>,
+    pub wallets: Vec<Address>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -228,6 +229,35 @@ mod tests {
         let shown = format!("{settings:?}");
         assert!(!shown.contains("hunter2"));
         assert!(!shown.contains("hunter3"));
+    }
+
+    #[test]
+    fn addresses_are_read_once_in_any_case() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file(
+                "arcade.toml",
+                "[house]\nwallets = [\"0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED\"]\n",
+            )?;
+            jail.set_env(
+                "ARCADE__CHAIN__TOKEN",
+                "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+            );
+            let settings = Settings::load(Some(Path::new("arcade.toml")))?;
+            assert_eq!(
+                settings.chain.token.map(|a| a.to_checksum(None)).as_deref(),
+                Some("0x5FbDB2315678afecb367f032d93F642f64180aa3")
+            );
+            assert_eq!(
+                settings.house.wallets[0].to_checksum(None),
+                "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+            );
+            jail.set_env("ARCADE__CHAIN__PAY_TO", "0x123");
+            assert!(
+                Settings::load(None).is_err(),
+                "not an address: refused at start"
+            );
+            Ok(())
+        });
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::api;
 use crate::chain::{Chain, ConnectError};
 use crate::housebots::HouseBots;
 use crate::identity::Identity;
+use crate::public_url::{BadPublicUrl, PublicUrl};
 use crate::service::Arcade;
 use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
 use crate::service::reconcile::spawn_reconciler;
@@ -34,10 +35,8 @@ pub enum StartupError {
         address: String,
         source: salvo::Error,
     },
-    #[error("house wallet {0:?} is not an address (0x + 40 hex)")]
-    HouseWallet(String),
-    #[error("server.public_url {0:?} has no host")]
-    PublicUrl(String),
+    #[error(transparent)]
+    PublicUrl(#[from] BadPublicUrl),
     #[error("chain: {0}")]
     Chain(#[from] ConnectError),
     #[error(transparent)]
@@ -61,32 +60,25 @@ impl Application {
         let payments = Chain::connect(&settings.chain)
             .await?
             .map(|chain| payments(chain, &settings));
-        let listen = format!("{}:{}", settings.server.host, settings.server.port);
-        let acceptor = TcpListener::new(listen.clone())
-            .try_bind()
-            .await
-            .map_err(|source| StartupError::Bind {
-                address: listen.clone(),
-                source,
-            })?;
-        let port = acceptor
-            .local_addr()
-            .map_err(|e| StartupError::Bind {
-                address: listen,
-                source: e.into(),
-            })?
-            .port();
+        let (acceptor, port) = bind(&settings).await?;
         let base_url = settings
             .server
             .public_url
             .clone()
+            .map(|url| url.trim_end_matches('/').to_owned())
             .unwrap_or_else(|| format!("http://{}:{port}", settings.server.host));
+        let public_url = PublicUrl::parse(&base_url)?;
         let house_bots = HouseBots::new(&settings.housebots)?;
-        let mut house_wallets = house_wallets(&settings.house.wallets)?;
-        house_wallets.extend(house_bots.addresses().iter().map(address::key));
+        let house_wallets: HashSet<String> = settings
+            .house
+            .wallets
+            .iter()
+            .chain(&house_bots.addresses())
+            .map(address::key)
+            .collect();
         let arcade = Arc::new(Arcade {
             db,
-            identity: Identity::new(host_of(&base_url)?, settings.chain.chain_id),
+            identity: Identity::new(public_url.authority(), settings.chain.chain_id),
             limits: arcade_core::Limits::SPEC,
             house_wallets,
             payments,
@@ -97,6 +89,7 @@ impl Application {
         let shutdown = CancellationToken::new();
         let service = api::service(
             arcade.clone(),
+            &public_url,
             base_url.clone(),
             settings.server.max_body_bytes,
             &settings.mcp,
@@ -145,6 +138,26 @@ impl Application {
         }
         tracing::info!("arcade stopped");
     }
+}
+
+/// Listens where the settings say; the port is the one bound (the settings may say 0).
+async fn bind(settings: &Settings) -> Result<(TcpAcceptor, u16), StartupError> {
+    let listen = format!("{}:{}", settings.server.host, settings.server.port);
+    let acceptor = TcpListener::new(listen.clone())
+        .try_bind()
+        .await
+        .map_err(|source| StartupError::Bind {
+            address: listen.clone(),
+            source,
+        })?;
+    let port = acceptor
+        .local_addr()
+        .map_err(|e| StartupError::Bind {
+            address: listen,
+            source: e.into(),
+        })?
+        .port();
+    Ok((acceptor, port))
 }
 
 async fn stop_on_signal(handle: ServerHandle, shutdown: CancellationToken) {
@@ -202,40 +215,4 @@ fn payments(chain: Chain, settings: &Settings) -> Payments {
         "chip purchases enabled"
     );
     Payments { chain, terms, rail }
-}
-
-/// `host[:port]` of the public URL, as the auth statement names it.
-fn host_of(url: &str) -> Result<String, StartupError> {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if host.is_empty() {
-        return Err(StartupError::PublicUrl(url.to_owned()));
-    }
-    Ok(host.to_owned())
-}
-
-fn house_wallets(configured: &[String]) -> Result<HashSet<String>, StartupError> {
-    configured
-        .iter()
-        .map(|text| {
-            address::parse(text)
-                .map(|a| address::key(&a))
-                .ok_or_else(|| StartupError::HouseWallet(text.clone()))
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_statement_host_comes_from_the_public_url() {
-        assert_eq!(
-            host_of("https://arcade.example/").unwrap(),
-            "arcade.example"
-        );
-        assert_eq!(host_of("http://127.0.0.1:8402").unwrap(), "127.0.0.1:8402");
-        assert!(host_of("https://").is_err());
-    }
 }

@@ -20,6 +20,10 @@ use crate::x402::{PAYMENT_HEADERS, PAYMENT_RESPONSE_HEADERS};
 /// authorization and retry with `PAYMENT-SIGNATURE` (or `X-PAYMENT`). Chips go to the signer.
 #[endpoint(
     tags("chips"),
+    parameters(
+        ("PAYMENT-SIGNATURE" = Option<String>, Header, description = "The x402 v2 payment: standard base64 of the JSON payload answering the 402's offer"),
+        ("X-PAYMENT" = Option<String>, Header, description = "The same, under the interface's (and x402 v1's) name"),
+    ),
     responses((status_code = 200, description = "Settled on-chain and credited; `PAYMENT-RESPONSE` carries the settlement"),
               (status_code = 402, description = "The x402 challenge, or why a payment was refused (`error`)"))
 )]
@@ -36,6 +40,10 @@ pub async fn buy_default(
 /// (10000, 1.00). Same flow as `/api/arcade/chips`.
 #[endpoint(
     tags("chips"),
+    parameters(
+        ("PAYMENT-SIGNATURE" = Option<String>, Header, description = "The x402 v2 payment: standard base64 of the JSON payload answering the 402's offer"),
+        ("X-PAYMENT" = Option<String>, Header, description = "The same, under the interface's (and x402 v1's) name"),
+    ),
     responses((status_code = 200, description = "Settled on-chain and credited; `PAYMENT-RESPONSE` carries the settlement"),
               (status_code = 402, description = "The x402 challenge, or why a payment was refused (`error`)"))
 )]

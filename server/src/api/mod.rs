@@ -26,6 +26,7 @@ mod edge;
 mod housebot;
 mod identity;
 mod manifest;
+mod openapi;
 mod rounds;
 mod stats;
 mod wallet;
@@ -35,30 +36,54 @@ use std::sync::Arc;
 
 use salvo::catcher::Catcher;
 use salvo::compression::Compression;
-use salvo::oapi::OpenApi;
 use salvo::prelude::*;
 
 pub use edge::Shared;
 
+use crate::public_url::PublicUrl;
 use crate::service::Arcade;
 use crate::settings::McpSettings;
 use tokio_util::sync::CancellationToken;
 
 pub const OPENAPI_PATH: &str = "/api/openapi.json";
-/// The interface's version, which the OpenAPI document states; the server's own version goes
-/// in `x-server-version`.
-pub const INTERFACE_VERSION: &str = "1.0.0";
 
 pub fn service(
     arcade: Arc<Arcade>,
+    public_url: &PublicUrl,
     base_url: String,
     max_body_bytes: usize,
     mcp: &McpSettings,
     wasm_dir: std::path::PathBuf,
     shutdown: CancellationToken,
 ) -> Service {
-    let mcp = crate::mcp::router(arcade.clone(), &base_url, mcp, shutdown);
-    let arcade_routes = Router::with_path("api/arcade")
+    let mcp = crate::mcp::router(arcade.clone(), public_url, mcp, shutdown);
+    let arcade_routes = arcade_routes();
+    let housebot_routes = Router::with_path("api/housebot")
+        .push(Router::with_path("status").get(housebot::status))
+        .push(Router::with_path("message").post(housebot::message));
+    let doc = openapi::document(&arcade_routes, &housebot_routes);
+    let router = Router::new()
+        .hoop(Shared {
+            arcade,
+            base_url,
+            max_body_bytes,
+            wasm_dir,
+        })
+        .push(arcade_routes)
+        .push(housebot_routes)
+        .push(mcp)
+        .push(Router::with_path(".well-known/x402").get(manifest::manifest))
+        .push(page_routes())
+        .push(Router::with_path(OPENAPI_PATH.trim_start_matches('/')).get(doc))
+        .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
+    Service::new(router)
+        .hoop(cors::cors)
+        .catcher(Catcher::default().hoop(edge::json_errors))
+}
+
+/// `/api/arcade/*`: the interface's operations.
+fn arcade_routes() -> Router {
+    Router::with_path("api/arcade")
         .push(Router::with_path("auth-statement/{address}").get(identity::auth_statement))
         .push(Router::with_path("free").post(wallet::free))
         .push(Router::with_path("balance/{address}").get(wallet::balance))
@@ -82,46 +107,16 @@ pub fn service(
         )
         .push(Router::with_path("manifest").get(manifest::manifest))
         .push(Router::with_path("cashout").post(cashout::cash_out))
-        .push(Router::with_path("cashout/{cashout_id}").get(cashout::cashout_status));
-    let housebot_routes = Router::with_path("api/housebot")
-        .push(Router::with_path("status").get(housebot::status))
-        .push(Router::with_path("message").post(housebot::message));
-    let doc = openapi_document(&arcade_routes, &housebot_routes);
-    let router = Router::new()
-        .hoop(Shared {
-            arcade,
-            base_url,
-            max_body_bytes,
-            wasm_dir,
-        })
-        .push(arcade_routes)
-        .push(housebot_routes)
-        .push(mcp)
-        .push(Router::with_path(".well-known/x402").get(manifest::manifest))
-        .push(
-            Router::new()
-                // The page, its modules and the wasm compress well (the wasm 118 KB to ~50 KB).
-                .hoop(Compression::new())
-                .push(Router::with_path("web/{file}").get(web::asset))
-                .push(Router::with_path("wasm/{file}").get(web::wasm))
-                .push(Router::with_path("vectors/fairness-v1.json").get(web::vectors))
-                .push(Router::new().get(web::page)),
-        )
-        .push(doc.into_router(OPENAPI_PATH))
-        .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
-    Service::new(router)
-        .hoop(cors::cors)
-        .catcher(Catcher::default().hoop(edge::json_errors))
+        .push(Router::with_path("cashout/{cashout_id}").get(cashout::cashout_status))
 }
 
-/// The OpenAPI 3.1 document: the interface's version, every route and every input's schema.
-fn openapi_document(arcade_routes: &Router, housebot_routes: &Router) -> OpenApi {
-    let mut doc = OpenApi::new("arcade", INTERFACE_VERSION)
-        .merge_router(arcade_routes)
-        .merge_router(housebot_routes);
-    doc.info.extensions.insert(
-        "x-server-version".into(),
-        serde_json::json!(env!("CARGO_PKG_VERSION")),
-    );
-    doc
+/// The verifier page, its modules, the wasm and the golden vectors, compressed (the wasm
+/// 118 KB to ~50 KB).
+fn page_routes() -> Router {
+    Router::new()
+        .hoop(Compression::new())
+        .push(Router::with_path("web/{file}").get(web::asset))
+        .push(Router::with_path("wasm/{file}").get(web::wasm))
+        .push(Router::with_path("vectors/fairness-v1.json").get(web::vectors))
+        .push(Router::new().get(web::page))
 }

@@ -1,40 +1,36 @@
 //! The arcade's one way to the chain: token reads, and transactions the house signs and pays
 //! gas for. Built on alloy over HTTP JSON-RPC; the house key never leaves this module.
 //!
-//! Sending is write-ahead: [`Chain::send`] signs a transaction, hands it to a journal (the caller
-//! stores its hash and raw bytes) and only then broadcasts it, one at a time per house key, so a
-//! crash or a lost answer leaves a record that can be looked up or rebroadcast, never a second
-//! transfer.
+//! | file | what |
+//! |---|---|
+//! | `mod.rs` | connecting (chain id, token domain), token reads, the error types |
+//! | `send.rs` | the house's transactions, write-ahead: signed, journalled, then broadcast |
+//! | `receipts.rs` | receipts, their depth, and a bounded wait for one |
+//! | `proof.rs` | what counts as proof of payment, and deciding a payment from the chain |
+//! | `logs.rs` | the token's logs: the transfer a receipt proves, the transaction a nonce names |
+//! | `errors.rs` | RPC failures as errors safe to show (no URL) |
+//! | `token.rs` | the token's interface; `devnet.rs` the local dev chain |
 
 pub mod devnet;
 mod errors;
+mod logs;
 pub mod proof;
+mod receipts;
+mod send;
 pub mod token;
 
-use std::future::Future;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use alloy::eips::eip2718::Encodable2718;
-use alloy::network::{EthereumWallet, NetworkTransactionBuilder, TransactionBuilder};
-use alloy::primitives::{Address, B256, Bytes, U256};
+use alloy::network::EthereumWallet;
+use alloy::primitives::{Address, B256, U256};
 use alloy::providers::{Provider, ProviderBuilder, RootProvider};
-use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::Eip712Domain;
 use tokio::sync::Mutex;
 
-use alloy::primitives::Signature;
-use alloy::sol_types::SolCall;
-
-use crate::address;
 use crate::settings::ChainSettings;
 pub(crate) use errors::{contract_error, refusal, rpc_error};
-use token::{DollarToken, TransferWithAuthorization};
-
-/// Waiting on a receipt: look again after 10 ms, then twice as long each time, up to 1 s (a
-/// local node mines in milliseconds, an L2 in about a second or two).
-const RECEIPT_POLL_FIRST: Duration = Duration::from_millis(10);
-const RECEIPT_POLL_MAX: Duration = Duration::from_secs(1);
+use token::DollarToken;
 
 /// A chain call that did not give an answer.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -79,8 +75,6 @@ pub enum ConnectError {
     Missing(&'static str),
     #[error("chain.house_key is not a private key (0x + 64 hex)")]
     HouseKey,
-    #[error("chain.{field} {value:?} is not an address (0x + 40 hex)")]
-    Address { field: &'static str, value: String },
     #[error("chain.rpc_url is not a URL")]
     RpcUrl,
     #[error("the RPC serves chain {rpc}, but chain.chain_id is {configured}")]
@@ -155,15 +149,8 @@ impl Chain {
             .parse()
             .map_err(|_| ConnectError::HouseKey)?;
         let house_address = signer.address();
-        let token_text = settings
-            .token
-            .as_ref()
-            .ok_or(ConnectError::Missing("token"))?;
-        let token = parse_address("token", token_text)?;
-        let pay_to = match &settings.pay_to {
-            Some(text) => parse_address("pay_to", text)?,
-            None => house_address,
-        };
+        let token = settings.token.ok_or(ConnectError::Missing("token"))?;
+        let pay_to = settings.pay_to.unwrap_or(house_address);
         let timeout = Duration::from_millis(settings.rpc_timeout_ms);
         let provider = ProviderBuilder::default().with_reqwest(url, |builder| {
             builder
@@ -259,208 +246,4 @@ impl Chain {
             .await
             .map_err(contract_error)
     }
-
-    /// The house submits a payer's signed EIP-3009 authorization (`transferWithAuthorization`),
-    /// paying the gas; journalled (see [`Chain::send`]) before it is broadcast.
-    pub async fn transfer_with_authorization<E, F, Fut>(
-        &self,
-        authorization: &TransferWithAuthorization,
-        signature: &Signature,
-        journal: F,
-    ) -> Result<SignedTx, SendError<E>>
-    where
-        F: FnOnce(SignedTx) -> Fut,
-        Fut: Future<Output = Result<(), E>>,
-    {
-        let call = DollarToken::transferWithAuthorizationCall {
-            from: authorization.from,
-            to: authorization.to,
-            value: authorization.value,
-            validAfter: authorization.validAfter,
-            validBefore: authorization.validBefore,
-            nonce: authorization.nonce,
-            v: 27 + u8::from(signature.v()),
-            r: signature.r().into(),
-            s: signature.s().into(),
-        };
-        self.send(self.token, call.abi_encode().into(), journal)
-            .await
-    }
-
-    /// The house sends `value` base units of the token to `to` (an ERC-20 `transfer`),
-    /// journalled before it is broadcast.
-    pub async fn transfer<E, F, Fut>(
-        &self,
-        to: Address,
-        value: U256,
-        journal: F,
-    ) -> Result<SignedTx, SendError<E>>
-    where
-        F: FnOnce(SignedTx) -> Fut,
-        Fut: Future<Output = Result<(), E>>,
-    {
-        let call = DollarToken::transferCall { to, value };
-        self.send(self.token, call.abi_encode().into(), journal)
-            .await
-    }
-
-    /// Simulates a call from the house to `to`, signs it, hands it to `journal`, then
-    /// broadcasts it. The journal runs before anything leaves the process; if it fails, nothing
-    /// is broadcast.
-    async fn send<E, F, Fut>(
-        &self,
-        to: Address,
-        input: Bytes,
-        journal: F,
-    ) -> Result<SignedTx, SendError<E>>
-    where
-        F: FnOnce(SignedTx) -> Fut,
-        Fut: Future<Output = Result<(), E>>,
-    {
-        let _one_sender = self.send_lock.lock().await;
-        let tx = self.sign(to, input).await.map_err(SendError::NotSent)?;
-        journal(tx.clone()).await.map_err(SendError::Journal)?;
-        match self.provider.send_raw_transaction(&tx.raw).await {
-            Ok(_) => Ok(tx),
-            Err(error) => Err(SendError::Unconfirmed {
-                tx,
-                error: rpc_error(error),
-            }),
-        }
-    }
-
-    async fn sign(&self, to: Address, input: Bytes) -> Result<SignedTx, ChainError> {
-        let nonce = self
-            .provider
-            .get_transaction_count(self.house_address)
-            .pending()
-            .await
-            .map_err(rpc_error)?;
-        let request = TransactionRequest::default()
-            .with_from(self.house_address)
-            .with_to(to)
-            .with_input(input)
-            .with_chain_id(self.chain_id)
-            .with_nonce(nonce);
-        let gas = self
-            .provider
-            .estimate_gas(request.clone())
-            .await
-            .map_err(rpc_error)?;
-        let fees = self
-            .provider
-            .estimate_eip1559_fees()
-            .await
-            .map_err(rpc_error)?;
-        let gas_limit = gas + gas / 5;
-        // Some nodes (anvil) pool a transaction its sender cannot pay for, where it waits
-        // forever; refuse it here instead, as a public node would.
-        let worst_cost = U256::from(gas_limit) * U256::from(fees.max_fee_per_gas);
-        let held = self
-            .provider
-            .get_balance(self.house_address)
-            .await
-            .map_err(rpc_error)?;
-        if held < worst_cost {
-            return Err(ChainError::Refused(Refusal {
-                kind: RefusalKind::InsufficientGas,
-                message: format!(
-                    "insufficient funds for gas: the house holds {held} wei, the transaction may cost {worst_cost}"
-                ),
-            }));
-        }
-        let envelope = request
-            .with_gas_limit(gas_limit)
-            .with_max_fee_per_gas(fees.max_fee_per_gas)
-            .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas)
-            .build(&self.house)
-            .await
-            .map_err(|error| ChainError::Refused(refusal(&format!("signing: {error}"))))?;
-        Ok(SignedTx {
-            hash: *envelope.tx_hash(),
-            raw: envelope.encoded_2718(),
-            nonce,
-        })
-    }
-
-    /// Sends an already signed transaction again (same nonce, same hash).
-    pub async fn rebroadcast(&self, raw: &[u8]) -> Result<(), ChainError> {
-        let _one_sender = self.send_lock.lock().await;
-        self.provider
-            .send_raw_transaction(raw)
-            .await
-            .map(|_| ())
-            .map_err(rpc_error)
-    }
-
-    /// The transaction's outcome if it is in a block, however deep.
-    pub async fn mined(&self, hash: B256) -> Result<Option<Mined>, ChainError> {
-        let receipt = self
-            .provider
-            .get_transaction_receipt(hash)
-            .await
-            .map_err(rpc_error)?;
-        Ok(receipt.and_then(|receipt| {
-            receipt.block_number.map(|block| Mined {
-                success: receipt.status(),
-                block,
-            })
-        }))
-    }
-
-    /// The transaction's outcome once it has the configured confirmations; `None` while it is
-    /// unknown, pending or not yet deep enough.
-    pub async fn confirmed(&self, hash: B256) -> Result<Option<Mined>, ChainError> {
-        let Some(mined) = self.mined(hash).await? else {
-            return Ok(None);
-        };
-        Ok(self.is_deep(mined.block).await?.then_some(mined))
-    }
-
-    /// How many transactions from the house are in blocks: every nonce below it is used.
-    pub async fn house_nonces_used(&self) -> Result<u64, ChainError> {
-        self.provider
-            .get_transaction_count(self.house_address)
-            .latest()
-            .await
-            .map_err(rpc_error)
-    }
-
-    /// The newest block the RPC knows.
-    pub async fn block_number(&self) -> Result<u64, ChainError> {
-        self.provider.get_block_number().await.map_err(rpc_error)
-    }
-
-    /// Whether a transaction in `block` has the configured confirmations.
-    pub async fn is_deep(&self, block: u64) -> Result<bool, ChainError> {
-        if self.confirmations <= 1 {
-            return Ok(true);
-        }
-        let head = self.block_number().await?;
-        Ok(head + 1 >= block + self.confirmations)
-    }
-
-    /// Waits (bounded by the settle timeout) for [`Chain::confirmed`] to say something; `None`
-    /// when the time ran out. RPC errors while waiting count as "not yet".
-    pub async fn wait_confirmed(&self, hash: B256) -> Option<Mined> {
-        let deadline = Instant::now() + self.settle_timeout;
-        let mut pause = RECEIPT_POLL_FIRST;
-        loop {
-            if let Ok(Some(mined)) = self.confirmed(hash).await {
-                return Some(mined);
-            }
-            if Instant::now() + pause > deadline {
-                return None;
-            }
-            tokio::time::sleep(pause).await;
-            pause = (pause * 2).min(RECEIPT_POLL_MAX);
-        }
-    }
-}
-
-fn parse_address(field: &'static str, text: &str) -> Result<Address, ConnectError> {
-    address::parse(text).ok_or_else(|| ConnectError::Address {
-        field,
-        value: text.to_owned(),
-    })
 }

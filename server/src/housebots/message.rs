@@ -19,7 +19,7 @@ pub struct Reply {
     pub to: String,
     pub reply: String,
     /// With `use_tools`: the read-only tool run and its result; `null` when none applied.
-    #[salvo(schema(value_type = Object))]
+    #[salvo(schema(value_type = Option<Object>))]
     pub tool: Value,
 }
 

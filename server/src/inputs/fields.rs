@@ -31,6 +31,7 @@ impl JsonSchema for WalletAddress {
             "maxLength": 42,
             "pattern": address::ADDRESS_PATTERN,
             "x-rule": address::ADDRESS_RULE,
+            "examples": ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"],
         })
     }
 }
@@ -69,6 +70,7 @@ impl JsonSchema for ClientSeedText {
             "maxLength": MAX_CLIENT_SEED_CHARS,
             "pattern": NO_CONTROL_CHARACTERS,
             "x-rule": "a client seed is 1 to 256 characters, none of them a control character",
+            "examples": ["f3a9c1e07b2d4e55"],
         })
     }
 }
@@ -143,7 +145,7 @@ impl<T: Named> JsonSchema for Choice<T> {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         let names: Vec<&str> = T::all().iter().map(|v| v.name()).collect();
-        json_schema!({ "type": "string", "enum": names })
+        json_schema!({ "type": "string", "enum": names, "examples": [names[0]] })
     }
 }
 

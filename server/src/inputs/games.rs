@@ -1,13 +1,14 @@
 //! The three game calls (`POST /api/arcade/flip`, `/dice`, `/roulette`; MCP `arcade_flip`,
 //! `arcade_dice`, `arcade_roulette`): the fields every round play has, and each game's own.
-//! A new game adds its struct here and its `GameInput` impl.
+//! A new game adds its struct here, its `GameInput` impl, and its line in `endpoint` and
+//! `input_schema`.
 
 use arcade_core::{BetKind, Call, CallError, DiceCall, Direction, Game, RouletteBet, Side};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::fields::{Choice, ClientSeedText};
-use super::{Input, Place};
+use super::{Input, Place, schema};
 use crate::service::play::Play;
 
 /// The REST path segment of a game's call: `POST /api/arcade/<endpoint>`.
@@ -19,12 +20,21 @@ pub fn endpoint(game: Game) -> &'static str {
     }
 }
 
+/// A game's input schema.
+pub fn input_schema(game: Game) -> schema::Shared {
+    match game {
+        Game::Coinflip => schema::of::<FlipInput>(),
+        Game::Dice => schema::of::<DiceInput>(),
+        Game::Roulette => schema::of::<RouletteInput>(),
+    }
+}
+
 /// The fields of every game call.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct RoundFields {
     /// The `round_id` from `POST /api/arcade/commit` (MCP `arcade_commit`); each round is played
     /// once.
-    #[schemars(length(max = 64))]
+    #[schemars(length(max = 64), example = &"r_5b71c2d09e3f4a1b8c7d6e5f4a3b2c1d")]
     pub round_id: String,
     /// Your own seed, 1 to 256 characters, none of them a control character. Pick a fresh
     /// random one every round: the house committed to its seed before seeing yours, so it
@@ -33,7 +43,7 @@ pub struct RoundFields {
     /// Chips to wager: at least 1; at most 1000, and the round's potential profit at most 500
     /// (longer odds accept smaller wagers; above that the answer is 400 `wager_above_limit` or
     /// `payout_above_limit` with `max_wager`).
-    #[schemars(range(min = 1, max = i64::MAX))]
+    #[schemars(range(min = 1, max = i64::MAX), example = 10)]
     pub wager: i64,
     /// Optional: your signature of the auth statement; when given it must be the round
     /// owner's.
@@ -43,6 +53,9 @@ pub struct RoundFields {
 
 /// A game call: its round fields and the call they play.
 pub trait GameInput: Input {
+    /// The game it plays.
+    const GAME: Game;
+
     fn round(&self) -> &RoundFields;
     /// The call, checked by the core's rules (a straight bet names a number, only it does).
     fn call(&self) -> Result<Call, CallError>;
@@ -76,7 +89,7 @@ pub struct DiceInput {
     #[serde(flatten)]
     pub round: RoundFields,
     /// 1 to 99. The roll is 0.00 to 100.00; `under` wins below the target, `over` above it.
-    #[schemars(range(min = 1, max = 99))]
+    #[schemars(range(min = 1, max = 99), example = 50)]
     pub target: i64,
     /// `under` (the default) or `over`.
     pub direction: Option<Choice<Direction>>,
@@ -109,6 +122,8 @@ impl Input for RouletteInput {
 }
 
 impl GameInput for FlipInput {
+    const GAME: Game = Game::Coinflip;
+
     fn round(&self) -> &RoundFields {
         &self.round
     }
@@ -119,6 +134,8 @@ impl GameInput for FlipInput {
 }
 
 impl GameInput for DiceInput {
+    const GAME: Game = Game::Dice;
+
     fn round(&self) -> &RoundFields {
         &self.round
     }
@@ -131,6 +148,8 @@ impl GameInput for DiceInput {
 }
 
 impl GameInput for RouletteInput {
+    const GAME: Game = Game::Roulette;
+
     fn round(&self) -> &RoundFields {
         &self.round
     }

@@ -9,13 +9,13 @@ use super::{Input, Place};
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct AgentMessage {
     /// Who is writing, 1 to 128 characters.
-    #[schemars(length(min = 1, max = 128))]
+    #[schemars(length(min = 1, max = 128), example = &"agent-7")]
     pub from_id: String,
     /// A name to greet, up to 128 characters.
     #[schemars(length(max = 128))]
     pub from_name: Option<String>,
     /// The message, 1 to 2000 characters.
-    #[schemars(length(min = 1, max = 2000))]
+    #[schemars(length(min = 1, max = 2000), example = &"How do I verify a round?")]
     pub message: String,
     /// Anything that helps, up to 4000 characters.
     #[schemars(length(max = 4000))]

@@ -9,7 +9,7 @@ use super::{Input, Place};
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct BetPath {
     /// The `bet_id` of a played round, from its receipt or the recent rounds.
-    #[schemars(range(min = 1, max = i64::MAX))]
+    #[schemars(range(min = 1, max = i64::MAX), example = 1)]
     pub bet_id: i64,
 }
 
@@ -21,7 +21,7 @@ impl Input for BetPath {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct RecentQuery {
     /// How many rounds, newest first: 1 to 100, default 8.
-    #[schemars(range(min = 1, max = 100))]
+    #[schemars(range(min = 1, max = 100), example = 8)]
     pub limit: Option<i64>,
 }
 

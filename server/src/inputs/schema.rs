@@ -33,7 +33,26 @@ fn generate<T: JsonSchema>() -> Map<String, Value> {
     };
     schema.remove("$schema");
     schema.remove("title");
+    unwrap_descriptions(&mut schema);
     schema
+}
+
+/// Doc comments wrap at 100 columns; a description reads as one paragraph (blank lines
+/// between paragraphs kept), in every document that shows it.
+fn unwrap_descriptions(schema: &mut Map<String, Value>) {
+    for (key, value) in schema.iter_mut() {
+        match value {
+            Value::String(text) if key == "description" => {
+                let paragraphs: Vec<String> = text
+                    .split("\n\n")
+                    .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .collect();
+                *text = paragraphs.join("\n\n");
+            }
+            Value::Object(inner) => unwrap_descriptions(inner),
+            _ => {}
+        }
+    }
 }
 
 /// A JSON Schema in salvo's types. Round-trips losslessly for the keywords the inputs use
@@ -53,18 +72,24 @@ pub fn register(
     RefOr::Ref(salvo::oapi::Ref::from_schema_name(name))
 }
 
-/// The object schema's properties as path or query parameters.
-pub fn parameters(schema: &Map<String, Value>, place: ParameterIn) -> Vec<Parameter> {
-    let required: Vec<&str> = schema
+/// An object schema's properties, and the names of those it requires.
+pub fn properties(schema: &Map<String, Value>) -> (&Map<String, Value>, Vec<&str>) {
+    static NONE: LazyLock<Map<String, Value>> = LazyLock::new(Map::new);
+    let required = schema
         .get("required")
         .and_then(Value::as_array)
         .map(|names| names.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let empty = Map::new();
     let properties = schema
         .get("properties")
         .and_then(Value::as_object)
-        .unwrap_or(&empty);
+        .unwrap_or(&NONE);
+    (properties, required)
+}
+
+/// The object schema's properties as path or query parameters.
+pub fn parameters(schema: &Map<String, Value>, place: ParameterIn) -> Vec<Parameter> {
+    let (properties, required) = properties(schema);
     properties
         .iter()
         .map(|(name, property)| {
@@ -91,6 +116,23 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn descriptions_read_as_paragraphs() {
+        let mut schema = json!({
+            "description": "One line\nwrapped.\n\nA second\n paragraph.",
+            "properties": { "a": { "description": "x\ny" } },
+        })
+        .as_object()
+        .unwrap()
+        .clone();
+        unwrap_descriptions(&mut schema);
+        assert_eq!(
+            schema["description"],
+            "One line wrapped.\n\nA second paragraph."
+        );
+        assert_eq!(schema["properties"]["a"]["description"], "x y");
+    }
 
     #[test]
     fn every_keyword_the_inputs_use_survives_the_openapi_types() {

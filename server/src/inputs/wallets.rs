@@ -42,7 +42,10 @@ pub struct CashoutInput {
     pub address: WalletAddress,
     /// Chips to redeem, 100 to 250000 (100 base units of the token, 0.0001 USD, each). At most
     /// `cashable` from the balance: chips granted for free stay behind.
-    #[schemars(range(min = Limits::SPEC.min_cashout_chips, max = Limits::SPEC.max_cashout_chips))]
+    #[schemars(
+        range(min = Limits::SPEC.min_cashout_chips, max = Limits::SPEC.max_cashout_chips),
+        example = 500
+    )]
     pub chips: i64,
     /// Required: the signature of the address's auth statement (as for commit).
     #[schemars(length(max = 256))]
@@ -57,7 +60,7 @@ impl Input for CashoutInput {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct CashoutPath {
     /// From the cashout's answer.
-    #[schemars(range(min = 1, max = i64::MAX))]
+    #[schemars(range(min = 1, max = i64::MAX), example = 1)]
     pub cashout_id: i64,
 }
 

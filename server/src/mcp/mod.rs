@@ -9,7 +9,9 @@
 //! client initializes again.
 
 mod arguments;
+mod games;
 mod origin;
+mod summaries;
 mod tools;
 
 use std::sync::Arc;
@@ -21,6 +23,7 @@ use salvo::http::ReqBody;
 use salvo::prelude::*;
 use tokio_util::sync::CancellationToken;
 
+use crate::public_url::PublicUrl;
 use crate::service::Arcade;
 use crate::settings::McpSettings;
 pub use origin::AllowedOrigins;
@@ -28,27 +31,26 @@ pub use origin::AllowedOrigins;
 /// The `/api/mcp` router: origin check, then rmcp.
 pub fn router(
     arcade: Arc<Arcade>,
-    public_url: &str,
+    public_url: &PublicUrl,
     settings: &McpSettings,
     shutdown: CancellationToken,
 ) -> Router {
     let origins = AllowedOrigins::new(public_url, &settings.allowed_origins);
-    let mut hosts = vec![
+    let hosts = vec![
         "localhost".to_owned(),
         "127.0.0.1".to_owned(),
         "::1".to_owned(),
+        public_url.host(),
     ];
-    if let Some(host) = origin::host_of(public_url) {
-        hosts.push(host);
-    }
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins.list())
         .with_cancellation_token(shutdown);
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(Duration::from_secs(settings.session_idle_secs));
+    let tools = tools::ArcadeTools::router();
     let service = StreamableHttpService::new(
-        move || Ok(tools::ArcadeTools::new(arcade.clone())),
+        move || Ok(tools::ArcadeTools::new(arcade.clone(), tools.clone())),
         Arc::new(sessions),
         config,
     );

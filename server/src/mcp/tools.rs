@@ -5,17 +5,24 @@
 
 use std::sync::Arc;
 
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
+};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde::Serialize;
+
+use super::summaries::{BalanceAnswer, Summary};
 use serde_json::{Value, json};
 
 use super::arguments::{Arguments, NoArguments};
 use crate::error::ApiError;
-use crate::inputs::games::{DiceInput, FlipInput, GameInput, RouletteInput};
+use crate::inputs::Input;
+use crate::inputs::games::GameInput;
 use crate::inputs::queries::BetPath;
 use crate::inputs::wallets::{AddressInput, AddressPath, CashoutInput};
+use crate::inputs::{self, Place};
 use crate::service::Arcade;
 use crate::service::play::Played;
 
@@ -28,38 +35,48 @@ check it with arcade_verify. arcade_cashout sends chips back as the token.";
 #[derive(Clone)]
 pub struct ArcadeTools {
     arcade: Arc<Arcade>,
+    tools: ToolRouter<Self>,
+}
+
+impl ArcadeTools {
+    /// Every tool: those below, and the game tools (`super::games`).
+    pub fn router() -> ToolRouter<Self> {
+        let mut router = Self::tool_router();
+        for route in super::games::routes() {
+            router.add_route(route);
+        }
+        router
+    }
+
+    pub fn new(arcade: Arc<Arcade>, tools: ToolRouter<Self>) -> Self {
+        Self { arcade, tools }
+    }
+
+    /// The games' one path: parse, build the call, play.
+    pub(super) async fn play<G: GameInput>(
+        &self,
+        arguments: JsonObject,
+    ) -> Result<Played, ApiError> {
+        let input = inputs::parse::<G>(arguments, Place::Body)?;
+        self.arcade.play(input.play()?).await
+    }
 }
 
 #[tool_router]
 impl ArcadeTools {
-    pub fn new(arcade: Arc<Arcade>) -> Self {
-        Self { arcade }
-    }
-
     #[tool(
         name = "arcade_free",
         description = "Claim the 100 free chips, once per address. No payment; a signature is optional. Start here to play without buying.",
         annotations(idempotent_hint = true)
     )]
-    async fn free(
-        &self,
-        Parameters(arguments): Parameters<Arguments<AddressInput>>,
-    ) -> CallToolResult {
-        let result = async {
-            let input = arguments.parse()?;
-            self.arcade
-                .claim_free(&input.address.0, input.signature.as_deref())
-                .await
-        }
-        .await;
-        answer(result, |v| {
-            format!(
-                "{} got {} free chips; balance {}.",
-                plain(&v["address"]),
-                plain(&v["granted"]),
-                plain(&v["balance"])
-            )
-        })
+    async fn free(&self, Parameters(input): Parameters<Arguments<AddressInput>>) -> CallToolResult {
+        answer(
+            run(input, async |input| {
+                let signature = input.signature.as_deref();
+                self.arcade.claim_free(&input.address.0, signature).await
+            })
+            .await,
+        )
     }
 
     #[tool(
@@ -68,18 +85,7 @@ impl ArcadeTools {
         annotations(read_only_hint = true)
     )]
     async fn games(&self, Parameters(_): Parameters<NoArguments>) -> CallToolResult {
-        answer(self.arcade.games().await, |v| {
-            let names: Vec<&str> = v["games"]
-                .as_array()
-                .map(|games| games.iter().filter_map(|g| g["name"].as_str()).collect())
-                .unwrap_or_default();
-            format!(
-                "Games: {}. Max wager {} chips, max payout {} chips per round.",
-                names.join(", "),
-                plain(&v["limits"]["max_wager_chips"]),
-                plain(&v["limits"]["max_payout_chips"])
-            )
-        })
+        answer(self.arcade.games().await)
     }
 
     #[tool(
@@ -88,61 +94,15 @@ impl ArcadeTools {
     )]
     async fn commit(
         &self,
-        Parameters(arguments): Parameters<Arguments<AddressInput>>,
+        Parameters(input): Parameters<Arguments<AddressInput>>,
     ) -> CallToolResult {
-        let result = async {
-            let input = arguments.parse()?;
-            self.arcade
-                .commit(&input.address.0, input.signature.as_deref())
-                .await
-        }
-        .await;
-        answer(result, |v| {
-            format!(
-                "Round {} opened; commitment {}. Play it once with your own fresh client_seed.",
-                plain(&v["round_id"]),
-                plain(&v["commitment"])
-            )
-        })
-    }
-
-    #[tool(
-        name = "arcade_flip",
-        description = "Coinflip on a committed round: call heads or tails; a win returns 1.98x the wager. The receipt reveals the server seed so you can check it."
-    )]
-    async fn flip(
-        &self,
-        Parameters(arguments): Parameters<Arguments<FlipInput>>,
-    ) -> CallToolResult {
-        answer(self.play(arguments).await, played)
-    }
-
-    #[tool(
-        name = "arcade_dice",
-        description = "Dice on a committed round: a roll from 0.00 to 100.00, under or over your target (1-99); the payout follows the odds of your call (99% return). The receipt shows the schedule."
-    )]
-    async fn dice(
-        &self,
-        Parameters(arguments): Parameters<Arguments<DiceInput>>,
-    ) -> CallToolResult {
-        answer(self.play(arguments).await, played)
-    }
-
-    #[tool(
-        name = "arcade_roulette",
-        description = "European roulette (single zero) on a committed round: a straight number (36x) or red/black, odd/even, low/high (2x), a dozen or a column (3x)."
-    )]
-    async fn roulette(
-        &self,
-        Parameters(arguments): Parameters<Arguments<RouletteInput>>,
-    ) -> CallToolResult {
-        answer(self.play(arguments).await, played)
-    }
-
-    /// The three games' one path: parse, build the call, play.
-    async fn play<G: GameInput>(&self, arguments: Arguments<G>) -> Result<Played, ApiError> {
-        let input = arguments.parse()?;
-        self.arcade.play(input.play()?).await
+        answer(
+            run(input, async |input| {
+                let signature = input.signature.as_deref();
+                self.arcade.commit(&input.address.0, signature).await
+            })
+            .await,
+        )
     }
 
     #[tool(
@@ -150,27 +110,13 @@ impl ArcadeTools {
         description = "Re-derive a played round from its revealed server seed with the arcade's fairness core: checks the commitment, the outcome and the payout. Anyone can verify any bet.",
         annotations(read_only_hint = true)
     )]
-    async fn verify(
-        &self,
-        Parameters(arguments): Parameters<Arguments<BetPath>>,
-    ) -> CallToolResult {
-        let result = async {
-            let input = arguments.parse()?;
-            self.arcade.verify_bet(input.bet_id).await
-        }
-        .await;
-        answer(result, |v| {
-            let verdict = if v["verified"] == true {
-                "verified"
-            } else {
-                "FAILED verification"
-            };
-            format!(
-                "Bet {} {verdict}: checks {}.",
-                plain(&v["bet_id"]),
-                plain(&v["checks"])
-            )
-        })
+    async fn verify(&self, Parameters(input): Parameters<Arguments<BetPath>>) -> CallToolResult {
+        answer(
+            run(input, async |input| {
+                self.arcade.verify_bet(input.bet_id).await
+            })
+            .await,
+        )
     }
 
     #[tool(
@@ -180,25 +126,18 @@ impl ArcadeTools {
     )]
     async fn balance(
         &self,
-        Parameters(arguments): Parameters<Arguments<AddressPath>>,
+        Parameters(input): Parameters<Arguments<AddressPath>>,
     ) -> CallToolResult {
-        let result = async {
-            let address = arguments.parse()?.address.0;
-            let balance = self.arcade.balance(&address).await?;
-            let mut value = json!(balance);
-            value["auth_statement"] = json!(self.arcade.identity.statement(&address));
-            Ok::<Value, ApiError>(value)
-        }
-        .await;
-        answer(result, |v| {
-            format!(
-                "{} holds {} chips, {} of them cashable (bought in: {}).",
-                plain(&v["address"]),
-                plain(&v["chips"]),
-                plain(&v["cashable"]),
-                plain(&v["bought_in"])
-            )
-        })
+        answer(
+            run(input, async |input| {
+                let address = input.address.0;
+                Ok(BalanceAnswer {
+                    balance: self.arcade.balance(&address).await?,
+                    auth_statement: self.arcade.identity.statement(&address),
+                })
+            })
+            .await,
+        )
     }
 
     #[tool(
@@ -208,26 +147,17 @@ impl ArcadeTools {
     )]
     async fn cashout(
         &self,
-        Parameters(arguments): Parameters<Arguments<CashoutInput>>,
+        Parameters(input): Parameters<Arguments<CashoutInput>>,
     ) -> CallToolResult {
-        let result = async {
-            let input = arguments.parse()?;
-            self.arcade
-                .cash_out(&input.address.0, input.chips, input.signature.as_deref())
-                .await
-        }
-        .await;
-        answer(result, |v| {
-            format!(
-                "Cashout {}: {} chips ({} base units) to {}, status {}; balance {}.",
-                plain(&v["cashout_id"]),
-                plain(&v["chips"]),
-                plain(&v["amount"]),
-                plain(&v["address"]),
-                plain(&v["status"]),
-                plain(&v["balance"])
-            )
-        })
+        answer(
+            run(input, async |input| {
+                let signature = input.signature.as_deref();
+                self.arcade
+                    .cash_out(&input.address.0, input.chips, signature)
+                    .await
+            })
+            .await,
+        )
     }
 
     #[tool(
@@ -236,19 +166,11 @@ impl ArcadeTools {
         annotations(read_only_hint = true)
     )]
     async fn house(&self, Parameters(_): Parameters<NoArguments>) -> CallToolResult {
-        answer(self.arcade.house().await, |v| {
-            format!(
-                "{} rounds on the floor: {} wagered, {} paid out, house net {}.",
-                plain(&v["all"]["rounds"]),
-                plain(&v["all"]["wagered"]),
-                plain(&v["all"]["paid_out"]),
-                plain(&v["all"]["house_net"])
-            )
-        })
+        answer(self.arcade.house().await)
     }
 }
 
-#[tool_handler]
+#[tool_handler(router = self.tools)]
 impl ServerHandler for ArcadeTools {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -257,16 +179,20 @@ impl ServerHandler for ArcadeTools {
     }
 }
 
-/// A result as structured content plus a summary, or an error as REST renders it.
-fn answer<T: Serialize>(
-    result: Result<T, ApiError>,
-    summary: impl FnOnce(&Value) -> String,
-) -> CallToolResult {
+/// Parses the arguments with the one parse, then runs the operation on the input.
+async fn run<I: Input, T>(
+    arguments: Arguments<I>,
+    operation: impl AsyncFnOnce(I) -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    operation(arguments.parse()?).await
+}
+
+/// A result as structured content plus its summary, or an error as REST renders it.
+pub(super) fn answer<T: Serialize + Summary>(result: Result<T, ApiError>) -> CallToolResult {
     match result {
         Ok(value) => {
-            let value = json!(value);
-            let text = summary(&value);
-            let mut result = CallToolResult::structured(value);
+            let text = value.summary();
+            let mut result = CallToolResult::structured(json!(value));
             result.content.insert(0, ContentBlock::text(text));
             result
         }
@@ -283,33 +209,4 @@ fn answer<T: Serialize>(
             result
         }
     }
-}
-
-/// A JSON value as a sentence shows it: strings without their quotes.
-fn plain(value: &Value) -> String {
-    value
-        .as_str()
-        .map_or_else(|| value.to_string(), str::to_owned)
-}
-
-/// The summary of a played round.
-fn played(v: &Value) -> String {
-    let outcome = match v["game"].as_str() {
-        Some("coinflip") => format!("outcome {}", plain(&v["result"]["outcome"])),
-        Some("dice") => format!("roll {}", plain(&v["result"]["roll"])),
-        _ => format!(
-            "pocket {} {}",
-            plain(&v["result"]["pocket"]),
-            plain(&v["result"]["color"])
-        ),
-    };
-    let verdict = if v["won"] == true { "won" } else { "lost" };
-    format!(
-        "Bet {} ({}): {outcome}, {verdict}; payout {}, profit {}, balance {}. Server seed revealed: check sha256(server_seed) == commitment, or call arcade_verify.",
-        plain(&v["bet_id"]),
-        plain(&v["game"]),
-        plain(&v["payout"]),
-        plain(&v["profit"]),
-        plain(&v["balance"])
-    )
 }

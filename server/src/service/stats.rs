@@ -10,8 +10,7 @@ use serde_json::Value;
 
 use super::Arcade;
 use crate::error::ApiError;
-use crate::inputs::games::{DiceInput, FlipInput, RouletteInput, endpoint};
-use crate::inputs::schema;
+use crate::inputs::games::{endpoint, input_schema};
 use crate::store;
 use crate::store::entities::cashout::CashoutStatus;
 use crate::store::stats::Scope;
@@ -216,12 +215,7 @@ impl From<BTreeMap<String, GameStats>> for FloorStats {
 /// A game's parameters as its input schema describes them: one source for the listing, the
 /// OpenAPI document and the MCP tool.
 fn params_of(game: Game) -> BTreeMap<String, String> {
-    let schema = match game {
-        Game::Coinflip => schema::of::<FlipInput>(),
-        Game::Dice => schema::of::<DiceInput>(),
-        Game::Roulette => schema::of::<RouletteInput>(),
-    };
-    schema
+    input_schema(game)
         .get("properties")
         .and_then(Value::as_object)
         .map(|properties| {
@@ -230,8 +224,7 @@ fn params_of(game: Game) -> BTreeMap<String, String> {
                 .map(|(name, property)| {
                     // Plain text: the schema's markdown code marks dropped.
                     let text = property["description"].as_str().unwrap_or_default();
-                    let words: Vec<&str> = text.split_whitespace().collect();
-                    (name.clone(), words.join(" ").replace('`', ""))
+                    (name.clone(), text.replace('`', ""))
                 })
                 .collect()
         })

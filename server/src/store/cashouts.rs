@@ -9,7 +9,9 @@
 //! | [`fail_and_refund`] (the chips back in the same transaction) | `pending`, `sent` | `failed` |
 
 use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, UpdateMany,
+};
 
 use super::entities::cashout::{self, CashoutStatus};
 use super::entities::house_transaction::Purpose;
@@ -17,6 +19,17 @@ use super::entities::ledger::LedgerKind;
 use super::entities::wallet;
 use super::ledger::{self, Entry, Floor};
 use super::{Db, house};
+
+/// The statuses a cashout is not done in.
+const UNFINISHED: [CashoutStatus; 2] = [CashoutStatus::Pending, CashoutStatus::Sent];
+
+/// An update of cashout `id` (stamped `at`) that applies only while it is in one of `from`.
+fn while_in(id: i64, from: &[CashoutStatus], at: i64) -> UpdateMany<cashout::Entity> {
+    cashout::Entity::update_many()
+        .col_expr(cashout::Column::UpdatedAt, Expr::value(at))
+        .filter(cashout::Column::Id.eq(id))
+        .filter(cashout::Column::Status.is_in(from.iter().copied()))
+}
 
 /// A cashout to open.
 #[derive(Debug, Clone)]
@@ -87,17 +100,14 @@ pub async fn open(db: &Db, new: NewCashout) -> Result<Opened, DbErr> {
 pub async fn journal(db: &Db, id: i64, signed: &house::Signed<'_>, at: i64) -> Result<bool, DbErr> {
     let nonce = i64::try_from(signed.nonce).map_err(|e| DbErr::Custom(e.to_string()))?;
     let txn = super::begin(db).await?;
-    let updated = cashout::Entity::update_many()
+    let updated = while_in(id, &[CashoutStatus::Pending], at)
         .col_expr(cashout::Column::TxNonce, Expr::value(nonce))
         .col_expr(cashout::Column::TxHash, Expr::value(signed.hash))
         .col_expr(cashout::Column::RawTx, Expr::value(signed.raw_hex()))
-        .col_expr(cashout::Column::UpdatedAt, Expr::value(at))
-        .filter(cashout::Column::Id.eq(id))
-        .filter(cashout::Column::Status.eq(CashoutStatus::Pending))
         .filter(cashout::Column::TxHash.is_null())
         .exec(&txn)
         .await?;
-    if updated.rows_affected == 0 {
+    if !super::happened(updated) {
         return Ok(false);
     }
     house::record(&txn, signed, Purpose::Cashout, &format!("cashout:{id}"), at).await?;
@@ -113,25 +123,19 @@ pub async fn advance(
     to: CashoutStatus,
     at: i64,
 ) -> Result<bool, DbErr> {
-    let updated = cashout::Entity::update_many()
+    let updated = while_in(id, from, at)
         .col_expr(cashout::Column::Status, Expr::value(to))
-        .col_expr(cashout::Column::UpdatedAt, Expr::value(at))
-        .filter(cashout::Column::Id.eq(id))
-        .filter(cashout::Column::Status.is_in(from.iter().copied()))
         .exec(db)
         .await?;
-    Ok(updated.rows_affected == 1)
+    Ok(super::happened(updated))
 }
 
 /// Never paid: `failed` and the chips back, in one transaction, once; says whether it did.
 pub async fn fail_and_refund(db: &Db, id: i64, error: &str, at: i64) -> Result<bool, DbErr> {
     let txn = super::begin(db).await?;
-    let failed = cashout::Entity::update_many()
+    let failed = while_in(id, &UNFINISHED, at)
         .col_expr(cashout::Column::Status, Expr::value(CashoutStatus::Failed))
         .col_expr(cashout::Column::Error, Expr::value(error))
-        .col_expr(cashout::Column::UpdatedAt, Expr::value(at))
-        .filter(cashout::Column::Id.eq(id))
-        .filter(cashout::Column::Status.is_in([CashoutStatus::Pending, CashoutStatus::Sent]))
         .exec_with_returning(&txn)
         .await?;
     let Some(row) = failed.into_iter().next() else {
@@ -162,7 +166,7 @@ pub async fn find(db: &Db, id: i64) -> Result<Option<(cashout::Model, i64)>, DbE
 /// Cashouts `pending` or `sent` and untouched since `before`, oldest first.
 pub async fn unfinished_since(db: &Db, before: i64) -> Result<Vec<cashout::Model>, DbErr> {
     cashout::Entity::find()
-        .filter(cashout::Column::Status.is_in([CashoutStatus::Pending, CashoutStatus::Sent]))
+        .filter(cashout::Column::Status.is_in(UNFINISHED))
         .filter(cashout::Column::UpdatedAt.lte(before))
         .order_by_asc(cashout::Column::Id)
         .all(db)

@@ -132,7 +132,7 @@ pub async fn claim_free(
         .filter(wallet::Column::FreeClaimed.eq(false))
         .exec(&txn)
         .await?;
-    if claimed.rows_affected == 0 {
+    if !super::happened(claimed) {
         return Ok(None);
     }
     let entry = Entry {

@@ -24,9 +24,14 @@ pub mod stats;
 pub use db::{connect, migrate};
 pub use sea_orm::{DatabaseConnection as Db, DatabaseTransaction as Tx, DbErr};
 
-use sea_orm::TransactionTrait;
+use sea_orm::{TransactionTrait, UpdateResult};
 
 /// Starts a transaction: the changes made through it land together at `commit`, or not at all.
 pub async fn begin(db: &Db) -> Result<Tx, DbErr> {
     db.begin().await
+}
+
+/// Whether a conditional update changed its one row.
+fn happened(update: UpdateResult) -> bool {
+    update.rows_affected == 1
 }

@@ -8,7 +8,9 @@
 //! | [`fail`] | `settling` | `failed` |
 
 use sea_orm::sea_query::{Expr, OnConflict};
-use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, UpdateMany,
+};
 
 use super::entities::house_transaction::Purpose;
 use super::entities::ledger::LedgerKind;
@@ -47,15 +49,36 @@ pub enum Reserved {
 
 /// Claims `(payer, nonce)` for one request: a new row, or a `failed` one tried again.
 pub async fn reserve(db: &Db, new: NewPayment) -> Result<Reserved, DbErr> {
+    if let Some(id) = insert(db, &new).await? {
+        return Ok(Reserved::Held { id });
+    }
+    if let Some(id) = claim_failed(db, &new).await? {
+        return Ok(Reserved::Held { id });
+    }
+    let existing = payment::Entity::find()
+        .filter(payment::Column::Payer.eq(&new.payer))
+        .filter(payment::Column::Nonce.eq(&new.nonce))
+        .one(db)
+        .await?;
+    Ok(Reserved::Taken {
+        state: existing
+            .as_ref()
+            .map_or(PaymentState::Settling, |row| row.state),
+        tx_hash: existing.and_then(|row| row.tx_hash),
+    })
+}
+
+/// A new `settling` row; `None` if the pair is already there.
+async fn insert(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
     let row = payment::ActiveModel {
         payer: Set(new.payer.clone()),
         nonce: Set(new.nonce.clone()),
         tier: Set(new.tier.to_owned()),
         chips: Set(new.chips),
-        amount: Set(new.amount),
-        network: Set(new.network),
-        asset: Set(new.asset),
-        pay_to: Set(new.pay_to),
+        amount: Set(new.amount.clone()),
+        network: Set(new.network.clone()),
+        asset: Set(new.asset.clone()),
+        pay_to: Set(new.pay_to.clone()),
         valid_before: Set(new.valid_before),
         from_block: Set(new.from_block),
         state: Set(PaymentState::Settling),
@@ -76,14 +99,14 @@ pub async fn reserve(db: &Db, new: NewPayment) -> Result<Reserved, DbErr> {
         .exec(db)
         .await;
     match inserted {
-        Ok(result) => {
-            return Ok(Reserved::Held {
-                id: result.last_insert_id,
-            });
-        }
-        Err(DbErr::RecordNotInserted) => {}
-        Err(error) => return Err(error),
+        Ok(result) => Ok(Some(result.last_insert_id)),
+        Err(DbErr::RecordNotInserted) => Ok(None),
+        Err(error) => Err(error),
     }
+}
+
+/// `failed` → `settling` for this request, as a new attempt; `None` if it is not failed.
+async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
     let retried = payment::Entity::update_many()
         .col_expr(payment::Column::State, Expr::value(PaymentState::Settling))
         .col_expr(payment::Column::Tier, Expr::value(new.tier))
@@ -99,20 +122,7 @@ pub async fn reserve(db: &Db, new: NewPayment) -> Result<Reserved, DbErr> {
         .filter(payment::Column::State.eq(PaymentState::Failed))
         .exec_with_returning(db)
         .await?;
-    if let Some(row) = retried.into_iter().next() {
-        return Ok(Reserved::Held { id: row.id });
-    }
-    let existing = payment::Entity::find()
-        .filter(payment::Column::Payer.eq(&new.payer))
-        .filter(payment::Column::Nonce.eq(&new.nonce))
-        .one(db)
-        .await?;
-    Ok(Reserved::Taken {
-        state: existing
-            .as_ref()
-            .map_or(PaymentState::Settling, |row| row.state),
-        tx_hash: existing.and_then(|row| row.tx_hash),
-    })
+    Ok(retried.into_iter().next().map(|row| row.id))
 }
 
 /// Write-ahead: the house's signed settlement on the row and in the house journal, in one
@@ -124,15 +134,12 @@ pub async fn journal_settlement(
     at: i64,
 ) -> Result<bool, DbErr> {
     let txn = super::begin(db).await?;
-    let updated = payment::Entity::update_many()
+    let updated = while_settling(id, at)
         .col_expr(payment::Column::TxHash, Expr::value(signed.hash))
         .col_expr(payment::Column::RawTx, Expr::value(signed.raw_hex()))
-        .col_expr(payment::Column::UpdatedAt, Expr::value(at))
-        .filter(payment::Column::Id.eq(id))
-        .filter(payment::Column::State.eq(PaymentState::Settling))
         .exec(&txn)
         .await?;
-    if updated.rows_affected == 0 {
+    if !super::happened(updated) {
         return Ok(false);
     }
     house::record(
@@ -149,14 +156,11 @@ pub async fn journal_settlement(
 
 /// The transaction a facilitator reported, kept as the candidate the reconciler checks first.
 pub async fn record_reported(db: &Db, id: i64, hash: &str, at: i64) -> Result<bool, DbErr> {
-    let updated = payment::Entity::update_many()
+    let updated = while_settling(id, at)
         .col_expr(payment::Column::TxHash, Expr::value(hash))
-        .col_expr(payment::Column::UpdatedAt, Expr::value(at))
-        .filter(payment::Column::Id.eq(id))
-        .filter(payment::Column::State.eq(PaymentState::Settling))
         .exec(db)
         .await?;
-    Ok(updated.rows_affected == 1)
+    Ok(super::happened(updated))
 }
 
 /// Settled by `tx_hash`: `settling` → `settled` and the chips credited to the payer (who is now
@@ -164,13 +168,10 @@ pub async fn record_reported(db: &Db, id: i64, hash: &str, at: i64) -> Result<bo
 /// whether this call made the change (otherwise the row is as it stood).
 pub async fn settle(db: &Db, id: i64, tx_hash: &str, at: i64) -> Result<Settled, DbErr> {
     let txn = super::begin(db).await?;
-    let changed = payment::Entity::update_many()
+    let changed = while_settling(id, at)
         .col_expr(payment::Column::State, Expr::value(PaymentState::Settled))
         .col_expr(payment::Column::TxHash, Expr::value(tx_hash))
         .col_expr(payment::Column::Error, Expr::value(Option::<String>::None))
-        .col_expr(payment::Column::UpdatedAt, Expr::value(at))
-        .filter(payment::Column::Id.eq(id))
-        .filter(payment::Column::State.eq(PaymentState::Settling))
         .exec_with_returning(&txn)
         .await?
         .into_iter()
@@ -215,15 +216,20 @@ pub struct Settled {
 
 /// `settling` → `failed` with why; `false` if it was not settling.
 pub async fn fail(db: &Db, id: i64, error: &str, at: i64) -> Result<bool, DbErr> {
-    let updated = payment::Entity::update_many()
+    let updated = while_settling(id, at)
         .col_expr(payment::Column::State, Expr::value(PaymentState::Failed))
         .col_expr(payment::Column::Error, Expr::value(error))
+        .exec(db)
+        .await?;
+    Ok(super::happened(updated))
+}
+
+/// An update of payment `id` (stamped `at`) that applies only while it is `settling`.
+fn while_settling(id: i64, at: i64) -> UpdateMany<payment::Entity> {
+    payment::Entity::update_many()
         .col_expr(payment::Column::UpdatedAt, Expr::value(at))
         .filter(payment::Column::Id.eq(id))
         .filter(payment::Column::State.eq(PaymentState::Settling))
-        .exec(db)
-        .await?;
-    Ok(updated.rows_affected == 1)
 }
 
 /// Payments `settling` and untouched since `before`, oldest first.

@@ -48,7 +48,7 @@ pub async fn spend(db: &impl ConnectionTrait, round_id: &str, now: i64) -> Resul
         .filter(round::Column::State.eq(RoundState::Open))
         .exec(db)
         .await?;
-    Ok(spent.rows_affected == 1)
+    Ok(super::happened(spent))
 }
 
 /// A settled round's receipt fields, as stored.

@@ -257,7 +257,7 @@ pub fn chain_settings(
     rpc_url: &str,
 ) -> impl FnOnce(&mut arcade_server::settings::Settings) + use<> {
     let rpc_url = rpc_url.to_owned();
-    let token = devnet.token.to_checksum(None);
+    let token = devnet.token;
     let house_key = alloy::hex::encode_prefixed(devnet.house.to_bytes());
     move |settings| {
         settings.chain.chain_id = devnet::CHAIN_ID;

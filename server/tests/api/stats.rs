@@ -5,10 +5,7 @@ use crate::helpers::{Backend, TestApp};
 
 async fn house_wallets_are_split_from_players(backend: Backend) {
     let house = PrivateKeySigner::random();
-    let house_address = format!("{:#x}", house.address())
-        .to_uppercase()
-        .replace("0X", "0x");
-    let app = TestApp::spawn_with(backend, |s| s.house.wallets = vec![house_address]).await;
+    let app = TestApp::spawn_with(backend, |s| s.house.wallets = vec![house.address()]).await;
     let player = PrivateKeySigner::random();
     app.claim_free(&house).await;
     app.claim_free(&player).await;

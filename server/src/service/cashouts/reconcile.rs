@@ -72,7 +72,6 @@ impl Arcade {
         row: &cashout::Model,
     ) -> Result<Step, ApiError> {
         let chain = &payments.chain;
-        let unavailable = |error: ChainError| ApiError::ChainUnavailable(error.to_string());
         let signed = (
             row.tx_hash.as_deref().and_then(|h| h.parse::<B256>().ok()),
             row.tx_nonce.and_then(|n| u64::try_from(n).ok()),
@@ -86,46 +85,11 @@ impl Arcade {
                 Sent::Elsewhere => Step::Waiting,
             });
         };
-        if let Some(mined) = chain.confirmed(hash).await.map_err(unavailable)? {
-            if !mined.success {
-                self.fail_and_refund(row.id, "the transfer reverted")
-                    .await?;
-                return Ok(Step::Refunded);
-            }
-            self.advance(
-                row.id,
-                &[CashoutStatus::Pending, CashoutStatus::Sent],
-                CashoutStatus::Confirmed,
-            )
-            .await?;
-            tracing::info!(cashout = row.id, tx = %hash, "cashout confirmed");
-            return Ok(Step::Confirmed);
+        if let Some(step) = self.settle_mined(chain, row.id, hash).await? {
+            return Ok(step);
         }
-        if chain.mined(hash).await.map_err(unavailable)?.is_some() {
-            return Ok(Step::Waiting); // in a block, not deep enough yet
-        }
-        if let Some(other) = self
-            .nonce_taken_by(chain, row, hash)
-            .await
-            .map_err(unavailable)?
-        {
-            self.fail_and_refund(
-                row.id,
-                &format!(
-                    "house transaction {other} used its nonce; this transfer can never be mined"
-                ),
-            )
-            .await?;
-            return Ok(Step::Refunded);
-        }
-        if chain.house_nonces_used().await.map_err(unavailable)? > nonce {
-            tracing::warn!(
-                cashout = row.id,
-                tx = %hash,
-                nonce,
-                "the house's nonce is used, but neither this transfer's receipt nor another journalled transaction with its nonce can be seen; waiting (a lagging RPC, or the house key used outside the arcade)"
-            );
-            return Ok(Step::Waiting);
+        if let Some(step) = self.refund_if_replaced(chain, row, hash, nonce).await? {
+            return Ok(step);
         }
         let raw = alloy::hex::decode(raw).map_err(ApiError::internal)?;
         if let Err(error) = chain.rebroadcast(&raw).await {
@@ -134,6 +98,64 @@ impl Arcade {
         self.advance(row.id, &[CashoutStatus::Pending], CashoutStatus::Sent)
             .await?;
         Ok(Step::Rebroadcast)
+    }
+
+    /// The signed transfer is in a block: confirmed or refunded once deep enough, else wait.
+    async fn settle_mined(
+        &self,
+        chain: &Chain,
+        id: i64,
+        hash: B256,
+    ) -> Result<Option<Step>, ApiError> {
+        let unavailable = |error: ChainError| ApiError::ChainUnavailable(error.to_string());
+        if let Some(mined) = chain.confirmed(hash).await.map_err(unavailable)? {
+            if !mined.success {
+                self.fail_and_refund(id, "the transfer reverted").await?;
+                return Ok(Some(Step::Refunded));
+            }
+            let unfinished = [CashoutStatus::Pending, CashoutStatus::Sent];
+            self.advance(id, &unfinished, CashoutStatus::Confirmed)
+                .await?;
+            tracing::info!(cashout = id, tx = %hash, "cashout confirmed");
+            return Ok(Some(Step::Confirmed));
+        }
+        let in_block = chain.mined(hash).await.map_err(unavailable)?.is_some();
+        // In a block, not deep enough yet.
+        Ok(in_block.then_some(Step::Waiting))
+    }
+
+    /// The signed transfer is in no block the RPC shows: refunded only if a journalled house
+    /// transaction with its nonce is mined deep enough; waiting if the nonce is used and
+    /// nothing shows by what (never a refund on a null receipt).
+    async fn refund_if_replaced(
+        &self,
+        chain: &Chain,
+        row: &cashout::Model,
+        hash: B256,
+        nonce: u64,
+    ) -> Result<Option<Step>, ApiError> {
+        let unavailable = |error: ChainError| ApiError::ChainUnavailable(error.to_string());
+        if let Some(other) = self
+            .nonce_taken_by(chain, row, hash)
+            .await
+            .map_err(unavailable)?
+        {
+            let why = format!(
+                "house transaction {other} used its nonce; this transfer can never be mined"
+            );
+            self.fail_and_refund(row.id, &why).await?;
+            return Ok(Some(Step::Refunded));
+        }
+        if chain.house_nonces_used().await.map_err(unavailable)? > nonce {
+            tracing::warn!(
+                cashout = row.id,
+                tx = %hash,
+                nonce,
+                "the house's nonce is used, but neither this transfer's receipt nor another journalled transaction with its nonce can be seen; waiting (a lagging RPC, or the house key used outside the arcade)"
+            );
+            return Ok(Some(Step::Waiting));
+        }
+        Ok(None)
     }
 }
 

@@ -1,0 +1,150 @@
+//! Transactions from the house: signed, handed to a journal, and only then broadcast, one at
+//! a time per house key, so a crash or a lost answer leaves a record that can be looked up or
+//! rebroadcast, never a second transfer.
+
+use std::future::Future;
+
+use alloy::eips::eip2718::Encodable2718;
+use alloy::network::{NetworkTransactionBuilder, TransactionBuilder};
+use alloy::primitives::{Address, Bytes, Signature, U256};
+use alloy::providers::Provider;
+use alloy::rpc::types::TransactionRequest;
+use alloy::sol_types::SolCall;
+
+use super::token::{DollarToken, TransferWithAuthorization};
+use super::{Chain, ChainError, Refusal, RefusalKind, SendError, SignedTx, refusal, rpc_error};
+
+impl Chain {
+    /// The house submits a payer's signed EIP-3009 authorization (`transferWithAuthorization`),
+    /// paying the gas; journalled (see [`Chain::send`]) before it is broadcast.
+    pub async fn transfer_with_authorization<E, F, Fut>(
+        &self,
+        authorization: &TransferWithAuthorization,
+        signature: &Signature,
+        journal: F,
+    ) -> Result<SignedTx, SendError<E>>
+    where
+        F: FnOnce(SignedTx) -> Fut,
+        Fut: Future<Output = Result<(), E>>,
+    {
+        let call = DollarToken::transferWithAuthorizationCall {
+            from: authorization.from,
+            to: authorization.to,
+            value: authorization.value,
+            validAfter: authorization.validAfter,
+            validBefore: authorization.validBefore,
+            nonce: authorization.nonce,
+            v: 27 + u8::from(signature.v()),
+            r: signature.r().into(),
+            s: signature.s().into(),
+        };
+        self.send(self.token, call.abi_encode().into(), journal)
+            .await
+    }
+
+    /// The house sends `value` base units of the token to `to` (an ERC-20 `transfer`),
+    /// journalled before it is broadcast.
+    pub async fn transfer<E, F, Fut>(
+        &self,
+        to: Address,
+        value: U256,
+        journal: F,
+    ) -> Result<SignedTx, SendError<E>>
+    where
+        F: FnOnce(SignedTx) -> Fut,
+        Fut: Future<Output = Result<(), E>>,
+    {
+        let call = DollarToken::transferCall { to, value };
+        self.send(self.token, call.abi_encode().into(), journal)
+            .await
+    }
+
+    /// Simulates a call from the house to `to`, signs it, hands it to `journal`, then
+    /// broadcasts it. The journal runs before anything leaves the process; if it fails, nothing
+    /// is broadcast.
+    async fn send<E, F, Fut>(
+        &self,
+        to: Address,
+        input: Bytes,
+        journal: F,
+    ) -> Result<SignedTx, SendError<E>>
+    where
+        F: FnOnce(SignedTx) -> Fut,
+        Fut: Future<Output = Result<(), E>>,
+    {
+        let _one_sender = self.send_lock.lock().await;
+        let tx = self.sign(to, input).await.map_err(SendError::NotSent)?;
+        journal(tx.clone()).await.map_err(SendError::Journal)?;
+        match self.provider.send_raw_transaction(&tx.raw).await {
+            Ok(_) => Ok(tx),
+            Err(error) => Err(SendError::Unconfirmed {
+                tx,
+                error: rpc_error(error),
+            }),
+        }
+    }
+
+    async fn sign(&self, to: Address, input: Bytes) -> Result<SignedTx, ChainError> {
+        let nonce = self
+            .provider
+            .get_transaction_count(self.house_address)
+            .pending()
+            .await
+            .map_err(rpc_error)?;
+        let request = TransactionRequest::default()
+            .with_from(self.house_address)
+            .with_to(to)
+            .with_input(input)
+            .with_chain_id(self.chain_id)
+            .with_nonce(nonce);
+        let gas = self
+            .provider
+            .estimate_gas(request.clone())
+            .await
+            .map_err(rpc_error)?;
+        let fees = self
+            .provider
+            .estimate_eip1559_fees()
+            .await
+            .map_err(rpc_error)?;
+        let gas_limit = gas + gas / 5;
+        // Some nodes (anvil) pool a transaction its sender cannot pay for, where it waits
+        // forever; refuse it here instead, as a public node would.
+        let worst_cost = U256::from(gas_limit) * U256::from(fees.max_fee_per_gas);
+        let held = self
+            .provider
+            .get_balance(self.house_address)
+            .await
+            .map_err(rpc_error)?;
+        if held < worst_cost {
+            return Err(ChainError::Refused(Refusal {
+                kind: RefusalKind::InsufficientGas,
+                message: format!(
+                    "insufficient funds for gas: the house holds {held} wei, the transaction may cost {worst_cost}"
+                ),
+            }));
+        }
+        let envelope = request
+            .with_gas_limit(gas_limit)
+            .with_max_fee_per_gas(fees.max_fee_per_gas)
+            .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas)
+            .build(&self.house)
+            .await
+            .map_err(|error| ChainError::Refused(refusal(&format!("signing: {error}"))))?;
+        Ok(SignedTx {
+            hash: *envelope.tx_hash(),
+            raw: envelope.encoded_2718(),
+            nonce,
+        })
+    }
+
+    /// Sends an already signed transaction again (same nonce, same hash).
+    pub async fn rebroadcast(&self, raw: &[u8]) -> Result<(), ChainError> {
+        let _one_sender = self.send_lock.lock().await;
+        self.provider
+            .send_raw_transaction(raw)
+            .await
+            .map(|_| ())
+            .map_err(rpc_error)
+    }
+}

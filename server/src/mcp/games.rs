@@ -1,0 +1,44 @@
+//! The game tools, one per game input (`arcade_flip`, `arcade_dice`, `arcade_roulette`): each
+//! named after its REST route, described and typed by its input's own schema, and played
+//! through the one game path. A new game is one more line in [`routes`].
+
+use std::sync::Arc;
+
+use rmcp::handler::server::router::tool::ToolRoute;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{CallToolResponse, Tool};
+use serde_json::Value;
+
+use super::tools::{ArcadeTools, answer};
+use crate::inputs::games::{DiceInput, FlipInput, GameInput, RouletteInput, endpoint};
+use crate::inputs::schema;
+
+pub fn routes() -> Vec<ToolRoute<ArcadeTools>> {
+    vec![
+        route::<FlipInput>(),
+        route::<DiceInput>(),
+        route::<RouletteInput>(),
+    ]
+}
+
+fn route<G: GameInput>() -> ToolRoute<ArcadeTools> {
+    let mut input_schema = schema::of::<G>().as_ref().clone();
+    let description = match input_schema.remove("description") {
+        Some(Value::String(text)) => text,
+        _ => String::new(),
+    };
+    let tool = Tool::new(
+        format!("arcade_{}", endpoint(G::GAME)),
+        format!(
+            "{description} Play a round from arcade_commit once; the receipt reveals the server seed so you can check it (or call arcade_verify)."
+        ),
+        Arc::new(input_schema),
+    );
+    ToolRoute::new_dyn(tool, |context: ToolCallContext<'_, ArcadeTools>| {
+        Box::pin(async move {
+            let arguments = context.arguments.unwrap_or_default();
+            let result = context.service.play::<G>(arguments).await;
+            Ok(CallToolResponse::Complete(answer(result)))
+        })
+    })
+}

@@ -1,0 +1,127 @@
+//! The one-line summary each tool result comes with (beside the structured content), read
+//! from the service's own result types.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::service::cashouts::CashoutReceipt;
+use crate::service::play::Played;
+use crate::service::receipts::VerifiedBet;
+use crate::service::rounds::Committed;
+use crate::service::stats::{GamesListing, HouseStats};
+use crate::service::wallets::{Balance, FreeGrant};
+
+/// What a tool says of its result in a sentence.
+pub trait Summary {
+    fn summary(&self) -> String;
+}
+
+/// `arcade_balance`: the balance, and the statement to sign for the address.
+#[derive(Debug, Serialize)]
+pub struct BalanceAnswer {
+    #[serde(flatten)]
+    pub balance: Balance,
+    /// The exact text to sign with `personal_sign` (EIP-191).
+    pub auth_statement: String,
+}
+
+impl Summary for FreeGrant {
+    fn summary(&self) -> String {
+        format!(
+            "{} got {} free chips; balance {}.",
+            self.address, self.granted, self.balance
+        )
+    }
+}
+
+impl Summary for GamesListing {
+    fn summary(&self) -> String {
+        let names: Vec<&str> = self.games.iter().map(|g| g.name.as_str()).collect();
+        format!(
+            "Games: {}. Max wager {} chips, max payout {} chips per round.",
+            names.join(", "),
+            self.limits.max_wager_chips,
+            self.limits.max_payout_chips
+        )
+    }
+}
+
+impl Summary for Committed {
+    fn summary(&self) -> String {
+        format!(
+            "Round {} opened; commitment {}. Play it once with your own fresh client_seed.",
+            self.round_id, self.commitment
+        )
+    }
+}
+
+impl Summary for Played {
+    fn summary(&self) -> String {
+        let receipt = &self.receipt;
+        let result = &receipt.result;
+        let outcome = match receipt.game.as_str() {
+            "coinflip" => format!("outcome {}", plain(&result["outcome"])),
+            "dice" => format!("roll {}", plain(&result["roll"])),
+            _ => format!(
+                "pocket {} {}",
+                plain(&result["pocket"]),
+                plain(&result["color"])
+            ),
+        };
+        let verdict = if receipt.won { "won" } else { "lost" };
+        format!(
+            "Bet {} ({}): {outcome}, {verdict}; payout {}, profit {}, balance {}. Server seed revealed: check sha256(server_seed) == commitment, or call arcade_verify.",
+            receipt.bet_id, receipt.game, receipt.payout, receipt.profit, self.balance
+        )
+    }
+}
+
+impl Summary for VerifiedBet {
+    fn summary(&self) -> String {
+        let verdict = if self.verified {
+            "verified"
+        } else {
+            "FAILED verification"
+        };
+        format!(
+            "Bet {} {verdict}: checks {}.",
+            self.receipt.bet_id, self.checks
+        )
+    }
+}
+
+impl Summary for BalanceAnswer {
+    fn summary(&self) -> String {
+        let b = &self.balance;
+        format!(
+            "{} holds {} chips, {} of them cashable (bought in: {}).",
+            b.address, b.chips, b.cashable, b.bought_in
+        )
+    }
+}
+
+impl Summary for CashoutReceipt {
+    fn summary(&self) -> String {
+        format!(
+            "Cashout {}: {} chips ({} base units) to {}, status {}; balance {}.",
+            self.cashout_id, self.chips, self.amount, self.address, self.status, self.balance
+        )
+    }
+}
+
+impl Summary for HouseStats {
+    fn summary(&self) -> String {
+        let all = &self.all;
+        format!(
+            "{} rounds on the floor: {} wagered, {} paid out, house net {}.",
+            all.rounds, all.wagered, all.paid_out, all.house_net
+        )
+    }
+}
+
+/// A JSON value as a sentence shows it: strings without their quotes.
+fn plain(value: &Value) -> String {
+    value
+        .as_str()
+        .map_or_else(|| value.to_string(), str::to_owned)
+}
