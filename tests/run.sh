@@ -6,8 +6,10 @@
 # compile check, every Rust test (the API suite on SQLite and on a throwaway PostgreSQL cluster
 # on loopback, each payment test on its own anvil), the no_std build, the wasm build, the Node
 # suite of the built wasm package, the official x402 clients (npm and PyPI) buying chips, the
-# official MCP clients (npm and PyPI) playing through /api/mcp, the verifier page in headless
-# Chromium (Debian's, installed if missing), and the README's run command end to end. Exits non-zero when anything fails.
+# official MCP clients (npm and PyPI) playing through /api/mcp, the OpenAPI document checked by
+# schemathesis (PyPI) against the dev stack, the verifier page in headless Chromium (Debian's,
+# installed if missing), and the README's run command end to end. Exits non-zero when anything
+# fails.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -61,6 +63,18 @@ if [ ! -e "$venv/.installed" ]; then
     touch "$venv/.installed"
 fi
 "$venv/bin/python" -m unittest discover -s tests/api-python -v
+
+stage "OpenAPI: schemathesis (PyPI) against the dev stack, every check and every phase"
+st_venv="$HOME/.cache/arcade/venv-st-$(cat tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt | sha256sum | cut -c1-12)"
+if [ ! -e "$st_venv/.installed" ]; then
+    rm -rf "$st_venv"
+    python3 -m venv "$st_venv"
+    "$st_venv/bin/pip" install --quiet --disable-pip-version-check \
+        -r tests/schemathesis/requirements.txt -c tests/schemathesis/constraints.txt
+    touch "$st_venv/.installed"
+fi
+# A fixed seed: the same cases every run, so a red run is a change's doing (drop it to explore).
+"$st_venv/bin/python" tests/schemathesis/run.py --seed 20261123
 
 stage "browser: the verifier page and the embeddable element in headless Chromium"
 if ! command -v chromium >/dev/null; then
