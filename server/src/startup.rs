@@ -29,7 +29,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
     #[error("database: {0}")]
-    Database(#[from] sea_orm::DbErr),
+    Database(#[from] crate::store::DbErr),
     #[error("listening on {address}: {source}")]
     Bind {
         address: String,

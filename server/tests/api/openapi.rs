@@ -1,3 +1,5 @@
+use serde_json::json;
+
 use crate::helpers::{Backend, TestApp};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -37,4 +39,86 @@ async fn the_openapi_document_describes_every_route() {
         .await
         .unwrap();
     assert_eq!(docs.status(), 200);
+}
+
+/// The document states the interface's version and the constraints the server enforces: the
+/// same schema checks the request (`inputs`), so what it says is what is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_document_states_the_interface_version_and_every_constraint() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let doc = app.get("/api/openapi.json").await.ok();
+    assert_eq!(doc["info"]["version"], "1.0.0", "the interface's version");
+    assert_eq!(doc["info"]["x-server-version"], env!("CARGO_PKG_VERSION"));
+    let schemas = &doc["components"]["schemas"];
+    let loc = &schemas["ValidationError"]["properties"]["loc"]["items"]["anyOf"];
+    assert_eq!(loc, &json!([{ "type": "string" }, { "type": "integer" }]));
+
+    let seed = &schemas["FlipInput"]["properties"]["client_seed"];
+    assert_eq!(
+        (seed["minLength"].as_u64(), seed["maxLength"].as_u64()),
+        (Some(1), Some(256))
+    );
+    let chips = &schemas["CashoutInput"]["properties"]["chips"];
+    assert_eq!(
+        (chips["minimum"].as_i64(), chips["maximum"].as_i64()),
+        (Some(100), Some(250_000))
+    );
+    let parameter = |path: &str, method: &str, name: &str| {
+        doc["paths"][path][method]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()["schema"]
+            .clone()
+    };
+    let address = parameter("/api/arcade/balance/{address}", "get", "address");
+    assert_eq!(address["pattern"], "^0[xX][0-9a-fA-F]{40}$");
+    let limit = parameter("/api/arcade/recent", "get", "limit");
+    assert_eq!(limit["maximum"], 100);
+    let bet_id = parameter("/api/arcade/verify/{bet_id}", "get", "bet_id");
+    assert_eq!(bet_id["maximum"], i64::MAX);
+    let tier = parameter("/api/arcade/chips/{tier}", "post", "tier");
+    assert_eq!(tier["enum"], json!(["micro", "small", "medium"]));
+
+    let link = &doc["paths"]["/api/arcade/commit"]["post"]["responses"]["200"]["links"]["flip"];
+    assert_eq!(link["operationRef"], "#/paths/~1api~1arcade~1flip/post");
+}
+
+/// A browser MCP client on an allowed origin can send and read the session headers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cors_lets_browsers_speak_mcp() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let preflight = app
+        .client
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("{}/api/mcp", app.base_url),
+        )
+        .header("origin", &app.base_url)
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "mcp-session-id, mcp-protocol-version",
+        )
+        .send()
+        .await
+        .unwrap();
+    let allowed = preflight.headers()["access-control-allow-headers"]
+        .to_str()
+        .unwrap();
+    assert!(allowed.contains("mcp-session-id") && allowed.contains("mcp-protocol-version"));
+    let answer = app
+        .client
+        .get(format!("{}/api/arcade/games", app.base_url))
+        .send()
+        .await
+        .unwrap();
+    let exposed = answer.headers()["access-control-expose-headers"]
+        .to_str()
+        .unwrap();
+    assert!(
+        exposed.contains("mcp-session-id") && exposed.contains("mcp-protocol-version"),
+        "{exposed}"
+    );
 }

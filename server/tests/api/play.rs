@@ -84,6 +84,26 @@ async fn free_chips_play_every_game_and_verify(app: &TestApp) {
                 receipt["params"]["direction"],
                 call.get("direction").cloned().unwrap_or(json!("under"))
             );
+            // The exact return of the call (fairness v1: 0.99 x 10001 / W per chip wagered):
+            // a win pays its floor or its ceiling.
+            let target = call["target"].as_i64().unwrap();
+            let winning = if call["direction"] == "over" {
+                10_000 - target * 100
+            } else {
+                target * 100
+            };
+            let (num, den) = (
+                result["return_num"].as_i64().unwrap(),
+                result["return_den"].as_i64().unwrap(),
+            );
+            assert_eq!(
+                i128::from(num) * i128::from(100 * winning),
+                i128::from(den) * 10 * 99 * 10_001,
+                "return_num/return_den is 10 x 0.99 x 10001 / {winning}"
+            );
+            if payout > 0 {
+                assert!(payout == num / den || payout == num / den + 1, "{receipt}");
+            }
         }
         if *game == "roulette" {
             assert_eq!(
