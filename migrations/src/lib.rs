@@ -29,6 +29,10 @@ impl MigratorTrait for Migrator {
                 name: "m0004_proofs",
                 up: include_str!("sql/0004_proofs.sql"),
             }),
+            Box::new(SqlMigration {
+                name: "m0005_abuse",
+                up: include_str!("sql/0005_abuse.sql"),
+            }),
         ]
     }
 }

@@ -47,6 +47,7 @@ pub async fn ensure_wallet(
         net_day: Set(0),
         net_today: Set(0),
         created_at: Set(now),
+        open_rounds: Set(0),
     };
     wallet::Entity::insert(row)
         .on_conflict(

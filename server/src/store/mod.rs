@@ -5,17 +5,19 @@
 //! | tables | file |
 //! |---|---|
 //! | `wallets`, `ledger` (every chip movement with its ledger row) | `ledger.rs` |
-//! | `rounds`, `bets` | `rounds.rs` |
+//! | `rounds`, `bets`, the wallets' count of open rounds | `rounds.rs` |
+//! | `auth_generations` (rotating an auth statement) | `identities.rs` |
 //! | `payments` | `payments.rs` |
 //! | `cashouts` | `cashouts.rs` |
 //! | `house_transactions`, `house_sender` | `house.rs` |
-//! | aggregates for the public statistics | `stats.rs` |
+//! | aggregates for the public statistics, `floor_totals` and its watermark | `stats.rs` |
 //! | connecting and migrating | `db.rs` |
 
 pub mod cashouts;
 mod db;
 pub mod entities;
 pub mod house;
+pub mod identities;
 pub mod ledger;
 pub mod payments;
 pub mod rounds;

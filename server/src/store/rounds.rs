@@ -1,54 +1,146 @@
-//! Rounds and the bets that settle them. A round is opened by a commit and spent once, by the
-//! play that records its bet in the same transaction.
+//! Rounds and the bets that settle them. A round is opened by a commit (counted in its wallet's
+//! `open_rounds`, which caps them) and spent once, by the play that records its bet in the same
+//! transaction, or expired unplayed.
 
-use sea_orm::sea_query::Expr;
+use std::collections::BTreeMap;
+
+use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect,
+    QuerySelect, QueryTrait, TransactionTrait,
 };
 
 use super::Db;
-use super::entities::bet;
 use super::entities::round::{self, RoundState};
+use super::entities::{bet, wallet};
 
-/// A new open round.
-pub async fn open(
-    db: &Db,
-    round_id: &str,
-    address: &str,
-    server_seed: &str,
-    commitment: &str,
-    now: i64,
-) -> Result<(), DbErr> {
+/// A new open round, counted against its address's open rounds: `false` (and nothing
+/// written) when the address already holds `cap` open rounds.
+pub async fn open(db: &Db, new: NewRound<'_>, cap: i64) -> Result<bool, DbErr> {
+    let txn = db.begin().await?;
+    super::ledger::ensure_wallet(&txn, new.address, new.now).await?;
+    let counted = wallet::Entity::update_many()
+        .col_expr(
+            wallet::Column::OpenRounds,
+            Expr::col(wallet::Column::OpenRounds).add(1),
+        )
+        .filter(wallet::Column::Address.eq(new.address))
+        .filter(wallet::Column::OpenRounds.lt(cap))
+        .exec(&txn)
+        .await?;
+    if !super::happened(counted) {
+        return Ok(false);
+    }
     let row = round::ActiveModel {
-        id: Set(round_id.to_owned()),
-        address: Set(address.to_owned()),
-        server_seed: Set(server_seed.to_owned()),
-        commitment: Set(commitment.to_owned()),
+        id: Set(new.round_id.to_owned()),
+        address: Set(new.address.to_owned()),
+        server_seed: Set(new.server_seed.to_owned()),
+        commitment: Set(new.commitment.to_owned()),
         state: Set(RoundState::Open),
-        created_at: Set(now),
+        created_at: Set(new.now),
         spent_at: Set(None),
+        expired_at: Set(None),
     };
     round::Entity::insert(row)
-        .exec_without_returning(db)
+        .exec_without_returning(&txn)
         .await?;
-    Ok(())
+    txn.commit().await?;
+    Ok(true)
+}
+
+/// A round to open.
+#[derive(Debug, Clone, Copy)]
+pub struct NewRound<'a> {
+    pub round_id: &'a str,
+    pub address: &'a str,
+    pub server_seed: &'a str,
+    pub commitment: &'a str,
+    pub now: i64,
 }
 
 pub async fn find(db: &Db, round_id: &str) -> Result<Option<round::Model>, DbErr> {
     round::Entity::find_by_id(round_id.to_owned()).one(db).await
 }
 
-/// Open → spent; `false` if it was not open (a concurrent play got there first).
-pub async fn spend(db: &impl ConnectionTrait, round_id: &str, now: i64) -> Result<bool, DbErr> {
+/// Open, not expired and opened after `opened_after` → spent, and one open round fewer for its
+/// address; `false` if it was not (a concurrent play got there first, or it expired).
+pub async fn spend(
+    db: &impl ConnectionTrait,
+    opened: &round::Model,
+    now: i64,
+    opened_after: i64,
+) -> Result<bool, DbErr> {
     let spent = round::Entity::update_many()
         .col_expr(round::Column::State, Expr::value(RoundState::Spent))
         .col_expr(round::Column::SpentAt, Expr::value(now))
-        .filter(round::Column::Id.eq(round_id))
+        .filter(round::Column::Id.eq(&opened.id))
         .filter(round::Column::State.eq(RoundState::Open))
+        .filter(round::Column::ExpiredAt.is_null())
+        .filter(round::Column::CreatedAt.gt(opened_after))
         .exec(db)
         .await?;
-    Ok(super::happened(spent))
+    if !super::happened(spent) {
+        return Ok(false);
+    }
+    uncount_open(db, &opened.address, 1).await?;
+    Ok(true)
+}
+
+/// Expires up to `batch` rounds opened before `cutoff` and still open; how many it expired.
+pub async fn expire_stale(db: &Db, cutoff: i64, now: i64, batch: u64) -> Result<u64, DbErr> {
+    let stale = round::Entity::find()
+        .select_only()
+        .column(round::Column::Id)
+        .filter(round::Column::State.eq(RoundState::Open))
+        .filter(round::Column::ExpiredAt.is_null())
+        .filter(round::Column::CreatedAt.lt(cutoff))
+        .order_by_asc(round::Column::CreatedAt)
+        .limit(batch)
+        .into_query();
+    let txn = db.begin().await?;
+    let expired = expire_where(&txn, round::Column::Id.in_subquery(stale), now).await?;
+    txn.commit().await?;
+    Ok(expired)
+}
+
+/// Expires every open round of `address` (its owner rotated); how many it expired.
+pub async fn expire_of(db: &impl ConnectionTrait, address: &str, now: i64) -> Result<u64, DbErr> {
+    expire_where(db, round::Column::Address.eq(address), now).await
+}
+
+/// Marks the open rounds matching `which` expired and takes them off their addresses' counts.
+async fn expire_where(
+    db: &impl ConnectionTrait,
+    which: sea_orm::sea_query::SimpleExpr,
+    now: i64,
+) -> Result<u64, DbErr> {
+    let expired = round::Entity::update_many()
+        .col_expr(round::Column::ExpiredAt, Expr::value(now))
+        .filter(which)
+        .filter(round::Column::State.eq(RoundState::Open))
+        .filter(round::Column::ExpiredAt.is_null())
+        .exec_with_returning(db)
+        .await?;
+    let mut per_address: BTreeMap<&str, i64> = BTreeMap::new();
+    for round in &expired {
+        *per_address.entry(round.address.as_str()).or_default() += 1;
+    }
+    for (address, count) in per_address {
+        uncount_open(db, address, count).await?;
+    }
+    Ok(expired.len() as u64)
+}
+
+async fn uncount_open(db: &impl ConnectionTrait, address: &str, count: i64) -> Result<(), DbErr> {
+    wallet::Entity::update_many()
+        .col_expr(
+            wallet::Column::OpenRounds,
+            Expr::col(wallet::Column::OpenRounds).sub(count),
+        )
+        .filter(wallet::Column::Address.eq(address))
+        .exec(db)
+        .await?;
+    Ok(())
 }
 
 /// A settled round's receipt fields, as stored.
@@ -86,6 +178,14 @@ pub async fn record_bet(db: &impl ConnectionTrait, bet: NewBet) -> Result<bet::M
         ..Default::default()
     };
     bet::Entity::insert(row).exec_with_returning(db).await
+}
+
+/// The bet that settled `round_id`, if it was played.
+pub async fn bet_of_round(db: &Db, round_id: &str) -> Result<Option<bet::Model>, DbErr> {
+    bet::Entity::find()
+        .filter(bet::Column::RoundId.eq(round_id))
+        .one(db)
+        .await
 }
 
 /// A bet with the round it settled.

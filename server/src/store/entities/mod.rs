@@ -1,7 +1,10 @@
 //! sea-orm entities of the tables in `migrations/src/sql`; the SQL is the source of truth.
 
+pub mod auth_generation;
 pub mod bet;
 pub mod cashout;
+pub mod floor_total;
+pub mod floor_watermark;
 pub mod house_transaction;
 pub mod ledger;
 pub mod payment;

@@ -11,6 +11,9 @@ pub struct Model {
     pub state: RoundState,
     pub created_at: i64,
     pub spent_at: Option<i64>,
+    /// Set when an open round passed `rounds.ttl_secs` or its owner rotated: it can no longer
+    /// be played (no chips were taken at commit, so nothing is owed).
+    pub expired_at: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

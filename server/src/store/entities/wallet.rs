@@ -13,6 +13,8 @@ pub struct Model {
     pub net_day: i64,
     pub net_today: i64,
     pub created_at: i64,
+    /// Rounds this address holds open (committed, not played, not expired).
+    pub open_rounds: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

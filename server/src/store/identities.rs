@@ -1,0 +1,56 @@
+//! The auth statement's stored generations (the first is derived, never stored). Rotating adds
+//! the next one and expires the address's open rounds, together.
+
+use sea_orm::sea_query::OnConflict;
+use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
+
+use super::Db;
+use super::entities::auth_generation;
+
+/// The address's stored generations, oldest first.
+pub async fn generations(db: &Db, address: &str) -> Result<Vec<auth_generation::Model>, DbErr> {
+    auth_generation::Entity::find()
+        .filter(auth_generation::Column::Address.eq(address))
+        .order_by_asc(auth_generation::Column::Generation)
+        .all(db)
+        .await
+}
+
+/// A generation to start.
+#[derive(Debug, Clone, Copy)]
+pub struct NextGeneration<'a> {
+    pub address: &'a str,
+    /// One above the current generation.
+    pub generation: i64,
+    pub nonce: &'a str,
+    pub issued_at: i64,
+}
+
+/// Starts `next` and expires the address's open rounds, in one transaction. `None` if that
+/// generation already exists (a concurrent rotation won); else how many rounds it expired.
+pub async fn rotate(db: &Db, next: NextGeneration<'_>) -> Result<Option<u64>, DbErr> {
+    let txn = super::begin(db).await?;
+    let row = auth_generation::ActiveModel {
+        address: Set(next.address.to_owned()),
+        generation: Set(next.generation),
+        nonce: Set(next.nonce.to_owned()),
+        issued_at: Set(next.issued_at),
+    };
+    let inserted = auth_generation::Entity::insert(row)
+        .on_conflict(
+            OnConflict::columns([
+                auth_generation::Column::Address,
+                auth_generation::Column::Generation,
+            ])
+            .do_nothing()
+            .to_owned(),
+        )
+        .exec_without_returning(&txn)
+        .await?;
+    if inserted != 1 {
+        return Ok(None);
+    }
+    let expired = super::rounds::expire_of(&txn, next.address, next.issued_at).await?;
+    txn.commit().await?;
+    Ok(Some(expired))
+}
