@@ -1,29 +1,52 @@
-//! Proof of address control: the player signs this deployment's statement for their address
-//! with EIP-191 `personal_sign`; the server recovers the signer. Verified pairs are cached, so a
-//! steady player pays for one recovery, not one per call.
+//! Proof of address control, in the wallets' own format: an EIP-4361 (Sign-In with Ethereum)
+//! message, signed with `personal_sign` (EIP-191). It names the deployment (`domain` and
+//! `URI` of the public URL), the address and the chain, and a `Nonce` and `Issued At` that stay
+//! the same for the address until it rotates, so an agent signs once. Rotating starts a new
+//! generation: every older statement's signature is then refused as revoked.
+//!
+//! The first generation is derived (its nonce an HMAC of the address under `auth.secret`), so
+//! reading a statement writes nothing; later ones are stored (`store::identities`). Verified
+//! `(address, generation, signature)` triples are cached, so a steady player pays for one
+//! recovery, and a rotation (a new generation) is never answered from the cache.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
 
 use alloy::primitives::{Address, Signature};
+use hmac::{Hmac, KeyInit, Mac};
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
+use sha2::Sha256;
 
 use crate::address;
+
+const CACHE_CAPACITY: usize = 100_000;
+/// The line the message states: what signing it does, and what it does not.
+const PURPOSE: &str = "Sign in to the arcade to prove you control this address. Signing authorizes no payment or transfer.";
 
 /// The statement to sign, as `GET /api/arcade/auth-statement/{address}` answers it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct AuthStatement {
     pub address: String,
-    /// The exact text to sign with `personal_sign`; stable for this address on this deployment.
+    /// The exact text to sign with `personal_sign`: an EIP-4361 message, stable for this address
+    /// on this deployment until it rotates.
     pub statement: String,
-    /// Always `eip191`.
+    /// Always `eip191`: the message is signed with `personal_sign`.
     pub scheme: String,
+    /// Always `eip4361` (Sign-In with Ethereum).
+    pub format: String,
+    /// The statement's generation: 0 until the address rotates.
+    pub generation: i64,
 }
 
-/// Bump when the statement's wording changes: signatures over the old text stop verifying.
-const STATEMENT_VERSION: u32 = 1;
-const CACHE_CAPACITY: usize = 100_000;
+/// One generation of an address's statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generation {
+    pub number: i64,
+    pub nonce: String,
+    /// Unix milliseconds.
+    pub issued_at: i64,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SignatureError {
@@ -33,80 +56,133 @@ pub enum SignatureError {
     Invalid(String),
     #[error("the signature was made by {recovered}, not by {claimed}")]
     Mismatch { claimed: String, recovered: String },
+    #[error(
+        "this signature is of an older auth statement of {0}, which its owner has revoked by rotating; sign the current statement"
+    )]
+    Revoked(String),
 }
 
 pub struct Identity {
-    host: String,
+    domain: String,
+    uri: String,
     chain_id: u64,
-    verified: Mutex<HashSet<(Address, [u8; 65])>>,
+    secret: Vec<u8>,
+    first_issued_at: i64,
+    verified: Mutex<HashSet<(Address, i64, [u8; 65])>>,
 }
 
 impl Identity {
-    pub fn new(host: impl Into<String>, chain_id: u64) -> Self {
+    /// `domain` is the public URL's authority, `uri` the public URL itself.
+    pub fn new(
+        domain: impl Into<String>,
+        uri: impl Into<String>,
+        chain_id: u64,
+        secret: &[u8],
+        first_issued_at: i64,
+    ) -> Self {
         Self {
-            host: host.into(),
+            domain: domain.into(),
+            uri: uri.into(),
             chain_id,
+            secret: secret.to_vec(),
+            first_issued_at,
             verified: Mutex::new(HashSet::new()),
         }
     }
 
-    /// The exact text to sign for `address`: stable for one address on one deployment.
-    pub fn statement(&self, address: &Address) -> String {
-        format!(
-            "{host} asks you to prove that you control this address.\n\
-             \n\
-             Address: {address}\n\
-             Chain ID: {chain_id}\n\
-             Statement version: {STATEMENT_VERSION}\n\
-             \n\
-             Signing this costs nothing and authorizes no payment or transfer.",
-            host = self.host,
-            address = address::display(address),
-            chain_id = self.chain_id,
-        )
-    }
-
-    pub fn auth_statement(&self, address: &Address) -> AuthStatement {
-        AuthStatement {
-            address: address::display(address),
-            statement: self.statement(address),
-            scheme: "eip191".into(),
+    /// Generation 0: derived, never stored.
+    pub fn first_generation(&self, address: &Address) -> Generation {
+        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.secret)
+            .expect("HMAC takes a key of any length");
+        mac.update(address::key(address).as_bytes());
+        let digest = mac.finalize().into_bytes();
+        Generation {
+            number: 0,
+            nonce: alloy::hex::encode(&digest[..12]),
+            issued_at: self.first_issued_at,
         }
     }
 
-    /// Checks that `signature` (hex, 65 bytes) signs this deployment's statement for `address`.
-    pub fn verify(&self, address: &Address, signature: Option<&str>) -> Result<(), SignatureError> {
+    /// The EIP-4361 message of `generation` for `address`.
+    pub fn statement(&self, address: &Address, generation: &Generation) -> String {
+        let issued_at = chrono::DateTime::from_timestamp_millis(generation.issued_at)
+            .unwrap_or_default()
+            .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        format!(
+            "{domain} wants you to sign in with your Ethereum account:\n\
+             {address}\n\
+             \n\
+             {PURPOSE}\n\
+             \n\
+             URI: {uri}\n\
+             Version: 1\n\
+             Chain ID: {chain_id}\n\
+             Nonce: {nonce}\n\
+             Issued At: {issued_at}",
+            domain = self.domain,
+            address = address::display(address),
+            uri = self.uri,
+            chain_id = self.chain_id,
+            nonce = generation.nonce,
+        )
+    }
+
+    pub fn answer(&self, address: &Address, generation: &Generation) -> AuthStatement {
+        AuthStatement {
+            address: address::display(address),
+            statement: self.statement(address, generation),
+            scheme: "eip191".into(),
+            format: "eip4361".into(),
+            generation: generation.number,
+        }
+    }
+
+    /// Whether `signature` signs `generation`'s statement for `address`. `older` are the
+    /// address's earlier generations: a signature of one of them is `Revoked`.
+    pub fn verify(
+        &self,
+        address: &Address,
+        signature: Option<&str>,
+        current: &Generation,
+        older: &[Generation],
+    ) -> Result<(), SignatureError> {
         let signature = signature.ok_or(SignatureError::Required)?;
         let bytes = decode_signature(signature)?;
-        if self.is_cached(address, &bytes) {
+        if self.is_cached(address, current.number, &bytes) {
             return Ok(());
         }
         let parsed = Signature::from_raw_array(&bytes)
             .map_err(|e| SignatureError::Invalid(e.to_string()))?;
-        let recovered = parsed
-            .recover_address_from_msg(self.statement(address).as_bytes())
-            .map_err(|e| SignatureError::Invalid(e.to_string()))?;
-        if recovered != *address {
-            return Err(SignatureError::Mismatch {
-                claimed: address::display(address),
-                recovered: address::display(&recovered),
-            });
+        let recover = |generation: &Generation| {
+            parsed
+                .recover_address_from_msg(self.statement(address, generation).as_bytes())
+                .map_err(|e| SignatureError::Invalid(e.to_string()))
+        };
+        let recovered = recover(current)?;
+        if recovered == *address {
+            self.remember(*address, current.number, bytes);
+            return Ok(());
         }
-        self.remember(*address, bytes);
-        Ok(())
+        if older.iter().any(|old| recover(old).ok() == Some(*address)) {
+            return Err(SignatureError::Revoked(address::display(address)));
+        }
+        Err(SignatureError::Mismatch {
+            claimed: address::display(address),
+            recovered: address::display(&recovered),
+        })
     }
 
-    fn is_cached(&self, address: &Address, bytes: &[u8; 65]) -> bool {
+    fn is_cached(&self, address: &Address, generation: i64, bytes: &[u8; 65]) -> bool {
         let verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
-        verified.contains(&(*address, *bytes))
+        verified.contains(&(*address, generation, *bytes))
     }
 
-    fn remember(&self, address: Address, bytes: [u8; 65]) {
+    fn remember(&self, address: Address, generation: i64, bytes: [u8; 65]) {
         let mut verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
         if verified.len() >= CACHE_CAPACITY {
             verified.clear();
         }
-        verified.insert((address, bytes));
+        verified.insert((address, generation, bytes));
     }
 }
 
@@ -123,50 +199,85 @@ mod tests {
     use alloy::signers::SignerSync;
     use alloy::signers::local::PrivateKeySigner;
 
-    fn sign(identity: &Identity, signer: &PrivateKeySigner, address: &Address) -> String {
-        let statement = identity.statement(address);
-        let signature = signer.sign_message_sync(statement.as_bytes()).unwrap();
+    fn identity() -> Identity {
+        Identity::new(
+            "arcade.example",
+            "https://arcade.example",
+            8453,
+            b"secret",
+            1_798_761_600_000,
+        )
+    }
+
+    fn sign(text: &str, signer: &PrivateKeySigner) -> String {
+        let signature = signer.sign_message_sync(text.as_bytes()).unwrap();
         format!("0x{}", alloy::hex::encode(signature.as_bytes()))
     }
 
     #[test]
-    fn the_statement_names_host_chain_and_address() {
-        let identity = Identity::new("arcade.example", 8453);
+    fn the_statement_is_an_eip_4361_message_stable_for_one_address() {
+        let identity = identity();
         let address = address::parse("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed").unwrap();
-        let statement = identity.statement(&address);
-        assert!(statement.starts_with("arcade.example asks"));
-        assert!(statement.contains("Chain ID: 8453"));
-        assert!(statement.contains("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"));
-        assert_eq!(statement, identity.statement(&address));
+        let first = identity.first_generation(&address);
+        let statement = identity.statement(&address, &first);
+        assert_eq!(
+            statement,
+            format!(
+                "arcade.example wants you to sign in with your Ethereum account:\n\
+                 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed\n\n{PURPOSE}\n\n\
+                 URI: https://arcade.example\nVersion: 1\nChain ID: 8453\n\
+                 Nonce: {}\nIssued At: 2027-01-01T00:00:00.000Z",
+                first.nonce
+            )
+        );
+        assert_eq!(first.nonce.len(), 24);
+        assert!(first.nonce.bytes().all(|b| b.is_ascii_alphanumeric()));
+        assert_eq!(identity.first_generation(&address), first, "stable");
+        let other = PrivateKeySigner::random().address();
+        assert_ne!(identity.first_generation(&other).nonce, first.nonce);
     }
 
     #[test]
-    fn accepts_its_signer_and_refuses_others() {
-        let identity = Identity::new("arcade.example", 8453);
+    fn accepts_its_signer_refuses_others_and_names_a_revoked_statement() {
+        let identity = identity();
         let player = PrivateKeySigner::random();
-        let stranger = PrivateKeySigner::random();
         let address = player.address();
-        let good = sign(&identity, &player, &address);
-        assert_eq!(identity.verify(&address, Some(&good)), Ok(()));
+        let first = identity.first_generation(&address);
+        let good = sign(&identity.statement(&address, &first), &player);
+        assert_eq!(identity.verify(&address, Some(&good), &first, &[]), Ok(()));
         assert_eq!(
-            identity.verify(&address, Some(&good)),
+            identity.verify(&address, Some(&good), &first, &[]),
             Ok(()),
-            "cached pair"
+            "cached"
         );
-        let forged = sign(&identity, &stranger, &address);
+        let stranger = PrivateKeySigner::random();
+        let forged = sign(&identity.statement(&address, &first), &stranger);
         assert!(matches!(
-            identity.verify(&address, Some(&forged)),
+            identity.verify(&address, Some(&forged), &first, &[]),
             Err(SignatureError::Mismatch { .. })
         ));
+        let second = Generation {
+            number: 1,
+            nonce: "f00dfeedcafe0123".into(),
+            issued_at: 1_800_000_000_000,
+        };
+        assert_eq!(
+            identity.verify(&address, Some(&good), &second, std::slice::from_ref(&first)),
+            Err(SignatureError::Revoked(address::display(&address))),
+            "the cached first-generation signature does not pass for the second"
+        );
+        let current = sign(&identity.statement(&address, &second), &player);
+        assert_eq!(
+            identity.verify(&address, Some(&current), &second, &[first]),
+            Ok(())
+        );
         assert!(matches!(
-            identity.verify(&address, Some("0x1234")),
+            identity.verify(&address, Some("0x1234"), &second, &[]),
             Err(SignatureError::Invalid(_))
         ));
         assert_eq!(
-            identity.verify(&address, None),
+            identity.verify(&address, None, &second, &[]),
             Err(SignatureError::Required)
         );
-        let other_deployment = Identity::new("elsewhere.example", 8453);
-        assert!(other_deployment.verify(&address, Some(&good)).is_err());
     }
 }

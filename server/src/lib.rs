@@ -16,6 +16,7 @@ pub mod identity;
 pub mod inputs;
 pub mod mcp;
 pub mod public_url;
+pub mod rate_limits;
 pub mod service;
 pub mod settings;
 pub mod startup;

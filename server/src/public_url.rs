@@ -29,6 +29,11 @@ impl PublicUrl {
         }
     }
 
+    /// The URL itself (no trailing slash), as the auth statement's `URI` names it.
+    pub fn uri(&self) -> String {
+        self.0.as_str().trim_end_matches('/').to_owned()
+    }
+
     /// `scheme://host[:port]`, as a browser sends `Origin`.
     pub fn origin(&self) -> String {
         self.0.origin().ascii_serialization()

@@ -20,8 +20,63 @@ pub struct Settings {
     pub web: WebSettings,
     pub housebots: HouseBotSettings,
     pub log: LogSettings,
+    pub auth: AuthSettings,
+    pub rounds: RoundSettings,
+    pub rate_limits: RateLimitSettings,
     #[serde(default)]
     pub faults: FaultSettings,
+}
+
+/// The auth statement (an EIP-4361 message) every signature signs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AuthSettings {
+    /// Keys the HMAC that derives each address's first `Nonce`. Every instance must share it;
+    /// changing it changes every first-generation statement (their signatures stop verifying).
+    pub secret: Secret,
+    /// The `Issued At` of every first-generation statement (RFC 3339).
+    pub first_issued_at: String,
+}
+
+/// Rounds held open.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RoundSettings {
+    /// Open rounds one address may hold; a commit beyond it answers 429 `too_many_open_rounds`.
+    pub max_open_per_address: i64,
+    /// An open round not played within this many seconds expires.
+    pub ttl_secs: u64,
+    /// How often expired rounds are looked for, in milliseconds.
+    pub expire_every_ms: u64,
+}
+
+/// Token buckets per client (the peer IP; IPv6 by /64). Over a bucket: 429 `rate_limited`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RateLimitSettings {
+    /// `false` turns every rate limit off (benchmarks, load tests).
+    pub enabled: bool,
+    /// Proxies (IPs or CIDRs) whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<String>,
+    /// Clients tracked at once; beyond it new clients share one bucket until idle ones are
+    /// dropped.
+    pub max_clients: usize,
+    /// Every request, REST and MCP.
+    pub general: Bucket,
+    /// Free-chip claims.
+    pub free: Bucket,
+    /// Commits (opening rounds).
+    pub commit: Bucket,
+    /// Purchases that present a payment.
+    pub purchase: Bucket,
+    /// Cashouts.
+    pub cashout: Bucket,
+    /// Auth statement rotations.
+    pub rotate: Bucket,
+}
+
+/// A token bucket: one token every `every_ms`, holding at most `burst`.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Bucket {
+    pub every_ms: u64,
+    pub burst: u32,
 }
 
 /// The service's own agents, playing the floor through the public API.
@@ -55,6 +110,8 @@ pub struct McpSettings {
     pub allowed_origins: Vec<String>,
     /// An MCP session idle this long ends; its id then gets 404 and the client initializes again.
     pub session_idle_secs: u64,
+    /// Live MCP sessions at most; a new one beyond it ends the idlest.
+    pub max_sessions: usize,
 }
 
 /// Crash-safety tests only.
@@ -70,8 +127,8 @@ pub struct ServerSettings {
     pub host: String,
     /// Port to listen on; 0 picks a free one (tests).
     pub port: u16,
-    /// The URL clients reach the service at. Names the service in the auth statement.
-    /// Unset: `http://<host>:<bound port>`.
+    /// The URL clients reach the service at. Names the service in the auth statement (its
+    /// `domain` and `URI`). Unset: `http://<host>:<bound port>`, allowed only on a loopback host.
     pub public_url: Option<String>,
     /// Largest request body accepted, in bytes.
     pub max_body_bytes: usize,
@@ -174,11 +231,51 @@ impl Default for Settings {
             mcp: McpSettings {
                 allowed_origins: Vec::new(),
                 session_idle_secs: 1800,
+                max_sessions: 1000,
             },
             log: LogSettings {
                 filter: "info".into(),
             },
+            auth: AuthSettings::default(),
+            rounds: RoundSettings::default(),
+            rate_limits: RateLimitSettings::default(),
             faults: FaultSettings::default(),
+        }
+    }
+}
+
+impl Default for AuthSettings {
+    fn default() -> Self {
+        Self {
+            secret: Secret::new("arcade-first-generation-nonces"),
+            first_issued_at: "2026-01-01T00:00:00Z".into(),
+        }
+    }
+}
+
+impl Default for RoundSettings {
+    fn default() -> Self {
+        Self {
+            max_open_per_address: 32,
+            ttl_secs: 24 * 60 * 60,
+            expire_every_ms: 60_000,
+        }
+    }
+}
+
+impl Default for RateLimitSettings {
+    fn default() -> Self {
+        let bucket = |every_ms, burst| Bucket { every_ms, burst };
+        Self {
+            enabled: true,
+            trusted_proxies: Vec::new(),
+            max_clients: 100_000,
+            general: bucket(50, 100),
+            free: bucket(6_000, 10),
+            commit: bucket(200, 40),
+            purchase: bucket(2_000, 10),
+            cashout: bucket(10_000, 5),
+            rotate: bucket(10_000, 5),
         }
     }
 }
@@ -268,10 +365,13 @@ mod tests {
                 "[server]\nport = 9000\n[chain]\nchain_id = 8453\n",
             )?;
             jail.set_env("ARCADE__CHAIN__CHAIN_ID", "31337");
+            jail.set_env("ARCADE__RATE_LIMITS__ENABLED", "false");
             let settings = Settings::load(Some(Path::new("arcade.toml")))?;
             assert_eq!(settings.server.port, 9000);
             assert_eq!(settings.chain.chain_id, 31337);
             assert_eq!(settings.server.host, "127.0.0.1");
+            assert!(!settings.rate_limits.enabled, "one switch turns them off");
+            assert!(Settings::default().rate_limits.enabled, "on by default");
             Ok(())
         });
     }

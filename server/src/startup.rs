@@ -2,6 +2,7 @@
 //! [`Application::build`] with port 0 and talk to the real server.
 
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +17,10 @@ use crate::chain::{Chain, ConnectError};
 use crate::housebots::HouseBots;
 use crate::identity::Identity;
 use crate::public_url::{BadPublicUrl, PublicUrl};
+use crate::rate_limits::RateLimits;
 use crate::service::Arcade;
+use crate::service::expiry::spawn_upkeep;
+use crate::service::floor::Floor;
 use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
 use crate::service::reconcile::spawn_reconciler;
 use crate::settings::Settings;
@@ -41,6 +45,16 @@ pub enum StartupError {
     Chain(#[from] ConnectError),
     #[error(transparent)]
     HouseBot(#[from] crate::housebots::BadKey),
+    #[error(
+        "server.public_url is required when listening on {0}, a non-loopback host: the auth statement names the URL clients reach the service at"
+    )]
+    PublicUrlRequired(String),
+    #[error("auth.first_issued_at {0:?} is not an RFC 3339 time")]
+    BadIssuedAt(String),
+    #[error(transparent)]
+    Proxy(#[from] crate::rate_limits::BadProxy),
+    #[error("the operating system's random generator failed: {0}")]
+    NoRandomness(String),
 }
 
 pub struct Application {
@@ -49,12 +63,18 @@ pub struct Application {
     base_url: String,
     arcade: Arc<Arcade>,
     reconcile_interval: Duration,
+    upkeep_interval: Duration,
     /// Cancelled on SIGINT/SIGTERM: ends MCP sessions and their open streams.
     shutdown: CancellationToken,
 }
 
 impl Application {
     pub async fn build(settings: Settings) -> Result<Self, StartupError> {
+        if settings.server.public_url.is_none() && !is_loopback(&settings.server.host) {
+            return Err(StartupError::PublicUrlRequired(
+                settings.server.host.clone(),
+            ));
+        }
         let db = store::connect(&settings.database).await?;
         store::migrate(&db).await?;
         let payments = Chain::connect(&settings.chain)
@@ -78,13 +98,16 @@ impl Application {
             .collect();
         let arcade = Arc::new(Arcade {
             db,
-            identity: Identity::new(public_url.authority(), settings.chain.chain_id),
+            identity: identity(&settings, &public_url)?,
             limits: arcade_core::Limits::SPEC,
             house_wallets,
             payments,
             house_lock: tokio::sync::Mutex::new(()),
             crash_after: settings.faults.crash_after,
             house_bots,
+            floor: Floor::default(),
+            rate_limits: RateLimits::new(&settings.rate_limits, house_token()?)?,
+            rounds: settings.rounds.clone(),
         });
         let shutdown = CancellationToken::new();
         let service = api::service(
@@ -102,6 +125,7 @@ impl Application {
             base_url,
             arcade,
             reconcile_interval: Duration::from_millis(settings.payments.reconcile_interval_ms),
+            upkeep_interval: Duration::from_millis(settings.rounds.expire_every_ms.max(100)),
             shutdown,
         })
     }
@@ -130,14 +154,48 @@ impl Application {
             .payments
             .is_some()
             .then(|| spawn_reconciler(self.arcade.clone(), self.reconcile_interval));
+        let upkeep = spawn_upkeep(self.arcade.clone(), self.upkeep_interval);
         tracing::info!(url = %self.base_url, "arcade listening");
-        self.arcade.house_bots.spawn(&local_url, &self.shutdown);
+        let house_token = self.arcade.rate_limits.house_token();
+        self.arcade
+            .house_bots
+            .spawn(&local_url, house_token, &self.shutdown);
         server.serve(self.service).await;
         if let Some(reconciler) = reconciler {
             reconciler.abort();
         }
+        upkeep.abort();
         tracing::info!("arcade stopped");
     }
+}
+
+/// Whether `host` (an interface to listen on) is reachable only from this machine.
+fn is_loopback(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+fn identity(settings: &Settings, public_url: &PublicUrl) -> Result<Identity, StartupError> {
+    let first_issued_at = chrono::DateTime::parse_from_rfc3339(&settings.auth.first_issued_at)
+        .map_err(|_| StartupError::BadIssuedAt(settings.auth.first_issued_at.clone()))?
+        .timestamp_millis();
+    Ok(Identity::new(
+        public_url.authority(),
+        public_url.uri(),
+        settings.chain.chain_id,
+        settings.auth.secret.expose().as_bytes(),
+        first_issued_at,
+    ))
+}
+
+/// A fresh token for this process's house agents (they reach it over loopback).
+fn house_token() -> Result<String, StartupError> {
+    let mut bytes = [0u8; 24];
+    getrandom::fill(&mut bytes).map_err(|e| StartupError::NoRandomness(e.to_string()))?;
+    Ok(alloy::hex::encode(bytes))
 }
 
 /// Listens where the settings say; the port is the one bound (the settings may say 0).

@@ -3,6 +3,7 @@
 use salvo::prelude::*;
 
 use super::checked::Checked;
+use super::client::caller;
 use super::edge::arcade;
 use crate::error::ApiError;
 use crate::inputs::wallets::{CashoutInput, CashoutPath};
@@ -19,7 +20,12 @@ pub async fn cash_out(
 ) -> Result<Json<CashoutReceipt>, ApiError> {
     let Checked(input) = input;
     let receipt = arcade(depot)?
-        .cash_out(&input.address.0, input.chips, input.signature.as_deref())
+        .cash_out(
+            &input.address.0,
+            input.chips,
+            input.signature.as_deref(),
+            caller(depot),
+        )
         .await?;
     Ok(Json(receipt))
 }

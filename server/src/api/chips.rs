@@ -7,6 +7,7 @@ use salvo::http::HeaderValue;
 use salvo::prelude::*;
 
 use super::checked::Checked;
+use super::client::caller;
 use super::edge::{arcade, shared};
 use crate::error::ApiError;
 use crate::inputs::chips::{NoBody, TierPath};
@@ -69,7 +70,10 @@ async fn buy(
         .find_map(|name| req.headers().get(*name))
         .map(|value| value.to_str().unwrap_or("\u{fffd}").to_owned());
     let arcade = arcade(depot)?;
-    let purchase = match arcade.buy_chips(tier, header.as_deref()).await {
+    let purchase = match arcade
+        .buy_chips(tier, header.as_deref(), caller(depot))
+        .await
+    {
         Ok(purchase) => purchase,
         Err(error) => {
             let terms = &arcade.payments()?.terms;

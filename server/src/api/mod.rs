@@ -1,13 +1,16 @@
 //! The REST edge. Each handler validates into the 422 shape, calls one service function and
-//! renders its result; errors become HTTP in `crate::error`.
+//! renders its result; errors become HTTP in `crate::error`. Every request is first identified
+//! and drawn from the general rate-limit bucket (`client`).
 //!
 //! | method | path | handler |
 //! |---|---|---|
 //! | GET | /api/arcade/auth-statement/{address} | `identity::auth_statement` |
+//! | POST | /api/arcade/auth/rotate | `identity::rotate` |
 //! | POST | /api/arcade/free | `wallet::free` |
 //! | GET | /api/arcade/balance/{address} | `wallet::balance` |
 //! | POST | /api/arcade/commit | `rounds::commit` |
 //! | POST | /api/arcade/flip, /dice, /roulette | `rounds::flip`, `dice`, `roulette` |
+//! | GET | /api/arcade/rounds/{round_id} | `rounds::round` |
 //! | GET | /api/arcade/verify/{bet_id} | `rounds::verify` |
 //! | GET | /api/arcade/games, /recent, /house | `stats::*` |
 //! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402) |
@@ -21,6 +24,7 @@
 mod cashout;
 mod checked;
 mod chips;
+mod client;
 mod cors;
 mod edge;
 mod housebot;
@@ -38,7 +42,7 @@ use salvo::catcher::Catcher;
 use salvo::compression::Compression;
 use salvo::prelude::*;
 
-pub use edge::Shared;
+pub use edge::{Shared, body as read_body};
 
 use crate::public_url::PublicUrl;
 use crate::service::Arcade;
@@ -69,6 +73,7 @@ pub fn service(
             max_body_bytes,
             wasm_dir,
         })
+        .hoop(client::identify)
         .push(arcade_routes)
         .push(housebot_routes)
         .push(mcp)
@@ -85,12 +90,14 @@ pub fn service(
 fn arcade_routes() -> Router {
     Router::with_path("api/arcade")
         .push(Router::with_path("auth-statement/{address}").get(identity::auth_statement))
+        .push(Router::with_path("auth/rotate").post(identity::rotate))
         .push(Router::with_path("free").post(wallet::free))
         .push(Router::with_path("balance/{address}").get(wallet::balance))
         .push(Router::with_path("commit").post(rounds::commit))
         .push(Router::with_path("flip").post(rounds::flip))
         .push(Router::with_path("dice").post(rounds::dice))
         .push(Router::with_path("roulette").post(rounds::roulette))
+        .push(Router::with_path("rounds/{round_id}").get(rounds::round))
         .push(Router::with_path("verify/{bet_id}").get(rounds::verify))
         .push(Router::with_path("games").get(stats::games))
         .push(Router::with_path("recent").get(stats::recent))

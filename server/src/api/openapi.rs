@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 pub const INTERFACE_VERSION: &str = "1.0.0";
 
 /// `(from path, method, link name, to path, method, what the link carries)`.
-const LINKS: [(&str, &str, &str, &str, &str, Carries); 8] = [
+const LINKS: [(&str, &str, &str, &str, &str, Carries); 12] = [
     (
         "/api/arcade/commit",
         "post",
@@ -38,6 +38,38 @@ const LINKS: [(&str, &str, &str, &str, &str, Carries); 8] = [
         "/api/arcade/roulette",
         "post",
         Carries::Body("round_id"),
+    ),
+    (
+        "/api/arcade/commit",
+        "post",
+        "round",
+        "/api/arcade/rounds/{round_id}",
+        "get",
+        Carries::Path("round_id"),
+    ),
+    (
+        "/api/arcade/flip",
+        "post",
+        "round",
+        "/api/arcade/rounds/{round_id}",
+        "get",
+        Carries::Path("round_id"),
+    ),
+    (
+        "/api/arcade/dice",
+        "post",
+        "round",
+        "/api/arcade/rounds/{round_id}",
+        "get",
+        Carries::Path("round_id"),
+    ),
+    (
+        "/api/arcade/roulette",
+        "post",
+        "round",
+        "/api/arcade/rounds/{round_id}",
+        "get",
+        Carries::Path("round_id"),
     ),
     (
         "/api/arcade/flip",

@@ -1,17 +1,19 @@
-//! `POST /api/arcade/commit`, `flip`, `dice`, `roulette`; `GET /api/arcade/verify/{bet_id}`.
+//! `POST /api/arcade/commit`, `flip`, `dice`, `roulette`; `GET /api/arcade/rounds/{round_id}`,
+//! `GET /api/arcade/verify/{bet_id}`.
 //! The three games share one path (`play`); each route only names its input.
 
 use salvo::prelude::*;
 
 use super::checked::Checked;
+use super::client::caller;
 use super::edge::arcade;
 use crate::error::ApiError;
 use crate::inputs::games::{DiceInput, FlipInput, GameInput, RouletteInput};
-use crate::inputs::queries::BetPath;
+use crate::inputs::queries::{BetPath, RoundPath};
 use crate::inputs::wallets::AddressInput;
 use crate::service::play::Played;
 use crate::service::receipts::VerifiedBet;
-use crate::service::rounds::Committed;
+use crate::service::rounds::{Committed, RoundView};
 
 /// Open a round: the house commits to a secret seed. Requires a signature of the auth statement.
 #[endpoint(tags("rounds"))]
@@ -21,7 +23,7 @@ pub async fn commit(
 ) -> Result<Json<Committed>, ApiError> {
     let Checked(input) = input;
     let committed = arcade(depot)?
-        .commit(&input.address.0, input.signature.as_deref())
+        .commit(&input.address.0, input.signature.as_deref(), caller(depot))
         .await?;
     Ok(Json(committed))
 }
@@ -60,4 +62,15 @@ pub async fn verify(
     depot: &mut Depot,
 ) -> Result<Json<VerifiedBet>, ApiError> {
     Ok(Json(arcade(depot)?.verify_bet(input.0.bet_id).await?))
+}
+
+/// A round as it stands: `open` (with when it expires), `settled` (with its receipt, server
+/// seed included) or `expired`. A client whose game call got no answer finds its result here
+/// (or by repeating the same call, which answers the original receipt with `replayed: true`).
+#[endpoint(tags("rounds"))]
+pub async fn round(
+    input: Checked<RoundPath>,
+    depot: &mut Depot,
+) -> Result<Json<RoundView>, ApiError> {
+    Ok(Json(arcade(depot)?.round(&input.0.round_id).await?))
 }

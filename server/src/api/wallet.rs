@@ -3,6 +3,7 @@
 use salvo::prelude::*;
 
 use super::checked::Checked;
+use super::client::caller;
 use super::edge::arcade;
 use crate::error::ApiError;
 use crate::inputs::wallets::{AddressInput, AddressPath};
@@ -17,7 +18,7 @@ pub async fn free(
 ) -> Result<Json<FreeGrant>, ApiError> {
     let Checked(input) = input;
     let granted = arcade(depot)?
-        .claim_free(&input.address.0, input.signature.as_deref())
+        .claim_free(&input.address.0, input.signature.as_deref(), caller(depot))
         .await?;
     Ok(Json(granted))
 }

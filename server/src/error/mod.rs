@@ -1,19 +1,22 @@
 //! The one place errors become HTTP: each error has a status, a stable `code` and a human
-//! `detail`; 422s carry the FastAPI-shaped validation body; 5xx log their cause and say nothing.
+//! `detail` (here); its body and headers are rendered in `render.rs`, and the OpenAPI document
+//! learns them in `document.rs`. 422s carry the FastAPI-shaped validation body; 5xx log their
+//! cause and say nothing.
+
+mod document;
+mod render;
+
+pub use document::ErrorBody;
 
 use arcade_core::{CallError, LimitError};
 use salvo::http::StatusCode;
-use salvo::oapi::{self, Components, EndpointOutRegister, Operation, ToSchema};
-use salvo::prelude::*;
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
 
 use crate::identity::SignatureError;
 use crate::inputs::ValidationError;
+use crate::rate_limits::RateLimited;
 use crate::service::purchases::PurchaseError;
 use crate::store::DbErr;
-use crate::x402::wire::{PaymentRequired, SettleResponse, encode_header};
-use crate::x402::{PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADERS};
+use crate::x402::wire::{PaymentRequired, SettleResponse};
 
 /// A 402: the challenge to pay (again), and the purchase's refusal (or `PaymentRequired`).
 #[derive(Debug)]
@@ -59,8 +62,18 @@ pub enum ApiError {
     RoundNotYours(String),
     #[error("no round {0}")]
     RoundNotFound(String),
-    #[error("round {0} has already been played")]
-    RoundSpent(String),
+    #[error("round {round_id} has already been played{}", match .bet_id { Some(id) => format!(" by another call (bet {id}); a repeat of that call gets its receipt"), None => String::new() })]
+    RoundSpent {
+        round_id: String,
+        /// The bet that settled it, if it settled.
+        bet_id: Option<i64>,
+    },
+    #[error("round {0} expired unplayed (no chips were taken); commit a new one")]
+    RoundExpired(String),
+    #[error("this address already holds {max} open rounds; play or let some expire first")]
+    TooManyOpenRounds { max: i64 },
+    #[error(transparent)]
+    RateLimited(#[from] RateLimited),
     #[error("no settled bet {0}")]
     BetNotFound(i64),
     #[error("{0} has already claimed its free chips")]
@@ -117,6 +130,7 @@ impl ApiError {
             PurchaseError::Unavailable => Self::PaymentsUnavailable,
             PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
             PurchaseError::Internal(error) => Self::Internal(error),
+            PurchaseError::RateLimited(limited) => Self::RateLimited(limited),
             refusal => {
                 required.error = refusal.reason().map(str::to_owned);
                 Self::PaymentRequired(Box::new(Challenge { required, refusal }))
@@ -145,7 +159,10 @@ impl ApiError {
             | Self::BetNotFound(_)
             | Self::CashoutNotFound(_)
             | Self::NotFound => StatusCode::NOT_FOUND,
-            Self::RoundSpent(_) | Self::FreeAlreadyClaimed(_) => StatusCode::CONFLICT,
+            Self::RoundSpent { .. } | Self::RoundExpired(_) | Self::FreeAlreadyClaimed(_) => {
+                StatusCode::CONFLICT
+            }
+            Self::RateLimited(_) | Self::TooManyOpenRounds { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             Self::ChainUnavailable(_) | Self::PaymentsUnavailable => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -165,9 +182,13 @@ impl ApiError {
             Self::Signature(SignatureError::Required) => "signature_required",
             Self::Signature(SignatureError::Invalid(_)) => "signature_invalid",
             Self::Signature(SignatureError::Mismatch { .. }) => "signature_mismatch",
+            Self::Signature(SignatureError::Revoked(_)) => "signature_revoked",
             Self::RoundNotYours(_) => "round_not_yours",
             Self::RoundNotFound(_) => "round_not_found",
-            Self::RoundSpent(_) => "round_spent",
+            Self::RoundSpent { .. } => "round_spent",
+            Self::RoundExpired(_) => "round_expired",
+            Self::TooManyOpenRounds { .. } => "too_many_open_rounds",
+            Self::RateLimited(_) => "rate_limited",
             Self::BetNotFound(_) => "bet_not_found",
             Self::FreeAlreadyClaimed(_) => "free_already_claimed",
             Self::PaymentRequired(challenge) => match &challenge.refusal {
@@ -192,60 +213,6 @@ impl ApiError {
             Self::PayloadTooLarge => "payload_too_large",
             Self::Internal(_) => "internal",
         }
-    }
-
-    /// The JSON body: the validation body for 422, else `{detail, code, ...helpful fields}`.
-    pub fn body(&self) -> Value {
-        if let Self::Validation(validation) = self {
-            return json!(validation);
-        }
-        let mut body = match self {
-            // The x402 challenge itself, so agents reading bodies see what headers say.
-            Self::PaymentRequired(challenge) => match json!(challenge.required) {
-                Value::Object(map) => map,
-                _ => Map::new(),
-            },
-            // The refunded cashout itself, so the caller sees its id, status and balance.
-            Self::CashoutNotSent { receipt, .. } => match json!(receipt) {
-                Value::Object(map) => map,
-                _ => Map::new(),
-            },
-            _ => Map::new(),
-        };
-        body.insert("detail".into(), json!(self.to_string()));
-        body.insert("code".into(), json!(self.code()));
-        match self {
-            Self::InsufficientChips { balance, wager } => {
-                body.insert("balance".into(), json!(balance));
-                body.insert("wager".into(), json!(wager));
-            }
-            Self::Limit(limit) => {
-                if let Some(max_wager) = limit.max_wager() {
-                    body.insert("max_wager".into(), json!(max_wager));
-                }
-            }
-            Self::PaymentRequired(challenge) => {
-                if let Some(transaction) = challenge.refusal.transaction() {
-                    body.insert("transaction".into(), json!(transaction));
-                }
-                if let PurchaseError::AlreadyPresented { state, tx_hash, .. } = &challenge.refusal {
-                    let state = crate::service::purchases::payment_state(*state);
-                    body.insert("state".into(), json!(state));
-                    body.insert("tx_hash".into(), json!(tx_hash));
-                }
-            }
-            Self::CashoutAboveBalance { balance, .. } => {
-                body.insert("balance".into(), json!(balance));
-            }
-            Self::CashoutExceedsCashable {
-                cashable, balance, ..
-            } => {
-                body.insert("cashable".into(), json!(cashable));
-                body.insert("balance".into(), json!(balance));
-            }
-            _ => {}
-        }
-        Value::Object(body)
     }
 }
 
@@ -291,76 +258,5 @@ impl ApiError {
         if let Self::Internal(cause) = self {
             tracing::error!(error = %cause, source = ?cause.source(), "request failed");
         }
-    }
-}
-
-impl Scribe for ApiError {
-    fn render(self, res: &mut Response) {
-        self.log_if_internal();
-        res.status_code(self.status());
-        res.add_header("cache-control", "no-store", true).ok();
-        if let Self::PaymentRequired(challenge) = &self {
-            let required = encode_header(&challenge.required);
-            res.add_header(PAYMENT_REQUIRED_HEADER, required, true).ok();
-            if let Some(settlement) = &challenge.settlement() {
-                let encoded = encode_header(settlement);
-                for name in PAYMENT_RESPONSE_HEADERS {
-                    res.add_header(name, encoded.clone(), true).ok();
-                }
-            }
-        }
-        res.render(Json(self.body()));
-    }
-}
-
-/// The error body of every non-422 error, for the OpenAPI document (and for clients that read
-/// it, such as the house agents).
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[salvo(schema(name = "ErrorBody"))]
-pub struct ErrorBody {
-    /// A sentence saying what went wrong.
-    pub detail: String,
-    /// Stable snake_case code, e.g. `insufficient_chips`, `round_spent`.
-    pub code: String,
-    /// With `wager_above_limit` and `payout_above_limit`: the largest wager this call accepts.
-    #[serde(default)]
-    pub max_wager: Option<u64>,
-}
-
-impl EndpointOutRegister for ApiError {
-    fn register(components: &mut Components, operation: &mut Operation) {
-        let error = ErrorBody::to_schema(components);
-        for (status, meaning) in [
-            ("401", "signature_required or signature_invalid"),
-            ("403", "signature_mismatch or round_not_yours"),
-            (
-                "400",
-                "A rule refused the request (insufficient_chips, limits, invalid_call, cashout_out_of_range, buy_in_required, cashout_exceeds_cashable)",
-            ),
-            (
-                "404",
-                "round_not_found, bet_not_found, unknown_tier, cashout_not_found",
-            ),
-            (
-                "409",
-                "round_spent, free_already_claimed, payment_already_used",
-            ),
-            ("500", "internal"),
-            (
-                "502",
-                "cashout_failed: the transfer could not be sent; the chips were refunded",
-            ),
-            ("503", "chain_unavailable, payments_unavailable"),
-        ] {
-            operation.responses.insert(
-                status,
-                oapi::Response::new(meaning).add_content("application/json", error.clone()),
-            );
-        }
-        operation.responses.insert(
-            "422",
-            oapi::Response::new("Validation Error")
-                .add_content("application/json", ValidationError::to_schema(components)),
-        );
     }
 }

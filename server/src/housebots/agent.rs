@@ -21,6 +21,8 @@ use crate::settings::HouseBotSettings;
 pub struct Run {
     pub agent: Arc<Agent>,
     pub base_url: String,
+    /// Presented with every call: the house's agents are not rate limited.
+    pub house_token: String,
     pub settings: HouseBotSettings,
     pub shutdown: CancellationToken,
 }
@@ -41,7 +43,7 @@ enum StepError {
 
 impl Run {
     pub async fn play(self) {
-        let client = ArcadeClient::new(&self.base_url);
+        let client = ArcadeClient::new(&self.base_url, &self.house_token);
         let cadence = Duration::from_millis(self.settings.cadence_ms);
         let mut pause = Duration::ZERO;
         let mut signature = None;

@@ -14,6 +14,7 @@ use serde_json::json;
 use crate::error::ErrorBody;
 use crate::identity::AuthStatement;
 use crate::inputs::games::endpoint;
+use crate::rate_limits::HOUSE_AGENT_HEADER;
 use crate::service::now_ms;
 use crate::service::play::Played;
 use crate::service::rounds::Committed;
@@ -52,10 +53,16 @@ pub struct ArcadeClient {
 }
 
 impl ArcadeClient {
-    pub fn new(base_url: &str) -> Self {
+    /// `house_token` identifies the house's agents to the rate limits (they are not limited).
+    pub fn new(base_url: &str, house_token: &str) -> Self {
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Ok(token) = reqwest::header::HeaderValue::from_str(house_token) {
+            headers.insert(HOUSE_AGENT_HEADER, token);
+        }
         Self {
             http: reqwest::Client::builder()
                 .timeout(Duration::from_secs(30))
+                .default_headers(headers)
                 .build()
                 .expect("an HTTP client builds"),
             base_url: base_url.to_owned(),

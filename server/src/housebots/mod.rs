@@ -134,12 +134,14 @@ impl HouseBots {
         self.agents.iter().map(|a| a.signer.address()).collect()
     }
 
-    /// Starts every agent against `base_url`; they stop when `shutdown` is cancelled.
-    pub fn spawn(&self, base_url: &str, shutdown: &CancellationToken) {
+    /// Starts every agent against `base_url`, presenting `house_token`; they stop when
+    /// `shutdown` is cancelled.
+    pub fn spawn(&self, base_url: &str, house_token: &str, shutdown: &CancellationToken) {
         for agent in &self.agents {
             let run = agent::Run {
                 agent: agent.clone(),
                 base_url: base_url.to_owned(),
+                house_token: house_token.to_owned(),
                 settings: self.settings.clone(),
                 shutdown: shutdown.clone(),
             };

@@ -1,4 +1,5 @@
-//! Inputs of the read-only operations: a bet to verify, how many recent rounds to list.
+//! Inputs of the read-only operations: a bet to verify, a round to show, how many recent rounds
+//! to list.
 
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
@@ -14,6 +15,18 @@ pub struct BetPath {
 }
 
 impl Input for BetPath {
+    const PLACE: Place = Place::Path;
+}
+
+/// `GET /api/arcade/rounds/{round_id}` (MCP `arcade_round`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct RoundPath {
+    /// The `round_id` from a commit.
+    #[schemars(length(min = 1, max = 64), example = &"r_5b71c2d09e3f4a1b8c7d6e5f4a3b2c1d")]
+    pub round_id: String,
+}
+
+impl Input for RoundPath {
     const PLACE: Place = Place::Path;
 }
 

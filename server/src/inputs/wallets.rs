@@ -24,6 +24,21 @@ impl Input for AddressInput {
     const PLACE: Place = Place::Body;
 }
 
+/// `POST /api/arcade/auth/rotate` (MCP `arcade_rotate`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct RotateInput {
+    /// The wallet address, `0x` + 40 hex characters, any case.
+    pub address: WalletAddress,
+    /// Your signature of the address's current auth statement. Once rotated, signatures of it
+    /// (and of every older statement) answer 401 `signature_revoked`.
+    #[schemars(length(max = 256))]
+    pub signature: String,
+}
+
+impl Input for RotateInput {
+    const PLACE: Place = Place::Body;
+}
+
 /// `GET /api/arcade/balance/{address}` and `/auth-statement/{address}` (MCP `arcade_balance`).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct AddressPath {

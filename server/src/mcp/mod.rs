@@ -6,11 +6,13 @@
 //! A browser page from a foreign origin is refused (403 `origin_forbidden`) before rmcp sees
 //! the request; rmcp itself checks the Host header against the public URL's host and loopback.
 //! An idle session ends after `mcp.session_idle_secs`; later calls with its id get 404 and the
-//! client initializes again.
+//! client initializes again. At most `mcp.max_sessions` live at once (the idlest ends first), and
+//! a body is bounded by `server.max_body_bytes` like every other route's.
 
 mod arguments;
 mod games;
 mod origin;
+mod sessions;
 mod summaries;
 mod tools;
 
@@ -27,6 +29,7 @@ use crate::public_url::PublicUrl;
 use crate::service::Arcade;
 use crate::settings::McpSettings;
 pub use origin::AllowedOrigins;
+use sessions::CappedSessions;
 
 /// The `/api/mcp` router: origin check, then rmcp.
 pub fn router(
@@ -48,13 +51,32 @@ pub fn router(
         .with_cancellation_token(shutdown);
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(Duration::from_secs(settings.session_idle_secs));
+    let sessions = Arc::new(CappedSessions::new(sessions, settings.max_sessions));
     let tools = tools::ArcadeTools::router();
     let service = StreamableHttpService::new(
         move || Ok(tools::ArcadeTools::new(arcade.clone(), tools.clone())),
-        Arc::new(sessions),
+        sessions,
         config,
     );
     Router::with_path("api/mcp")
         .hoop(origins)
+        .hoop(bounded_body)
         .goal(TowerServiceCompat::<ReqBody, _, _, _>::compat(service))
+}
+
+/// Reads the body within `server.max_body_bytes` (413 beyond it) before rmcp sees it.
+#[handler]
+async fn bounded_body(
+    req: &mut Request,
+    depot: &mut Depot,
+    res: &mut Response,
+    ctrl: &mut FlowCtrl,
+) {
+    match crate::api::read_body(req, depot).await {
+        Ok(bytes) => *req.body_mut() = ReqBody::Once(bytes.into()),
+        Err(error) => {
+            error.render(res);
+            ctrl.skip_rest();
+        }
+    }
 }

@@ -4,10 +4,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::service::auth::Rotated;
 use crate::service::cashouts::CashoutReceipt;
 use crate::service::play::Played;
 use crate::service::receipts::VerifiedBet;
-use crate::service::rounds::Committed;
+use crate::service::rounds::{Committed, RoundView};
 use crate::service::stats::{GamesListing, HouseStats};
 use crate::service::wallets::{Balance, FreeGrant};
 
@@ -21,8 +22,11 @@ pub trait Summary {
 pub struct BalanceAnswer {
     #[serde(flatten)]
     pub balance: Balance,
-    /// The exact text to sign with `personal_sign` (EIP-191).
+    /// The exact text to sign with `personal_sign` (EIP-191): an EIP-4361 message, the same
+    /// until the address rotates.
     pub auth_statement: String,
+    /// The statement's generation (0 until the address rotates).
+    pub auth_generation: i64,
 }
 
 impl Summary for FreeGrant {
@@ -69,8 +73,13 @@ impl Summary for Played {
             ),
         };
         let verdict = if receipt.won { "won" } else { "lost" };
+        let replayed = if self.replayed {
+            " (replayed: this call had settled the round already)"
+        } else {
+            ""
+        };
         format!(
-            "Bet {} ({}): {outcome}, {verdict}; payout {}, profit {}, balance {}. Server seed revealed: check sha256(server_seed) == commitment, or call arcade_verify.",
+            "Bet {} ({}){replayed}: {outcome}, {verdict}; payout {}, profit {}, balance {}. Server seed revealed: check sha256(server_seed) == commitment, or call arcade_verify.",
             receipt.bet_id, receipt.game, receipt.payout, receipt.profit, self.balance
         )
     }
@@ -105,6 +114,34 @@ impl Summary for CashoutReceipt {
         format!(
             "Cashout {}: {} chips ({} base units) to {}, status {}; balance {}.",
             self.cashout_id, self.chips, self.amount, self.address, self.status, self.balance
+        )
+    }
+}
+
+impl Summary for RoundView {
+    fn summary(&self) -> String {
+        match &self.receipt {
+            Some(receipt) => format!(
+                "Round {} settled by bet {}: {} {}, payout {}.",
+                self.round_id,
+                receipt.bet_id,
+                receipt.game,
+                if receipt.won { "won" } else { "lost" },
+                receipt.payout
+            ),
+            None => format!(
+                "Round {} of {} is {}; commitment {}.",
+                self.round_id, self.address, self.state, self.commitment
+            ),
+        }
+    }
+}
+
+impl Summary for Rotated {
+    fn summary(&self) -> String {
+        format!(
+            "{} rotated to auth statement generation {}: older signatures are revoked, {} open rounds expired. Sign the new auth_statement.",
+            self.auth_statement.address, self.auth_statement.generation, self.expired_rounds
         )
     }
 }

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
+use http::request::Parts;
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::Extension;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
@@ -20,17 +22,20 @@ use super::arguments::{Arguments, NoArguments};
 use crate::error::ApiError;
 use crate::inputs::Input;
 use crate::inputs::games::GameInput;
-use crate::inputs::queries::BetPath;
-use crate::inputs::wallets::{AddressInput, AddressPath, CashoutInput};
+use crate::inputs::queries::{BetPath, RoundPath};
+use crate::inputs::wallets::{AddressInput, AddressPath, CashoutInput, RotateInput};
 use crate::inputs::{self, Place};
+use crate::rate_limits::{Caller, ClientKey};
 use crate::service::Arcade;
 use crate::service::play::Played;
 
 const INSTRUCTIONS: &str = "A provably-fair arcade. Play: arcade_free (100 chips, once per address) \
-or buy chips over x402 (POST /api/arcade/chips); arcade_balance gives your auth_statement: sign it \
-with personal_sign (EIP-191); arcade_commit opens a round (the house commits to its seed); play it \
-once with arcade_flip, arcade_dice or arcade_roulette and a fresh random client_seed of your own; \
-check it with arcade_verify. arcade_cashout sends chips back as the token.";
+or buy chips over x402 (POST /api/arcade/chips); arcade_balance gives your auth_statement (a \
+Sign-In with Ethereum message): sign it once with personal_sign (EIP-191); arcade_commit opens a \
+round (the house commits to its seed); play it once with arcade_flip, arcade_dice or \
+arcade_roulette and a fresh random client_seed of your own (repeating a call that got no answer \
+returns its receipt; arcade_round shows any round); check it with arcade_verify. arcade_cashout \
+sends chips back as the token. arcade_rotate revokes a leaked signature.";
 
 #[derive(Clone)]
 pub struct ArcadeTools {
@@ -69,11 +74,18 @@ impl ArcadeTools {
         description = "Claim the 100 free chips, once per address. No payment; a signature is optional. Start here to play without buying.",
         annotations(idempotent_hint = true)
     )]
-    async fn free(&self, Parameters(input): Parameters<Arguments<AddressInput>>) -> CallToolResult {
+    async fn free(
+        &self,
+        Parameters(input): Parameters<Arguments<AddressInput>>,
+        Extension(request): Extension<Parts>,
+    ) -> CallToolResult {
         answer(
             run(input, async |input| {
                 let signature = input.signature.as_deref();
-                self.arcade.claim_free(&input.address.0, signature).await
+                let caller = caller(&request);
+                self.arcade
+                    .claim_free(&input.address.0, signature, caller)
+                    .await
             })
             .await,
         )
@@ -95,11 +107,50 @@ impl ArcadeTools {
     async fn commit(
         &self,
         Parameters(input): Parameters<Arguments<AddressInput>>,
+        Extension(request): Extension<Parts>,
     ) -> CallToolResult {
         answer(
             run(input, async |input| {
                 let signature = input.signature.as_deref();
-                self.arcade.commit(&input.address.0, signature).await
+                let caller = caller(&request);
+                self.arcade
+                    .commit(&input.address.0, signature, caller)
+                    .await
+            })
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "arcade_round",
+        description = "A round as it stands: open (with expires_at), settled (with its receipt, server seed included) or expired. If a game call got no answer, look here, or repeat the same call: it answers the original receipt with replayed: true.",
+        annotations(read_only_hint = true)
+    )]
+    async fn round(&self, Parameters(input): Parameters<Arguments<RoundPath>>) -> CallToolResult {
+        answer(
+            run(input, async |input| {
+                self.arcade.round(&input.round_id).await
+            })
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "arcade_rotate",
+        description = "Revoke every signature of your auth statement made so far (if one may have leaked): signed with the current statement, this starts a new one. Older signatures then fail with signature_revoked and your open rounds expire. Sign the returned auth_statement from now on.",
+        annotations(destructive_hint = false, idempotent_hint = false)
+    )]
+    async fn rotate(
+        &self,
+        Parameters(input): Parameters<Arguments<RotateInput>>,
+        Extension(request): Extension<Parts>,
+    ) -> CallToolResult {
+        answer(
+            run(input, async |input| {
+                let caller = caller(&request);
+                self.arcade
+                    .rotate(&input.address.0, Some(&input.signature), caller)
+                    .await
             })
             .await,
         )
@@ -131,9 +182,11 @@ impl ArcadeTools {
         answer(
             run(input, async |input| {
                 let address = input.address.0;
+                let statement = self.arcade.auth_statement(&address).await?;
                 Ok(BalanceAnswer {
                     balance: self.arcade.balance(&address).await?,
-                    auth_statement: self.arcade.identity.statement(&address),
+                    auth_statement: statement.statement,
+                    auth_generation: statement.generation,
                 })
             })
             .await,
@@ -148,12 +201,14 @@ impl ArcadeTools {
     async fn cashout(
         &self,
         Parameters(input): Parameters<Arguments<CashoutInput>>,
+        Extension(request): Extension<Parts>,
     ) -> CallToolResult {
         answer(
             run(input, async |input| {
                 let signature = input.signature.as_deref();
+                let caller = caller(&request);
                 self.arcade
-                    .cash_out(&input.address.0, input.chips, signature)
+                    .cash_out(&input.address.0, input.chips, signature, caller)
                     .await
             })
             .await,
@@ -177,6 +232,15 @@ impl ServerHandler for ArcadeTools {
             .with_server_info(Implementation::new("arcade", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS.to_owned())
     }
+}
+
+/// Who called, as the edge identified them for the rate limits (`api::client`).
+fn caller(request: &Parts) -> Caller {
+    request
+        .extensions
+        .get::<Caller>()
+        .copied()
+        .unwrap_or(Caller::Client(ClientKey::Overflow))
 }
 
 /// Parses the arguments with the one parse, then runs the operation on the input.

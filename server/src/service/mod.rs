@@ -10,14 +10,19 @@
 //! | commit (open a round) | `rounds.rs` |
 //! | flip, dice, roulette (settle a round) | `play.rs` |
 //! | verify a bet, recent bets | `receipts.rs` |
-//! | games listing, house stats | `stats.rs` |
+//! | games listing, house stats | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
+//! | the auth statement, verifying signatures, rotating | `auth.rs` |
+//! | expiring rounds left open | `expiry.rs` |
 //! | buying chips over x402 (the money flow in) | `purchases/` |
 //! | the x402 manifest of paid resources | `manifest.rs` |
 //! | finishing settlements a request could not | `reconcile.rs` |
 //! | cashouts: chips out as tokens (the money flow out) | `cashouts/` |
 //! | one sender for the house key across instances | `house_sender.rs` |
 
+pub mod auth;
 pub mod cashouts;
+pub mod expiry;
+pub mod floor;
 pub mod house_sender;
 pub mod manifest;
 pub mod play;
@@ -35,6 +40,8 @@ use arcade_core::Limits;
 use crate::faults::CrashPoint;
 use crate::housebots::HouseBots;
 use crate::identity::Identity;
+use crate::rate_limits::RateLimits;
+use crate::settings::RoundSettings;
 use crate::store::Db;
 use purchases::Payments;
 
@@ -53,6 +60,12 @@ pub struct Arcade {
     pub crash_after: Option<CrashPoint>,
     /// The house's own agents (none unless enabled); their addresses are in `house_wallets`.
     pub house_bots: HouseBots,
+    /// The public statistics' shared snapshot.
+    pub floor: floor::Floor,
+    /// Rate limits per client for the operations that create state or move money.
+    pub rate_limits: RateLimits,
+    /// How many rounds one address may hold open, and for how long.
+    pub rounds: RoundSettings,
 }
 
 /// Milliseconds since the Unix epoch.

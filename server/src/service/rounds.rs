@@ -1,14 +1,19 @@
-//! Opening a round: the house commits to a fresh secret seed before it sees the client seed.
+//! Opening a round (the house commits to a fresh secret seed before it sees the client seed)
+//! and showing one: open, settled (with its receipt) or expired.
 
 use alloy::primitives::Address;
 use arcade_core::{Commitment, FAIRNESS_VERSION, server_seed_from_bytes};
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
+use super::receipts::BetReceipt;
 use super::{Arcade, now_ms, rfc3339};
 use crate::address;
 use crate::error::ApiError;
+use crate::rate_limits::{Caller, Operation};
 use crate::store;
+use crate::store::entities::round::{self, RoundState};
+use crate::store::rounds::NewRound;
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Committed {
@@ -19,6 +24,29 @@ pub struct Committed {
     pub commitment: String,
     pub fairness_version: u32,
     pub created_at: String,
+    /// Unplayed by then, the round expires (nothing is owed: no chips were taken at commit).
+    pub expires_at: String,
+}
+
+/// A round as `GET /api/arcade/rounds/{round_id}` shows it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct RoundView {
+    pub round_id: String,
+    pub address: String,
+    /// `open` (playable), `settled` (played once: see `receipt`) or `expired` (never played).
+    pub state: String,
+    /// SHA-256 (hex) of the server seed, fixed at commit.
+    pub commitment: String,
+    pub fairness_version: u32,
+    pub created_at: String,
+    /// When an open round expires.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expired_at: Option<String>,
+    /// The settled round's receipt, server seed included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<BetReceipt>,
 }
 
 /// The operating system's random generator failed.
@@ -31,33 +59,98 @@ impl Arcade {
         &self,
         address: &Address,
         signature: Option<&str>,
+        caller: Caller,
     ) -> Result<Committed, ApiError> {
-        self.identity.verify(address, signature)?;
+        self.rate_limits.operation(caller, Operation::Commit)?;
+        self.verify_signature(address, signature).await?;
         let server_seed = server_seed_from_bytes(&random_bytes()?);
         let commitment = Commitment::of(&server_seed);
         let round_id = format!("r_{}", alloy::hex::encode(random_bytes::<16>()?));
         let now = now_ms();
-        store::rounds::open(
-            &self.db,
-            &round_id,
-            &address::key(address),
-            &server_seed,
-            commitment.as_str(),
+        let new = NewRound {
+            round_id: &round_id,
+            address: &address::key(address),
+            server_seed: &server_seed,
+            commitment: commitment.as_str(),
             now,
-        )
-        .await?;
+        };
+        let cap = self.rounds.max_open_per_address;
+        if !store::rounds::open(&self.db, new, cap).await? {
+            return Err(ApiError::TooManyOpenRounds { max: cap });
+        }
         Ok(Committed {
             round_id,
             address: address::display(address),
             commitment: commitment.as_str().to_owned(),
             fairness_version: FAIRNESS_VERSION,
             created_at: rfc3339(now),
+            expires_at: rfc3339(self.expires_at(now)),
         })
+    }
+
+    pub async fn round(&self, round_id: &str) -> Result<RoundView, ApiError> {
+        let now = now_ms();
+        let opened = store::rounds::find(&self.db, round_id)
+            .await?
+            .ok_or_else(|| ApiError::RoundNotFound(round_id.to_owned()))?;
+        let receipt = match opened.state {
+            RoundState::Spent => {
+                let bet = store::rounds::bet_of_round(&self.db, round_id).await?;
+                bet.map(|bet| BetReceipt::new(&bet, &opened)).transpose()?
+            }
+            RoundState::Open => None,
+        };
+        Ok(RoundView {
+            round_id: opened.id.clone(),
+            address: address::display_key(&opened.address),
+            state: self.state_of(&opened, now).into(),
+            commitment: opened.commitment.clone(),
+            fairness_version: FAIRNESS_VERSION,
+            created_at: rfc3339(opened.created_at),
+            expires_at: (self.state_of(&opened, now) == "open")
+                .then(|| rfc3339(self.expires_at(opened.created_at))),
+            expired_at: (self.state_of(&opened, now) == "expired").then(|| {
+                rfc3339(
+                    opened
+                        .expired_at
+                        .unwrap_or(self.expires_at(opened.created_at)),
+                )
+            }),
+            receipt,
+        })
+    }
+
+    fn expires_at(&self, created_at: i64) -> i64 {
+        created_at.saturating_add(self.ttl_ms())
+    }
+
+    fn ttl_ms(&self) -> i64 {
+        i64::try_from(self.rounds.ttl_secs.saturating_mul(1000)).unwrap_or(i64::MAX)
+    }
+
+    /// Rounds opened at or before this are past their time at `now`.
+    pub(super) fn opened_after(&self, now: i64) -> i64 {
+        now.saturating_sub(self.ttl_ms())
+    }
+
+    /// Whether an open round can no longer be played: marked expired, or past its time (the
+    /// expiry task marks it soon).
+    pub(super) fn is_expired(&self, round: &round::Model, now: i64) -> bool {
+        round.expired_at.is_some() || round.created_at <= self.opened_after(now)
+    }
+
+    /// `open`, `settled` or `expired`.
+    fn state_of(&self, round: &round::Model, now: i64) -> &'static str {
+        match round.state {
+            RoundState::Spent => "settled",
+            RoundState::Open if self.is_expired(round, now) => "expired",
+            RoundState::Open => "open",
+        }
     }
 }
 
 /// Bytes from the operating system's CSPRNG.
-fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
+pub(super) fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     let mut bytes = [0u8; N];
     getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(NoRandomness(e.to_string())))?;
     Ok(bytes)

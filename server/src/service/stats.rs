@@ -1,5 +1,6 @@
 //! Public numbers: the games listing (with live round counts) and the floor statistics split
-//! between the service's own wallets and everyone else.
+//! between the service's own wallets and everyone else, both read from the floor's snapshot
+//! (`floor.rs`).
 
 use std::collections::BTreeMap;
 
@@ -11,9 +12,7 @@ use serde_json::Value;
 use super::Arcade;
 use crate::error::ApiError;
 use crate::inputs::games::{endpoint, input_schema};
-use crate::store;
-use crate::store::entities::cashout::CashoutStatus;
-use crate::store::stats::Scope;
+use crate::settings::RoundSettings;
 use crate::tiers::{CHIP_VALUE_USD, TIERS};
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -106,8 +105,8 @@ pub struct GameStats {
 
 impl Arcade {
     pub async fn games(&self) -> Result<GamesListing, ApiError> {
-        let counts = self.totals_by_game(Scope::All).await?;
-        let rounds_of = |game: Game| counts.get(game.as_str()).map_or(0, |s| s.rounds);
+        let all = self.floor().await?.all();
+        let rounds_of = |game: Game| all.get(game.as_str()).map_or(0, |s| s.rounds);
         let l = &self.limits;
         Ok(GamesListing {
             chip_value_usd: CHIP_VALUE_USD,
@@ -139,11 +138,12 @@ impl Arcade {
                     rounds: rounds_of(game),
                 })
                 .collect(),
-            how_to_play: how_to_play(),
+            how_to_play: how_to_play(&self.rounds),
         })
     }
 
     pub async fn house(&self) -> Result<HouseStats, ApiError> {
+        let floor = self.floor().await?;
         let mut house_wallet_addresses: Vec<String> = self
             .house_wallets
             .iter()
@@ -151,50 +151,22 @@ impl Arcade {
             .collect();
         house_wallet_addresses.sort();
         Ok(HouseStats {
-            all: FloorStats::from(self.totals_by_game(Scope::All).await?),
-            house_wallets: FloorStats::from(
-                self.totals_by_game(Scope::Of(&self.house_wallets)).await?,
-            ),
-            players: FloorStats::from(
-                self.totals_by_game(Scope::AllBut(&self.house_wallets))
-                    .await?,
-            ),
+            all: FloorStats::from(floor.all()),
+            house_wallets: FloorStats::from(floor.house.clone()),
+            players: FloorStats::from(floor.players.clone()),
             house_wallet_addresses,
-            cashouts: self.cashout_totals().await?,
+            cashouts: floor.cashouts.clone(),
         })
     }
+}
 
-    async fn cashout_totals(&self) -> Result<CashoutTotals, ApiError> {
-        let mut totals = CashoutTotals::default();
-        for (status, count, chips) in store::stats::cashout_totals(&self.db).await? {
-            let bucket = match status {
-                CashoutStatus::Confirmed => &mut totals.confirmed,
-                CashoutStatus::Failed => &mut totals.refunded,
-                CashoutStatus::Pending | CashoutStatus::Sent => &mut totals.in_flight,
-            };
-            bucket.count += count;
-            bucket.chips += chips;
-        }
-        Ok(totals)
-    }
-
-    async fn totals_by_game(
-        &self,
-        scope: Scope<'_>,
-    ) -> Result<BTreeMap<String, GameStats>, ApiError> {
-        let rows = store::stats::totals_by_game(&self.db, scope).await?;
-        Ok(rows
-            .into_iter()
-            .map(|(game, rounds, wagered, paid_out)| {
-                let stats = GameStats {
-                    rounds,
-                    wagered,
-                    paid_out,
-                    house_net: wagered - paid_out,
-                };
-                (game, stats)
-            })
-            .collect())
+impl GameStats {
+    /// Counts `rounds`, `wagered` and `paid_out` in (the house's net follows).
+    pub fn add(&mut self, rounds: i64, wagered: i64, paid_out: i64) {
+        self.rounds += rounds;
+        self.wagered += wagered;
+        self.paid_out += paid_out;
+        self.house_net = self.wagered - self.paid_out;
     }
 }
 
@@ -231,17 +203,23 @@ fn params_of(game: Game) -> BTreeMap<String, String> {
         .unwrap_or_default()
 }
 
-fn how_to_play() -> Vec<String> {
-    [
+fn how_to_play(rounds: &RoundSettings) -> Vec<String> {
+    let mut steps: Vec<String> = [
         "Get chips: POST /api/arcade/free {\"address\"} once per address, or buy them at a tier endpoint (x402).",
-        "GET /api/arcade/auth-statement/{address} and sign its `statement` with personal_sign (EIP-191).",
+        "GET /api/arcade/auth-statement/{address} and sign its `statement` (a Sign-In with Ethereum message) once with personal_sign (EIP-191); POST /api/arcade/auth/rotate revokes it if a signature leaks.",
         "POST /api/arcade/commit {\"address\", \"signature\"}: you get a round_id and the commitment, the SHA-256 of the secret server seed.",
         "POST /api/arcade/flip, /dice or /roulette with the round_id, a fresh random client_seed of your own, an integer wager and your call.",
         "Check the receipt: sha256(server_seed) equals the commitment, and the roll re-derives from HMAC-SHA256(server_seed, client_seed:0:0); or GET /api/arcade/verify/{bet_id}.",
+        "Lost an answer? Repeat the same call: it returns the original receipt (replayed: true); GET /api/arcade/rounds/{round_id} shows any round.",
         "Play again with a new commit: every round has its own server seed.",
         "Cash out (after a purchase): POST /api/arcade/cashout {\"address\", \"chips\" (100 to 250000), \"signature\"}; the house sends the token on-chain and pays the gas.",
         "Free chips are play money: a cashout may take only the balance above the chips ever granted for free (`cashable` in the balance); what free chips win stays cashable after a buy-in.",
     ]
     .map(String::from)
-    .to_vec()
+    .to_vec();
+    steps.push(format!(
+        "An address holds at most {} open rounds; an unplayed round expires after {} seconds (nothing is taken at commit).",
+        rounds.max_open_per_address, rounds.ttl_secs
+    ));
+    steps
 }

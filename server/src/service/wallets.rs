@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{Arcade, now_ms};
 use crate::address;
 use crate::error::ApiError;
+use crate::rate_limits::{Caller, Operation};
 use crate::store;
 use crate::store::entities::wallet;
 
@@ -49,9 +50,11 @@ impl Arcade {
         &self,
         address: &Address,
         signature: Option<&str>,
+        caller: Caller,
     ) -> Result<FreeGrant, ApiError> {
+        self.rate_limits.operation(caller, Operation::Free)?;
         if signature.is_some() {
-            self.identity.verify(address, signature)?;
+            self.verify_signature(address, signature).await?;
         }
         let granted = i64::try_from(self.limits.free_chips).map_err(ApiError::internal)?;
         let claimed =

@@ -25,6 +25,7 @@ use super::{Arcade, now_ms};
 use crate::address;
 use crate::error::ApiError;
 use crate::faults::{CrashPoint, crash_if};
+use crate::rate_limits::{Caller, Operation};
 use crate::store;
 use crate::store::cashouts::{NewCashout, Opened};
 use crate::tiers::BASE_UNITS_PER_CHIP;
@@ -60,9 +61,11 @@ impl Arcade {
         address: &Address,
         chips: i64,
         signature: Option<&str>,
+        caller: Caller,
     ) -> Result<CashoutReceipt, ApiError> {
+        self.rate_limits.operation(caller, Operation::Cashout)?;
         let payments = self.payments()?;
-        self.identity.verify(address, signature)?;
+        self.verify_signature(address, signature).await?;
         let new = NewCashout {
             address: address::key(address),
             chips,

@@ -38,6 +38,9 @@ pub enum PurchaseError {
     },
     #[error("chip purchases are not available: no chain is configured")]
     Unavailable,
+    /// Too many payments presented by this client; nothing was verified or reserved.
+    #[error(transparent)]
+    RateLimited(#[from] crate::rate_limits::RateLimited),
     #[error("the chain cannot be reached; nothing was charged or credited ({0})")]
     ChainDown(String),
     #[error("internal error")]

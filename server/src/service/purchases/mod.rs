@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Arcade, now_ms};
 use crate::chain::{Chain, ChainError, RefusalKind};
+use crate::rate_limits::{Caller, Operation};
 use crate::tiers::Tier;
 use crate::x402::Terms;
 use crate::x402::verify::{self, Rejection, Verified};
@@ -74,9 +75,13 @@ impl Arcade {
         &self,
         tier: &Tier,
         header: Option<&str>,
+        caller: Caller,
     ) -> Result<Purchase, PurchaseError> {
         let payments = self.payments()?;
         let header = header.ok_or(PurchaseError::PaymentRequired)?;
+        self.rate_limits
+            .operation(caller, Operation::Purchase)
+            .map_err(PurchaseError::RateLimited)?;
         let offer = payments.terms.requirements(tier);
         let verified = verified_payment(payments, &offer, header)?;
         let claim = self.reserve(&verified, tier, payments).await?;

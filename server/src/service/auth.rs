@@ -1,0 +1,96 @@
+//! Proof of address control: the statement to sign (an EIP-4361 message, `crate::identity`),
+//! verifying signatures against the address's current generation, and rotating to a new one,
+//! which revokes every signature of the older statements on every instance (the generation
+//! lives in the database) and expires the address's open rounds.
+
+use alloy::primitives::Address;
+use salvo::oapi::ToSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Arcade, now_ms};
+use crate::address;
+use crate::error::ApiError;
+use crate::identity::{AuthStatement, Generation, SignatureError};
+use crate::rate_limits::{Caller, Operation};
+use crate::store;
+use crate::store::identities::NextGeneration;
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Rotated {
+    /// The new statement to sign from now on; signatures of every older one answer 401
+    /// `signature_revoked`.
+    pub auth_statement: AuthStatement,
+    /// Open rounds of the address that expired with the old statement.
+    pub expired_rounds: u64,
+}
+
+impl Arcade {
+    /// The address's current statement. Reading it writes nothing.
+    pub async fn auth_statement(&self, address: &Address) -> Result<AuthStatement, ApiError> {
+        let (current, _) = self.generations(address).await?;
+        Ok(self.identity.answer(address, &current))
+    }
+
+    /// Checks that `signature` signs the address's current statement.
+    pub async fn verify_signature(
+        &self,
+        address: &Address,
+        signature: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let signature = signature.ok_or(SignatureError::Required)?;
+        let (current, older) = self.generations(address).await?;
+        self.identity
+            .verify(address, Some(signature), &current, &older)?;
+        Ok(())
+    }
+
+    /// Starts the address's next generation, signed with its current statement.
+    pub async fn rotate(
+        &self,
+        address: &Address,
+        signature: Option<&str>,
+        caller: Caller,
+    ) -> Result<Rotated, ApiError> {
+        self.rate_limits.operation(caller, Operation::Rotate)?;
+        let signature = signature.ok_or(SignatureError::Required)?;
+        let (current, older) = self.generations(address).await?;
+        self.identity
+            .verify(address, Some(signature), &current, &older)?;
+        let next = Generation {
+            number: current.number + 1,
+            nonce: alloy::hex::encode(super::rounds::random_bytes::<12>()?),
+            issued_at: now_ms(),
+        };
+        let key = address::key(address);
+        let rotation = NextGeneration {
+            address: &key,
+            generation: next.number,
+            nonce: &next.nonce,
+            issued_at: next.issued_at,
+        };
+        // A concurrent rotation started this generation first: the signature is of an older one.
+        let expired_rounds = store::identities::rotate(&self.db, rotation)
+            .await?
+            .ok_or_else(|| SignatureError::Revoked(address::display(address)))?;
+        Ok(Rotated {
+            auth_statement: self.identity.answer(address, &next),
+            expired_rounds,
+        })
+    }
+
+    /// The address's current generation and the older ones.
+    async fn generations(
+        &self,
+        address: &Address,
+    ) -> Result<(Generation, Vec<Generation>), ApiError> {
+        let mut all = vec![self.identity.first_generation(address)];
+        let stored = store::identities::generations(&self.db, &address::key(address)).await?;
+        all.extend(stored.into_iter().map(|row| Generation {
+            number: row.generation,
+            nonce: row.nonce,
+            issued_at: row.issued_at,
+        }));
+        let current = all.pop().expect("the first generation is always there");
+        Ok((current, all))
+    }
+}

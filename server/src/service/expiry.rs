@@ -1,0 +1,44 @@
+//! Upkeep that keeps state bounded: open rounds past `rounds.ttl_secs` are marked expired (no
+//! chips were taken at commit, so nothing is owed) and taken off their addresses' counts, and
+//! idle clients' rate-limit keys are dropped.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Arcade, now_ms};
+use crate::error::ApiError;
+use crate::store;
+
+/// Rounds expired per transaction.
+const BATCH: u64 = 500;
+
+impl Arcade {
+    /// Marks every open round past its time expired; how many.
+    pub async fn expire_rounds(&self) -> Result<u64, ApiError> {
+        let mut expired = 0;
+        loop {
+            let now = now_ms();
+            let batch =
+                store::rounds::expire_stale(&self.db, self.opened_after(now) + 1, now, BATCH)
+                    .await?;
+            expired += batch;
+            if batch < BATCH {
+                return Ok(expired);
+            }
+        }
+    }
+}
+
+pub fn spawn_upkeep(arcade: Arc<Arcade>, every: Duration) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            match arcade.expire_rounds().await {
+                Ok(0) => {}
+                Ok(expired) => tracing::info!(expired, "open rounds expired"),
+                Err(error) => tracing::warn!(%error, "expiring open rounds"),
+            }
+            arcade.rate_limits.sweep();
+            tokio::time::sleep(every).await;
+        }
+    })
+}
