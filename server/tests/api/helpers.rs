@@ -73,6 +73,8 @@ impl TestApp {
         settings.server.port = 0;
         settings.database.url = Secret::new(database_url);
         settings.log.filter = "warn".into();
+        // Every test client is 127.0.0.1: the rate limits' own tests turn them back on.
+        settings.rate_limits.enabled = false;
         configure(&mut settings);
         arcade_server::telemetry::init(&settings.log.filter);
         let app = Application::build(settings)
@@ -169,6 +171,7 @@ impl TestApp {
             net_day: Set(0),
             net_today: Set(0),
             created_at: Set(0),
+            open_rounds: Set(0),
         };
         wallet::Entity::insert(row)
             .on_conflict(

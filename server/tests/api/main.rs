@@ -2,12 +2,14 @@
 //! SQLite and on PostgreSQL, spoken to over HTTP with independently made signatures.
 
 mod attacks;
+mod bounded;
 mod cashouts;
 mod chain_control;
 mod crashes;
 mod facilitator;
 mod helpers;
 mod lying_facilitator;
+mod mcp_client;
 mod money_audit;
 mod paying;
 mod rpc;
@@ -19,6 +21,9 @@ mod openapi;
 mod play;
 mod purchases;
 mod races;
+mod rate_limits;
+mod replays;
+mod revocation;
 mod rules;
 mod stats;
 mod two_instances;

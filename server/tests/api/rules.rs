@@ -84,13 +84,27 @@ async fn a_round_settles_once(app: &TestApp) {
     let player = PrivateKeySigner::random();
     app.claim_free(&player).await;
     let round_id = app.commit(&player).await;
-    app.post("/api/arcade/flip", &flip(&round_id, 10))
+    let played = app
+        .post("/api/arcade/flip", &flip(&round_id, 10))
         .await
         .ok();
+    assert_eq!(played["replayed"], false);
     let chips = app.chips(player.address()).await;
-    app.post("/api/arcade/flip", &flip(&round_id, 10))
+    // The same call again (a client whose answer was lost): the original receipt, not a new round.
+    let mut again = flip(&round_id, 10);
+    again["signature"] = json!(app.sign_statement(&player).await);
+    let replayed = app.post("/api/arcade/flip", &again).await.ok();
+    assert_eq!(replayed["replayed"], true);
+    for field in ["bet_id", "server_seed", "payout", "result", "settled_at"] {
+        assert_eq!(replayed[field], played[field], "{field}");
+    }
+    assert_eq!(replayed["balance"], chips);
+    // Any other call on it is refused, naming the bet that settled it.
+    let refused = app
+        .post("/api/arcade/flip", &flip(&round_id, 11))
         .await
         .error(409, "round_spent");
+    assert_eq!(refused["bet_id"], played["bet_id"]);
     let dice = json!({ "round_id": round_id, "client_seed": "x", "wager": 10, "target": 50 });
     app.post("/api/arcade/dice", &dice)
         .await

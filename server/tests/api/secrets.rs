@@ -4,9 +4,10 @@
 //! without naming the URL, its key, the house key or the database URL.
 
 use arcade_server::settings::Secret;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::helpers::Backend;
+use crate::mcp_client::McpSession;
 use crate::paying::{PaidApp, sign_payment};
 
 const API_KEY: &str = "k3y5ecret9f8e7d6c5b4a";
@@ -53,12 +54,13 @@ async fn chain_errors_name_no_secret(backend: Backend) {
     let stored = app.get(&format!("/api/arcade/cashout/{id}")).await.ok();
     assert_no_secret(&app, "the stored cashout", &stored.to_string());
 
-    let output = mcp_call(
-        &app,
-        "arcade_cashout",
-        json!({ "address": player.address(), "chips": 300, "signature": statement }),
-    )
-    .await;
+    let output = McpSession::open(&app.base_url)
+        .await
+        .call(
+            "arcade_cashout",
+            json!({ "address": player.address(), "chips": 300, "signature": statement }),
+        )
+        .await;
     assert_eq!(output["isError"], true, "{output}");
     assert!(output.to_string().contains("chain_unavailable"), "{output}");
     assert_no_secret(&app, "the MCP tool's output", &output.to_string());
@@ -70,65 +72,6 @@ async fn chain_errors_name_no_secret(backend: Backend) {
         "everything refunded"
     );
     app.audit().await;
-}
-
-/// One MCP tool call over Streamable HTTP, as a client would make it: initialize, the
-/// initialized notification, then `tools/call`. Returns the call's `result`.
-async fn mcp_call(app: &PaidApp, tool: &str, arguments: Value) -> Value {
-    let url = format!("{}/api/mcp", app.base_url);
-    let post = |body: Value, session: Option<String>| {
-        let mut request = app
-            .client
-            .post(&url)
-            .header("accept", "application/json, text/event-stream")
-            .header("content-type", "application/json")
-            .json(&body);
-        if let Some(session) = session {
-            request = request
-                .header("mcp-session-id", session)
-                .header("mcp-protocol-version", "2025-11-25");
-        }
-        request.send()
-    };
-    let initialized = post(
-        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": { "name": "secrets-test", "version": "1" } } }),
-        None,
-    )
-    .await
-    .unwrap();
-    let session = initialized.headers()["mcp-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    json_rpc_result(&initialized.text().await.unwrap());
-    post(
-        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
-        Some(session.clone()),
-    )
-    .await
-    .unwrap();
-    let called = post(
-        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": { "name": tool, "arguments": arguments } }),
-        Some(session),
-    )
-    .await
-    .unwrap();
-    json_rpc_result(&called.text().await.unwrap())
-}
-
-/// The `result` of a JSON-RPC answer sent as JSON or as server-sent events.
-fn json_rpc_result(text: &str) -> Value {
-    let message: Value = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .filter_map(|data| serde_json::from_str(data.trim()).ok())
-        .find(|message: &Value| message.get("result").is_some() || message.get("error").is_some())
-        .or_else(|| serde_json::from_str(text).ok())
-        .unwrap_or_else(|| panic!("no JSON-RPC answer in {text}"));
-    message["result"].clone()
 }
 
 mod chain_errors_name_no_secret {

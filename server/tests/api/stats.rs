@@ -1,5 +1,8 @@
 use alloy::signers::local::PrivateKeySigner;
-use serde_json::json;
+use arcade_server::entities::{bet, floor_watermark};
+use futures::future::join_all;
+use sea_orm::EntityTrait;
+use serde_json::{Value, json};
 
 use crate::helpers::{Backend, TestApp};
 
@@ -123,4 +126,91 @@ async fn the_games_listing_is_what_the_interface_describes() {
             .contains("column3")
     );
     assert!(games["how_to_play"].as_array().unwrap().len() >= 4);
+}
+
+/// The floor as a scan of the bets says it: `(house, players)` of `(rounds, wagered, paid_out)`.
+async fn scanned(app: &TestApp, house: &[String]) -> [(i64, i64, i64); 2] {
+    let mut sides = [(0, 0, 0); 2];
+    for bet in bet::Entity::find().all(&app.arcade.db).await.unwrap() {
+        let side = &mut sides[usize::from(!house.contains(&bet.address))];
+        side.0 += 1;
+        side.1 += bet.wager;
+        side.2 += bet.payout;
+    }
+    sides
+}
+
+fn reported(stats: &Value) -> [(i64, i64, i64); 2] {
+    ["house_wallets", "players"].map(|side| {
+        let part = &stats[side];
+        (
+            part["rounds"].as_i64().unwrap(),
+            part["wagered"].as_i64().unwrap(),
+            part["paid_out"].as_i64().unwrap(),
+        )
+    })
+}
+
+/// Bets folded into the stored totals (from a watermark, while plays and readers race), plus
+/// those since, add up to a scan of the bets; when the house wallets change, the totals are
+/// folded again under the new split.
+async fn folded_totals_match_a_scan_of_the_bets(backend: Backend) {
+    let house = PrivateKeySigner::random();
+    let house_key = format!("{:#x}", house.address());
+    let app = TestApp::spawn_with(backend, |s| s.house.wallets = vec![house.address()]).await;
+    let players: Vec<_> = (0..3).map(|_| PrivateKeySigner::random()).collect();
+    for signer in players.iter().chain([&house]) {
+        app.fund(signer.address(), 1_000).await;
+    }
+    for wave in 0..3 {
+        let mut plays = Vec::new();
+        for (i, signer) in players.iter().chain([&house]).enumerate() {
+            for _ in 0..4 {
+                let body = json!({ "round_id": app.commit(signer).await, "client_seed": format!("{wave}{i}"),
+                                   "wager": 3 + i, "target": 55 });
+                plays.push(body);
+            }
+        }
+        let playing = join_all(plays.iter().map(|b| app.post("/api/arcade/dice", b)));
+        let reading = join_all((0..8).map(|_| app.get("/api/arcade/house")));
+        let (played, _) = tokio::join!(playing, reading);
+        assert!(played.iter().all(|p| p.status == 200));
+        // Past the fold interval, so the next read folds these in.
+        tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+    }
+    let stats = app.get("/api/arcade/house").await.ok();
+    assert_eq!(
+        reported(&stats),
+        scanned(&app, std::slice::from_ref(&house_key)).await
+    );
+    assert_eq!(stats["all"]["rounds"], 48);
+    let watermark = floor_watermark::Entity::find_by_id(1)
+        .one(&app.arcade.db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        watermark.last_bet_id > 0,
+        "the totals were folded, not only scanned"
+    );
+
+    // Another instance names another house wallet: it folds the totals again under its split.
+    let moved = TestApp::spawn_on(&app.database_url, |s| {
+        s.house.wallets = vec![players[0].address()]
+    })
+    .await;
+    let stats = moved.get("/api/arcade/house").await.ok();
+    let moved_key = format!("{:#x}", players[0].address());
+    assert_eq!(reported(&stats), scanned(&moved, &[moved_key]).await);
+    app.audit().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn folded_totals_match_a_scan_of_the_bets_sqlite() {
+    folded_totals_match_a_scan_of_the_bets(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn folded_totals_match_a_scan_of_the_bets_postgres() {
+    folded_totals_match_a_scan_of_the_bets(Backend::Postgres).await;
 }
