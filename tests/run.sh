@@ -64,6 +64,17 @@ if [ ! -e "$venv/.installed" ]; then
 fi
 "$venv/bin/python" -m unittest discover -s tests/api-python -v
 
+stage "Python: the auth statement read by PyPI siwe, signed with eth_account, rotated"
+siwe_venv="$HOME/.cache/arcade/venv-siwe-$(cat tests/siwe-python/requirements.txt tests/siwe-python/constraints.txt | sha256sum | cut -c1-12)"
+if [ ! -e "$siwe_venv/.installed" ]; then
+    rm -rf "$siwe_venv"
+    python3 -m venv "$siwe_venv"
+    "$siwe_venv/bin/pip" install --quiet --disable-pip-version-check \
+        -r tests/siwe-python/requirements.txt -c tests/siwe-python/constraints.txt
+    touch "$siwe_venv/.installed"
+fi
+"$siwe_venv/bin/python" -m unittest discover -s tests/siwe-python -v
+
 stage "OpenAPI: schemathesis (PyPI) against the dev stack, every check and every phase"
 st_venv="$HOME/.cache/arcade/venv-st-$(cat tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt | sha256sum | cut -c1-12)"
 if [ ! -e "$st_venv/.installed" ]; then

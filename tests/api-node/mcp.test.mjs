@@ -13,7 +13,8 @@ import { startServer } from './server.mjs';
 
 const TOOLS = [
   'arcade_balance', 'arcade_cashout', 'arcade_commit', 'arcade_dice', 'arcade_flip',
-  'arcade_free', 'arcade_games', 'arcade_house', 'arcade_roulette', 'arcade_verify',
+  'arcade_free', 'arcade_games', 'arcade_house', 'arcade_rotate', 'arcade_roulette',
+  'arcade_round', 'arcade_verify',
 ];
 
 let server;
@@ -29,7 +30,7 @@ async function connect() {
   return { client, transport };
 }
 
-test('lists the ten tools with object schemas that teach how to play', async () => {
+test('lists the twelve tools with object schemas that teach how to play', async () => {
   const { client, transport } = await connect();
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);

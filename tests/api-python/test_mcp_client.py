@@ -17,7 +17,8 @@ from arcade_process import ArcadeProcess
 
 TOOLS = sorted([
     "arcade_balance", "arcade_cashout", "arcade_commit", "arcade_dice", "arcade_flip",
-    "arcade_free", "arcade_games", "arcade_house", "arcade_roulette", "arcade_verify",
+    "arcade_free", "arcade_games", "arcade_house", "arcade_rotate", "arcade_roulette",
+    "arcade_round", "arcade_verify",
 ])
 
 
@@ -39,7 +40,7 @@ class OfficialPythonMcpClient(unittest.TestCase):
     async def stateless(self):
         # 2026-07-28: no initialize, no session; each request carries its own protocol metadata.
         async with Client(f"{self.server.base_url}/api/mcp", mode="2026-07-28") as client:
-            self.assertEqual(len((await client.list_tools()).tools), 10)
+            self.assertEqual(len((await client.list_tools()).tools), len(TOOLS))
             games = await client.call_tool("arcade_games", {})
             self.assertFalse(games.is_error, games.content)
             self.assertEqual(len(games.structured_content["games"]), 3)

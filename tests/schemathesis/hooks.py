@@ -10,11 +10,15 @@ from collections import defaultdict
 
 import requests
 import schemathesis
+from eth_account import Account
 
 from payer import Player
 
 BASE_URL = os.environ["ARCADE_ST_BASE_URL"]
 PLAYER = Player(BASE_URL)
+# The same choices every run (schemathesis's own cases are fixed by its --seed).
+random.seed(20261123)
+PURCHASES = {"cases": 0}
 GAMES = {"/api/arcade/flip", "/api/arcade/dice", "/api/arcade/roulette"}
 CASHOUTS = []
 # (method, path) -> status -> count, written out when schemathesis ends (run.py reads it).
@@ -34,9 +38,26 @@ def positive(case):
     return meta is None or meta.generation.mode.is_positive
 
 
-def known_bet_id():
+def recent_bet():
     recent = requests.get(f"{BASE_URL}/api/arcade/recent?limit=100", timeout=30).json()
-    return random.choice(recent)["bet_id"] if recent else 1
+    return random.choice(recent) if recent else None
+
+
+def stranger():
+    """A player of its own: commits and rotations by the run must not use up or revoke the
+    main player's rounds and signature."""
+    return Player(BASE_URL, key=Account.create().key.hex())
+
+
+def with_payment(case, path):
+    """Every other schema-valid purchase carries a fresh payment, replacing any payment header
+    schemathesis made up (the rest test the 402 answers)."""
+    PURCHASES["cases"] += 1
+    if PURCHASES["cases"] % 2:
+        return
+    concrete = path.replace("{tier}", str((case.path_parameters or {}).get("tier", "")))
+    headers = {k: v for k, v in (case.headers or {}).items() if k.lower() not in ("payment-signature", "x-payment")}
+    case.headers = {**headers, "PAYMENT-SIGNATURE": PLAYER.payment_for(concrete)}
 
 
 @schemathesis.hook
@@ -45,8 +66,12 @@ def map_case(ctx, case):
         return case
     method, path = case.operation.method.upper(), case.operation.path
     body = case.body if isinstance(case.body, dict) else None
-    if path == "/api/arcade/commit" and body is not None:
-        body.update(address=PLAYER.address, signature=PLAYER.signature)
+    if path in ("/api/arcade/commit", "/api/arcade/auth/rotate") and body is not None:
+        player = stranger()
+        body.update(address=player.address, signature=player.signature)
+    elif path == "/api/arcade/rounds/{round_id}":
+        bet = recent_bet()
+        case.path_parameters["round_id"] = bet["round_id"] if bet and random.random() < 0.5 else stranger().commit()
     elif path in GAMES and body is not None:
         body["round_id"] = PLAYER.commit()
         body["wager"] = min(body.get("wager", 1), random.choice([1, 5, 50]))
@@ -57,12 +82,12 @@ def map_case(ctx, case):
     elif path == "/api/arcade/cashout" and body is not None:
         body.update(address=PLAYER.address, signature=PLAYER.signature, chips=random.choice([100, 150]))
     elif path == "/api/arcade/verify/{bet_id}":
-        case.path_parameters["bet_id"] = known_bet_id()
+        bet = recent_bet()
+        case.path_parameters["bet_id"] = bet["bet_id"] if bet else 1
     elif path == "/api/arcade/cashout/{cashout_id}" and CASHOUTS:
         case.path_parameters["cashout_id"] = random.choice(CASHOUTS)
-    elif path.startswith("/api/arcade/chips") and random.random() < 0.6:
-        concrete = path.replace("{tier}", str((case.path_parameters or {}).get("tier", "")))
-        case.headers = {**(case.headers or {}), "PAYMENT-SIGNATURE": PLAYER.payment_for(concrete)}
+    elif path.startswith("/api/arcade/chips"):
+        with_payment(case, path)
     return case
 
 
