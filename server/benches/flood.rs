@@ -1,0 +1,387 @@
+//! Flood benchmark (not part of the test run): `cargo bench -p arcade-server --bench flood`.
+//!
+//! 1. Play latency with and without a flood of `GET /api/arcade/house` (256 requests in
+//!    flight the whole time), on SQLite, and on PostgreSQL when `ARCADE_BENCH_POSTGRES_URL`
+//!    names a server this may create a database on. Rate limits off: this measures the stats'
+//!    cost, not the limiter.
+//! 2. Rate limits on (the default buckets): many clients (told apart by `X-Forwarded-For`
+//!    through a trusted loopback proxy) flood free claims, commits and reads. Counts the 200s
+//!    and 429s, then audits the ledger: every chip is a granted free claim's, every balance the
+//!    sum of its ledger, and no refused claim left a wallet.
+//! 3. MCP: `mcp.max_sessions = 50`, 150 sessions opened; the idlest 100 end, the newest answer.
+//!
+//! `ARCADE_BENCH_PLAYS` (default 1000) plays per measurement, 8 in flight.
+
+#![allow(clippy::print_stdout)] // a benchmark reports on stdout
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
+use arcade_server::entities::{ledger, wallet};
+use arcade_server::settings::{Secret, Settings};
+use arcade_server::startup::Application;
+use futures::future::join_all;
+use sea_orm::{ConnectionTrait, Database, EntityTrait};
+use serde_json::{Value, json};
+use tokio::sync::Semaphore;
+
+const PLAYS_IN_FLIGHT: usize = 8;
+const HOUSE_IN_FLIGHT: usize = 256;
+/// Each flooding client's rounds of (free claim, commit, games).
+const ROUNDS_PER_CLIENT: usize = 50;
+
+#[tokio::main]
+async fn main() {
+    let plays = env_number("ARCADE_BENCH_PLAYS", 1_000);
+    println!(
+        "plays {plays} ({PLAYS_IN_FLIGHT} in flight), /house flood {HOUSE_IN_FLIGHT} in flight, cores {}",
+        std::thread::available_parallelism().map_or(1, usize::from)
+    );
+    let mut rows = Vec::new();
+    let sqlite = std::env::temp_dir().join(format!("arcade-flood-{}.db", std::process::id()));
+    rows.push((
+        "SQLite",
+        plays_under_flood(&sqlite_url(&sqlite), plays).await,
+    ));
+    let _ = std::fs::remove_file(&sqlite);
+    if let Ok(admin) = std::env::var("ARCADE_BENCH_POSTGRES_URL") {
+        let url = fresh_postgres(&admin).await;
+        rows.push(("PostgreSQL", plays_under_flood(&url, plays).await));
+    }
+    println!(
+        "\n| backend | play p50 | play p99 | with /house flood p50 | p99 | p99 ratio | /house answered/s |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for (backend, m) in &rows {
+        println!(
+            "| {backend} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2}x | {:.0} |",
+            m.quiet.0,
+            m.quiet.1,
+            m.flooded.0,
+            m.flooded.1,
+            m.flooded.1 / m.quiet.1,
+            m.house_per_second
+        );
+    }
+
+    let sqlite = std::env::temp_dir().join(format!("arcade-limits-{}.db", std::process::id()));
+    rate_limited_flood(&sqlite_url(&sqlite)).await;
+    let _ = std::fs::remove_file(&sqlite);
+    mcp_session_cap().await;
+}
+
+struct Measured {
+    /// (p50, p99) in milliseconds.
+    quiet: (f64, f64),
+    flooded: (f64, f64),
+    house_per_second: f64,
+}
+
+async fn plays_under_flood(database_url: &str, plays: usize) -> Measured {
+    let app = start(database_url, |s| s.rate_limits.enabled = false).await;
+    let client = reqwest::Client::new();
+    let quiet_rounds = open_rounds(&app, &client, plays).await;
+    let flooded_rounds = open_rounds(&app, &client, plays).await;
+    let quiet = percentiles(play_all(&app, &client, quiet_rounds).await);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let answered = Arc::new(AtomicU64::new(0));
+    let flood: Vec<_> = (0..HOUSE_IN_FLIGHT)
+        .map(|_| {
+            let (client, url) = (client.clone(), format!("{app}/api/arcade/house"));
+            let (stop, answered) = (stop.clone(), answered.clone());
+            tokio::spawn(async move {
+                while !stop.load(Ordering::Relaxed) {
+                    let ok = client
+                        .get(&url)
+                        .send()
+                        .await
+                        .is_ok_and(|r| r.status() == 200);
+                    answered.fetch_add(u64::from(ok), Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await; // the flood is at full strength
+    let started = Instant::now();
+    let counted_before = answered.load(Ordering::Relaxed);
+    let flooded = percentiles(play_all(&app, &client, flooded_rounds).await);
+    let house_per_second = (answered.load(Ordering::Relaxed) - counted_before) as f64
+        / started.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    join_all(flood).await;
+    Measured {
+        quiet,
+        flooded,
+        house_per_second,
+    }
+}
+
+/// Commits `count` rounds over players of 32 rounds each (the open-round cap), each funded
+/// with its free chips.
+async fn open_rounds(app: &str, client: &reqwest::Client, count: usize) -> Vec<String> {
+    let mut rounds = Vec::with_capacity(count);
+    while rounds.len() < count {
+        let player = PrivateKeySigner::random();
+        let address = player.address();
+        let signature = sign_statement(app, client, &player).await;
+        post(
+            client,
+            &format!("{app}/api/arcade/free"),
+            &json!({ "address": address }),
+        )
+        .await;
+        let commits = (0..32.min(count - rounds.len())).map(|_| {
+            let body = json!({ "address": address, "signature": signature });
+            let url = format!("{app}/api/arcade/commit");
+            async move {
+                post(client, &url, &body).await["round_id"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            }
+        });
+        rounds.extend(join_all(commits).await);
+    }
+    rounds
+}
+
+async fn play_all(app: &str, client: &reqwest::Client, rounds: Vec<String>) -> Vec<Duration> {
+    let slots = Arc::new(Semaphore::new(PLAYS_IN_FLIGHT));
+    let plays = rounds.into_iter().map(|round_id| {
+        let (client, slots) = (client.clone(), slots.clone());
+        let url = format!("{app}/api/arcade/flip");
+        async move {
+            let _slot = slots.acquire_owned().await.unwrap();
+            let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads" });
+            let sent = Instant::now();
+            post(&client, &url, &body).await;
+            sent.elapsed()
+        }
+    });
+    join_all(plays).await
+}
+
+async fn rate_limited_flood(database_url: &str) {
+    let app = start(database_url, |s| {
+        s.rate_limits.trusted_proxies = vec!["127.0.0.1".into()];
+    })
+    .await;
+    let client = reqwest::Client::new();
+    let clients = 40;
+    let started = Instant::now();
+    let floods = (0..clients).map(|c| {
+        let (client, app) = (client.clone(), app.clone());
+        async move {
+            let ip = format!("198.51.100.{c}");
+            let mut statuses: HashMap<(&str, u16, String), usize> = HashMap::new();
+            let player = PrivateKeySigner::random();
+            let signature = sign_statement(&app, &client, &player).await;
+            for _ in 0..ROUNDS_PER_CLIENT {
+                let free = json!({ "address": PrivateKeySigner::random().address() });
+                let commit = json!({ "address": player.address(), "signature": signature });
+                for (what, path, body) in [
+                    ("free", "/api/arcade/free", Some(free)),
+                    ("commit", "/api/arcade/commit", Some(commit)),
+                    ("games", "/api/arcade/games", None),
+                ] {
+                    let url = format!("{app}{path}");
+                    let request = match &body {
+                        Some(body) => client.post(url).json(body),
+                        None => client.get(url),
+                    };
+                    let answer = request.header("x-forwarded-for", &ip).send().await.unwrap();
+                    let status = answer.status().as_u16();
+                    let body: Value = answer.json().await.unwrap_or_default();
+                    let code = body["code"].as_str().unwrap_or("ok").to_owned();
+                    *statuses.entry((what, status, code)).or_default() += 1;
+                }
+            }
+            statuses
+        }
+    });
+    let mut totals: HashMap<(&str, u16, String), usize> = HashMap::new();
+    for statuses in join_all(floods).await {
+        for (key, count) in statuses {
+            *totals.entry(key).or_default() += count;
+        }
+    }
+    println!(
+        "\nrate limits on: {clients} clients x {ROUNDS_PER_CLIENT} x (free claim, commit, games) in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let mut keys: Vec<_> = totals.keys().cloned().collect();
+    keys.sort();
+    for key in &keys {
+        println!("  {} {} {}: {}", key.0, key.1, key.2, totals[key]);
+    }
+    let granted = totals
+        .get(&("free", 200, "ok".into()))
+        .copied()
+        .unwrap_or(0);
+    audit(database_url, granted).await;
+}
+
+/// Every balance is the sum of its ledger; the chips in all are the granted claims' and
+/// nothing else; refused claims left no wallet.
+async fn audit(database_url: &str, granted_claims: usize) {
+    let db = Database::connect(database_url).await.unwrap();
+    let wallets = wallet::Entity::find().all(&db).await.unwrap();
+    let entries = ledger::Entity::find().all(&db).await.unwrap();
+    let mut sums: HashMap<&str, i64> = HashMap::new();
+    for entry in &entries {
+        *sums.entry(entry.address.as_str()).or_default() += entry.delta;
+    }
+    for wallet in &wallets {
+        assert_eq!(
+            sums.get(wallet.address.as_str()).copied().unwrap_or(0),
+            wallet.chips
+        );
+    }
+    let chips: i64 = wallets.iter().map(|w| w.chips).sum();
+    let granted = i64::try_from(granted_claims).unwrap() * 100;
+    assert_eq!(
+        chips, granted,
+        "chips in the wallets = 100 per granted claim"
+    );
+    let claimed = wallets.iter().filter(|w| w.free_claimed).count();
+    assert_eq!(
+        claimed, granted_claims,
+        "no wallet claimed beyond the granted"
+    );
+    println!(
+        "  ledger audit: {} wallets, {} entries, {chips} chips = {granted_claims} granted claims x 100: ok",
+        wallets.len(),
+        entries.len()
+    );
+}
+
+async fn mcp_session_cap() {
+    let sqlite = std::env::temp_dir().join(format!("arcade-mcp-{}.db", std::process::id()));
+    let app = start(&sqlite_url(&sqlite), |s| {
+        s.rate_limits.enabled = false;
+        s.mcp.max_sessions = 50;
+    })
+    .await;
+    let client = reqwest::Client::new();
+    let mut sessions = Vec::new();
+    for _ in 0..150 {
+        sessions.push(mcp_initialize(&app, &client).await);
+    }
+    let mut answered = 0;
+    let mut ended = 0;
+    for (opened, session) in sessions.iter().enumerate() {
+        let status = mcp_games(&app, &client, session).await;
+        // The newest 50 answer; the others ended, idlest (oldest) first.
+        assert_eq!(
+            status,
+            if opened >= 100 { 200 } else { 404 },
+            "session {opened}"
+        );
+        match status {
+            200 => answered += 1,
+            _ => ended += 1,
+        }
+    }
+    println!("\nMCP sessions, cap 50: 150 opened, {answered} still answer, {ended} ended (404)");
+    assert_eq!((answered, ended), (50, 100));
+    let _ = std::fs::remove_file(&sqlite);
+}
+
+async fn mcp_initialize(app: &str, client: &reqwest::Client) -> String {
+    let answer = client
+        .post(format!("{app}/api/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .json(
+            &json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "flood", "version": "1" } } }),
+        )
+        .send()
+        .await
+        .unwrap();
+    answer.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+async fn mcp_games(app: &str, client: &reqwest::Client, session: &str) -> u16 {
+    client
+        .post(format!("{app}/api/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .json(&json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                       "params": { "name": "arcade_games", "arguments": {} } }))
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+async fn start(database_url: &str, configure: impl FnOnce(&mut Settings)) -> String {
+    let mut settings = Settings::default();
+    settings.server.port = 0;
+    settings.database.url = Secret::new(database_url);
+    settings.log.filter = "warn".into();
+    configure(&mut settings);
+    let app = Application::build(settings).await.expect("server starts");
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    base
+}
+
+async fn sign_statement(app: &str, client: &reqwest::Client, player: &PrivateKeySigner) -> String {
+    let url = format!("{app}/api/arcade/auth-statement/{}", player.address());
+    let statement: Value = client.get(url).send().await.unwrap().json().await.unwrap();
+    let signature = player
+        .sign_message_sync(statement["statement"].as_str().unwrap().as_bytes())
+        .unwrap();
+    format!("0x{}", alloy::hex::encode(signature.as_bytes()))
+}
+
+async fn post(client: &reqwest::Client, url: &str, body: &Value) -> Value {
+    let response = client.post(url).json(body).send().await.unwrap();
+    let status = response.status();
+    let text = response.text().await.unwrap();
+    assert!(status.is_success(), "{url}: {status} {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// (p50, p99) in milliseconds, nearest rank.
+fn percentiles(mut latencies: Vec<Duration>) -> (f64, f64) {
+    latencies.sort();
+    let at = |percent: usize| latencies[(latencies.len() - 1) * percent / 100].as_secs_f64() * 1e3;
+    (at(50), at(99))
+}
+
+fn sqlite_url(path: &std::path::Path) -> String {
+    format!("sqlite://{}?mode=rwc", path.display())
+}
+
+async fn fresh_postgres(admin: &str) -> String {
+    let name = format!("arcade_flood_{}", std::process::id());
+    let db = Database::connect(admin)
+        .await
+        .expect("PostgreSQL reachable");
+    db.execute_unprepared(&format!("CREATE DATABASE {name}"))
+        .await
+        .expect("a database");
+    format!(
+        "{}/{name}",
+        admin.rsplit_once('/').expect("a URL with a database").0
+    )
+}
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
