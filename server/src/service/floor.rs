@@ -1,7 +1,7 @@
 //! The floor's numbers behind `/house`, `/games` and the house agents' replies: one snapshot
 //! shared by every request. It is refreshed single-flight (callers that arrive during a refresh
 //! take its result) when a bet or cashout of this process changed the floor, or when it is a
-//! second old (other instances' plays); a refresh folds the new bets into the stored totals at
+//! second old (other instances' plays), and at most once per `MIN_INTERVAL`; a refresh folds the new bets into the stored totals at
 //! most once a second and reads the totals plus the bets since the last fold. A flood of
 //! readers therefore costs the database one refresh at a time, never a scan of the bets.
 
@@ -19,6 +19,8 @@ use crate::store::entities::floor_total::FloorScope;
 
 /// How stale a snapshot may be when nothing changed here (other instances may have played).
 const MAX_AGE: Duration = Duration::from_secs(1);
+/// The least time between two refreshes: a reader after a change waits at most this long.
+const MIN_INTERVAL: Duration = Duration::from_millis(100);
 /// How often new bets are folded into the stored totals, at most.
 const FOLD_EVERY: Duration = Duration::from_secs(1);
 
@@ -76,6 +78,11 @@ impl Floor {
         (unchanged || taken.began >= arrived).then(|| taken.snapshot.clone())
     }
 
+    fn last_refresh_began(&self) -> Option<Instant> {
+        let latest = self.latest.lock().unwrap_or_else(|e| e.into_inner());
+        latest.as_ref().map(|taken| taken.began)
+    }
+
     fn keep(&self, taken: Taken) {
         *self.latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(taken);
     }
@@ -90,6 +97,11 @@ impl Arcade {
         let mut last_fold = self.floor.refreshing.lock().await;
         if let Some(snapshot) = self.floor.fresh(arrived) {
             return Ok(snapshot);
+        }
+        // Plays change the floor all the time: refreshes are spaced so that a flood of readers
+        // under play costs the database a bounded number of reads, however many arrive.
+        if let Some(since) = self.floor.last_refresh_began() {
+            tokio::time::sleep(MIN_INTERVAL.saturating_sub(since.elapsed())).await;
         }
         let began = Instant::now();
         let changes = self.floor.changes.load(Ordering::SeqCst);
