@@ -26,6 +26,28 @@ pub fn encode(bytes: &[u8]) -> alloc::string::String {
     alloc::string::String::from_utf8(out).unwrap_or_default()
 }
 
+/// The 32 bytes that 64 hex characters (either case, no prefix) name; `None` otherwise.
+pub fn decode32(text: &str) -> Option<[u8; 32]> {
+    let text = text.as_bytes();
+    if text.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (byte, pair) in out.iter_mut().zip(text.chunks_exact(2)) {
+        *byte = (digit(pair[0])? << 4) | digit(pair[1])?;
+    }
+    Some(out)
+}
+
+fn digit(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
 /// Whether `c` is a lowercase hex digit (`0-9a-f`).
 pub(crate) fn is_lower_hex_digit(c: u8) -> bool {
     c.is_ascii_digit() || (b'a'..=b'f').contains(&c)
@@ -36,5 +58,14 @@ mod tests {
     #[test]
     fn encodes_lowercase() {
         assert_eq!(super::encode(&[0x00, 0xab, 0xff, 0x10]), "00abff10");
+    }
+
+    #[test]
+    fn decodes_32_bytes_or_nothing() {
+        let text = "00ABff10".repeat(8);
+        let bytes = super::decode32(&text).unwrap();
+        assert_eq!(super::encode(&bytes), text.to_lowercase());
+        assert_eq!(super::decode32(&text[..62]), None);
+        assert_eq!(super::decode32(&"zz".repeat(32)), None);
     }
 }

@@ -23,6 +23,7 @@ pub mod dice;
 mod error;
 pub mod hex;
 mod limits;
+pub mod merkle;
 mod payout;
 pub mod roulette;
 mod round;

@@ -20,7 +20,7 @@ mod error;
 mod types;
 
 use arcade_core::wire::{ParamsInput, ReceiptInput, ReceiptView, TraceView, VerificationView};
-use arcade_core::{ClientSeed, Game, Receipt, Round, ServerSeed};
+use arcade_core::{ClientSeed, Game, Receipt, Round, ServerSeed, merkle};
 use error::{IntoJsError, shape_error};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -142,6 +142,60 @@ pub fn derive_roulette(
     #[wasm_bindgen(unchecked_param_type = "RoundInput<RouletteParams>")] input: JsValue,
 ) -> Result<JsValue, JsValue> {
     derive(Game::Roulette, input)
+}
+
+/// One seed's place in a published batch, as a receipt's `proofs.batch` names it, with the
+/// batch's signed `merkle_root`.
+#[derive(Deserialize)]
+struct Inclusion {
+    commitment: String,
+    index: u64,
+    size: u64,
+    audit_path: Vec<String>,
+    merkle_root: String,
+}
+
+fn digest(field: &str, hex: &str) -> Result<[u8; 32], JsValue> {
+    arcade_core::hex::decode32(hex)
+        .ok_or_else(|| error::js_error("invalid_input", &format!("{field}: not 64 hex characters")))
+}
+
+/// Whether a commitment is leaf `index` of the batch whose root is `merkle_root` (RFC 9162
+/// tree over the 32 bytes of each commitment; the sides of the audit path come from `index`
+/// and `size`): `{commitment, index, size, audit_path, merkle_root}` → boolean.
+///
+/// ```js
+/// verifyInclusion({ commitment: receipt.commitment, ...receipt.proofs.batch, merkle_root })
+/// ```
+#[wasm_bindgen(js_name = verifyInclusion)]
+pub fn verify_inclusion(
+    #[wasm_bindgen(unchecked_param_type = "Inclusion")] input: JsValue,
+) -> Result<bool, JsValue> {
+    let input: Inclusion = from_js(input)?;
+    let leaf = merkle::leaf_hash(&digest("commitment", &input.commitment)?);
+    let path = input
+        .audit_path
+        .iter()
+        .map(|hash| digest("audit_path", hash))
+        .collect::<Result<Vec<_>, _>>()?;
+    let root = digest("merkle_root", &input.merkle_root)?;
+    Ok(merkle::verify_inclusion(
+        input.index,
+        input.size,
+        &leaf,
+        &path,
+        &root,
+    ))
+}
+
+/// The RFC 9162 root (hex) over commitments given in index order.
+#[wasm_bindgen(js_name = merkleRoot)]
+pub fn merkle_root(commitments: Vec<String>) -> Result<String, JsValue> {
+    let leaves = commitments
+        .iter()
+        .map(|commitment| digest("commitment", commitment).map(|c| merkle::leaf_hash(&c)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(arcade_core::hex::encode(&merkle::Tree::new(leaves).root()))
 }
 
 /// The package version and the fairness version it implements: `{package, fairness_version}`.
