@@ -23,6 +23,7 @@ stage "format and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p arcade-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy -p arcade-proofs --target wasm32-unknown-unknown --locked -- -D warnings
 
 stage "dev chain: anvil and solc (npm), and the committed test token matches a fresh compile"
 (cd server/devnet && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
@@ -47,6 +48,12 @@ echo "arcade_wasm_bg.wasm: $(wc -c < wasm/pkg-web/arcade_wasm_bg.wasm) bytes"
 
 stage "Node suite of the installed wasm package"
 (cd tests/wasm-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
+
+stage "signature checker wasm package (proofs-wasm: nodejs and web targets) and its Node suite against viem"
+wasm-pack build proofs-wasm --release --target nodejs --out-dir pkg-node
+wasm-pack build proofs-wasm --release --target web --out-dir pkg-web
+echo "arcade_proofs_bg.wasm: $(wc -c < proofs-wasm/pkg-web/arcade_proofs_bg.wasm) bytes"
+(cd tests/proofs-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
 stage "Node: a viem-signed player, @x402/fetch buying chips on the dev chain, the MCP SDK client playing"
 cargo build -p arcade-server --locked

@@ -33,6 +33,10 @@ impl MigratorTrait for Migrator {
                 name: "m0005_abuse",
                 up: include_str!("sql/0005_abuse.sql"),
             }),
+            Box::new(SqlMigration {
+                name: "m0006_signed",
+                up: include_str!("sql/0006_signed.sql"),
+            }),
         ]
     }
 }

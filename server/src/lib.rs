@@ -15,6 +15,7 @@ pub mod housebots;
 pub mod identity;
 pub mod inputs;
 pub mod mcp;
+pub mod proofs;
 pub mod public_url;
 pub mod rate_limits;
 pub mod service;

@@ -23,6 +23,8 @@ pub struct Settings {
     pub auth: AuthSettings,
     pub rounds: RoundSettings,
     pub rate_limits: RateLimitSettings,
+    pub signing: SigningSettings,
+    pub seeds: SeedSettings,
     #[serde(default)]
     pub faults: FaultSettings,
 }
@@ -35,6 +37,24 @@ pub struct AuthSettings {
     pub secret: Secret,
     /// The `Issued At` of every first-generation statement (RFC 3339).
     pub first_issued_at: String,
+}
+
+/// The house's signatures on commitments, receipts and seed batches (EIP-712).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SigningSettings {
+    /// The signing key (hex), the same on every instance; its address is published as
+    /// `signer`. It holds no funds and needs no chain. The built-in one is a well-known test key.
+    pub key: Secret,
+}
+
+/// Pre-committed server seeds: batches whose Merkle root is signed before the first seed of
+/// the batch is used.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SeedSettings {
+    /// Keys every batch's secret; the same on every instance, and never shown.
+    pub secret: Secret,
+    /// Seeds per batch.
+    pub batch_size: u64,
 }
 
 /// Rounds held open.
@@ -101,6 +121,8 @@ pub struct HouseBotSettings {
 pub struct WebSettings {
     /// The `web`-target wasm package the verifier page loads (wasm-pack's `--out-dir`).
     pub wasm_dir: String,
+    /// The `web`-target package of the signature checker (`proofs-wasm`), served beside it.
+    pub proofs_wasm_dir: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -227,6 +249,7 @@ impl Default for Settings {
             },
             web: WebSettings {
                 wasm_dir: "wasm/pkg-web".into(),
+                proofs_wasm_dir: "proofs-wasm/pkg-web".into(),
             },
             mcp: McpSettings {
                 allowed_origins: Vec::new(),
@@ -239,6 +262,8 @@ impl Default for Settings {
             auth: AuthSettings::default(),
             rounds: RoundSettings::default(),
             rate_limits: RateLimitSettings::default(),
+            signing: SigningSettings::default(),
+            seeds: SeedSettings::default(),
             faults: FaultSettings::default(),
         }
     }
@@ -249,6 +274,24 @@ impl Default for AuthSettings {
         Self {
             secret: Secret::new("arcade-first-generation-nonces"),
             first_issued_at: "2026-01-01T00:00:00Z".into(),
+        }
+    }
+}
+
+impl Default for SigningSettings {
+    fn default() -> Self {
+        Self {
+            // anvil's well-known test account 9: fine on a laptop, never in a deployment.
+            key: Secret::new("0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6"),
+        }
+    }
+}
+
+impl Default for SeedSettings {
+    fn default() -> Self {
+        Self {
+            secret: Secret::new("arcade-seed-batches"),
+            batch_size: 1024,
         }
     }
 }
@@ -323,9 +366,12 @@ mod tests {
         let mut settings = Settings::default();
         settings.database.url = Secret::new("postgres://arcade:hunter2@db/arcade");
         settings.chain.house_key = Some(Secret::new("0xhouse-key-hunter3"));
+        settings.signing.key = Secret::new("0xsigning-key-hunter4");
+        settings.seeds.secret = Secret::new("seeds-hunter5");
         let shown = format!("{settings:?}");
-        assert!(!shown.contains("hunter2"));
-        assert!(!shown.contains("hunter3"));
+        for secret in ["hunter2", "hunter3", "hunter4", "hunter5"] {
+            assert!(!shown.contains(secret));
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::api;
 use crate::chain::{Chain, ConnectError};
 use crate::housebots::HouseBots;
 use crate::identity::Identity;
+use crate::proofs::{HouseSigner, SeedBook};
 use crate::public_url::{BadPublicUrl, PublicUrl};
 use crate::rate_limits::RateLimits;
 use crate::service::Arcade;
@@ -23,6 +24,7 @@ use crate::service::expiry::spawn_upkeep;
 use crate::service::floor::Floor;
 use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
 use crate::service::reconcile::spawn_reconciler;
+use crate::service::seed_batches::Seeds;
 use crate::settings::Settings;
 use crate::store;
 use crate::x402::Terms;
@@ -55,6 +57,10 @@ pub enum StartupError {
     Proxy(#[from] crate::rate_limits::BadProxy),
     #[error("the operating system's random generator failed: {0}")]
     NoRandomness(String),
+    #[error(transparent)]
+    Signing(#[from] crate::proofs::SigningError),
+    #[error("publishing the first seed batch: {0}")]
+    SeedBatch(String),
 }
 
 pub struct Application {
@@ -108,7 +114,16 @@ impl Application {
             floor: Floor::default(),
             rate_limits: RateLimits::new(&settings.rate_limits, house_token()?)?,
             rounds: settings.rounds.clone(),
+            seeds: Seeds::new(
+                HouseSigner::new(settings.signing.key.expose(), settings.chain.chain_id)?,
+                SeedBook::new(settings.seeds.secret.expose()),
+                settings.seeds.batch_size,
+            ),
         });
+        arcade
+            .ensure_seed_room()
+            .await
+            .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))?;
         let shutdown = CancellationToken::new();
         let service = api::service(
             arcade.clone(),
@@ -116,7 +131,7 @@ impl Application {
             base_url.clone(),
             settings.server.max_body_bytes,
             &settings.mcp,
-            settings.web.wasm_dir.clone().into(),
+            &settings.web,
             shutdown.clone(),
         );
         Ok(Self {

@@ -20,6 +20,8 @@ pub struct Shared {
     pub max_body_bytes: usize,
     /// The `web`-target wasm package the verifier page loads.
     pub wasm_dir: PathBuf,
+    /// The `web`-target package of the signature checker.
+    pub proofs_wasm_dir: PathBuf,
 }
 
 #[async_trait]

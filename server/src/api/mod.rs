@@ -13,6 +13,7 @@
 //! | GET | /api/arcade/rounds/{round_id} | `rounds::round` |
 //! | GET | /api/arcade/verify/{bet_id} | `rounds::verify` |
 //! | GET | /api/arcade/games, /recent, /house | `stats::*` |
+//! | GET | /api/arcade/receipts, /seed-batches, /seed-batches/{batch_id} | `proofs::*` |
 //! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402) |
 //! | GET | /api/arcade/manifest, /.well-known/x402 | `manifest::manifest` |
 //! | POST | /api/arcade/cashout; GET /api/arcade/cashout/{cashout_id} | `cashout::cash_out`, `cashout_status` |
@@ -31,6 +32,7 @@ mod housebot;
 mod identity;
 mod manifest;
 mod openapi;
+mod proofs;
 mod rounds;
 mod stats;
 mod wallet;
@@ -46,7 +48,7 @@ pub use edge::{Shared, body as read_body};
 
 use crate::public_url::PublicUrl;
 use crate::service::Arcade;
-use crate::settings::McpSettings;
+use crate::settings::{McpSettings, WebSettings};
 use tokio_util::sync::CancellationToken;
 
 pub const OPENAPI_PATH: &str = "/api/openapi.json";
@@ -57,7 +59,7 @@ pub fn service(
     base_url: String,
     max_body_bytes: usize,
     mcp: &McpSettings,
-    wasm_dir: std::path::PathBuf,
+    web: &WebSettings,
     shutdown: CancellationToken,
 ) -> Service {
     let mcp = crate::mcp::router(arcade.clone(), public_url, mcp, shutdown);
@@ -71,7 +73,8 @@ pub fn service(
             arcade,
             base_url,
             max_body_bytes,
-            wasm_dir,
+            wasm_dir: web.wasm_dir.clone().into(),
+            proofs_wasm_dir: web.proofs_wasm_dir.clone().into(),
         })
         .hoop(client::identify)
         .push(arcade_routes)
@@ -102,6 +105,9 @@ fn arcade_routes() -> Router {
         .push(Router::with_path("games").get(stats::games))
         .push(Router::with_path("recent").get(stats::recent))
         .push(Router::with_path("house").get(stats::house))
+        .push(Router::with_path("receipts").get(proofs::receipts))
+        .push(Router::with_path("seed-batches").get(proofs::seed_batches))
+        .push(Router::with_path("seed-batches/{batch_id}").get(proofs::seed_batch))
         .push(
             Router::with_path("chips")
                 .get(chips::buy_default)

@@ -38,10 +38,13 @@ const FILES: [(&str, &str, &str); 5] = [
     ),
 ];
 const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");
-/// The files of the wasm package the page loads.
-const WASM_FILES: [(&str, &str); 2] = [
-    ("arcade_wasm.js", "text/javascript; charset=utf-8"),
-    ("arcade_wasm_bg.wasm", "application/wasm"),
+/// The files of the wasm packages the page loads: the fairness verifier, and the signature
+/// checker (`true`: from `web.proofs_wasm_dir`).
+const WASM_FILES: [(&str, &str, bool); 4] = [
+    ("arcade_wasm.js", "text/javascript; charset=utf-8", false),
+    ("arcade_wasm_bg.wasm", "application/wasm", false),
+    ("arcade_proofs.js", "text/javascript; charset=utf-8", true),
+    ("arcade_proofs_bg.wasm", "application/wasm", true),
 ];
 
 #[handler]
@@ -77,18 +80,23 @@ pub async fn wasm(
     res: &mut Response,
 ) -> Result<(), ApiError> {
     let name: String = req.param("file").unwrap_or_default();
-    let (file, kind) = WASM_FILES
+    let (file, kind, proofs) = WASM_FILES
         .iter()
-        .find(|(file, _)| *file == name)
+        .find(|(file, ..)| *file == name)
         .ok_or(ApiError::NotFound)?;
-    let dir = &shared(depot)?.wasm_dir;
+    let shared = shared(depot)?;
+    let dir = if *proofs {
+        &shared.proofs_wasm_dir
+    } else {
+        &shared.wasm_dir
+    };
     match tokio::fs::read(dir.join(file)).await {
         Ok(bytes) => send(res, kind, bytes, "no-cache"),
         Err(error) => {
             tracing::warn!(dir = %dir.display(), %error, "the wasm package is not built");
             res.status_code(StatusCode::SERVICE_UNAVAILABLE);
             res.render(Text::Plain(
-                "the wasm package is not built: wasm-pack build wasm --release --target web --out-dir pkg-web",
+                "the wasm package is not built: wasm-pack build wasm --release --target web --out-dir pkg-web (and proofs-wasm likewise)",
             ));
         }
     }

@@ -62,6 +62,8 @@ pub enum ApiError {
     RoundNotYours(String),
     #[error("no round {0}")]
     RoundNotFound(String),
+    #[error("no seed batch {0}")]
+    SeedBatchNotFound(i64),
     #[error("round {round_id} has already been played{}", match .bet_id { Some(id) => format!(" by another call (bet {id}); a repeat of that call gets its receipt"), None => String::new() })]
     RoundSpent {
         round_id: String,
@@ -156,6 +158,7 @@ impl ApiError {
             | Self::OriginForbidden(_) => StatusCode::FORBIDDEN,
             Self::Signature(_) => StatusCode::UNAUTHORIZED,
             Self::RoundNotFound(_)
+            | Self::SeedBatchNotFound(_)
             | Self::BetNotFound(_)
             | Self::CashoutNotFound(_)
             | Self::NotFound => StatusCode::NOT_FOUND,
@@ -185,6 +188,7 @@ impl ApiError {
             Self::Signature(SignatureError::Revoked(_)) => "signature_revoked",
             Self::RoundNotYours(_) => "round_not_yours",
             Self::RoundNotFound(_) => "round_not_found",
+            Self::SeedBatchNotFound(_) => "seed_batch_not_found",
             Self::RoundSpent { .. } => "round_spent",
             Self::RoundExpired(_) => "round_expired",
             Self::TooManyOpenRounds { .. } => "too_many_open_rounds",

@@ -1,5 +1,5 @@
 //! Inputs of the read-only operations: a bet to verify, a round to show, how many recent rounds
-//! to list.
+//! to list, a page of the audit feed, a seed batch.
 
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
@@ -50,4 +50,45 @@ impl RecentQuery {
 
 impl Input for RecentQuery {
     const PLACE: Place = Place::Query;
+}
+
+/// `GET /api/arcade/receipts?after=&limit=`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct FeedQuery {
+    /// Receipts with a `bet_id` above this one (default 0: from the first).
+    #[schemars(range(min = 0, max = i64::MAX), example = 0)]
+    pub after: Option<i64>,
+    /// How many, in bet order: 1 to 1000, default 100.
+    #[schemars(range(min = 1, max = 1000), example = 100)]
+    pub limit: Option<i64>,
+}
+
+impl FeedQuery {
+    pub const DEFAULT_LIMIT: u64 = 100;
+
+    pub fn after(&self) -> i64 {
+        self.after.unwrap_or(0)
+    }
+
+    pub fn limit(&self) -> u64 {
+        self.limit
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(Self::DEFAULT_LIMIT)
+    }
+}
+
+impl Input for FeedQuery {
+    const PLACE: Place = Place::Query;
+}
+
+/// `GET /api/arcade/seed-batches/{batch_id}`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct SeedBatchPath {
+    /// A `batch_id` from the seed batches or a receipt's `proofs.batch`.
+    #[schemars(range(min = 1, max = i64::MAX), example = 1)]
+    pub batch_id: i64,
+}
+
+impl Input for SeedBatchPath {
+    const PLACE: Place = Place::Path;
 }

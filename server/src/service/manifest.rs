@@ -31,6 +31,11 @@ pub struct Manifest {
     /// How long a signed authorization may be valid, in seconds.
     pub max_timeout_seconds: Option<u64>,
     pub resources: Vec<PaidResource>,
+    /// The address that signs commitments, receipts and seed batches (EIP-712, EIP-55).
+    pub signer: String,
+    /// The EIP-712 domain of those signatures: `{name, version, chainId}`.
+    #[salvo(schema(value_type = Object))]
+    pub signing_domain: serde_json::Value,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -95,6 +100,8 @@ impl Arcade {
             token: terms.map(token_info),
             pay_to: terms.map(|t| t.pay_to.to_checksum(None)),
             chip_value_usd: CHIP_VALUE_USD,
+            signer: super::seed_batches::signer_address(&self.seeds.signer),
+            signing_domain: self.seeds.signer.domain(),
             max_timeout_seconds: terms.map(|t| t.max_timeout_seconds),
             resources,
         }

@@ -9,7 +9,9 @@
 //! | free chips, balance | `wallets.rs` |
 //! | commit (open a round) | `rounds.rs` |
 //! | flip, dice, roulette (settle a round) | `play.rs` |
-//! | verify a bet, recent bets | `receipts.rs` |
+//! | verify a bet, recent bets, the audit feed | `receipts.rs` |
+//! | a receipt's batch place and signatures | `proofs.rs` |
+//! | publishing and showing seed batches | `seed_batches.rs` |
 //! | games listing, house stats | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
 //! | the auth statement, verifying signatures, rotating | `auth.rs` |
 //! | expiring rounds left open | `expiry.rs` |
@@ -26,10 +28,12 @@ pub mod floor;
 pub mod house_sender;
 pub mod manifest;
 pub mod play;
+pub mod proofs;
 pub mod purchases;
 pub mod receipts;
 pub mod reconcile;
 pub mod rounds;
+pub mod seed_batches;
 pub mod stats;
 pub mod wallets;
 
@@ -66,6 +70,8 @@ pub struct Arcade {
     pub rate_limits: RateLimits,
     /// How many rounds one address may hold open, and for how long.
     pub rounds: RoundSettings,
+    /// The house's signing key and its pre-committed seed batches.
+    pub seeds: seed_batches::Seeds,
 }
 
 /// Milliseconds since the Unix epoch.

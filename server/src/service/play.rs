@@ -65,7 +65,7 @@ impl Arcade {
         txn.commit().await?;
         self.floor.changed();
         Ok(Played {
-            receipt: BetReceipt::new(&stored, &opened)?,
+            receipt: self.receipt(&stored, &opened).await?,
             balance,
             replayed: false,
         })
@@ -117,8 +117,11 @@ impl Arcade {
         };
         let net = net_today + settlement.profit;
         store::ledger::set_net(txn, &opened.address, today, net).await?;
-        let stored =
+        let mut stored =
             store::rounds::record_bet(txn, new_bet(opened, play, &settlement, now)?).await?;
+        if let Some(signature) = self.sign_receipt(&BetReceipt::new(&stored, opened)?, opened)? {
+            store::rounds::sign_bet(txn, &mut stored, signature).await?;
+        }
         Ok((stored, balance))
     }
 
@@ -154,7 +157,7 @@ impl Arcade {
         }
         let wallet = store::ledger::wallet(&self.db, &round.address).await?;
         Ok(Played {
-            receipt: BetReceipt::new(&bet, round)?,
+            receipt: self.receipt(&bet, round).await?,
             balance: wallet.map_or(0, |w| w.chips),
             replayed: true,
         })

@@ -6,6 +6,7 @@ use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use super::proofs::ReceiptProofs;
 use super::{Arcade, rfc3339};
 use crate::address;
 use crate::error::ApiError;
@@ -44,6 +45,22 @@ pub struct BetReceipt {
     /// `payout - wager`.
     pub profit: i64,
     pub settled_at: String,
+    /// When the round was committed (its seed fixed).
+    pub committed_at: String,
+    /// Played by the house's own agents.
+    pub house_agent: bool,
+    /// The seed's batch and the house's signatures (`docs/proofs.md`); left out of public
+    /// listings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proofs: Option<ReceiptProofs>,
+}
+
+/// A page of the audit feed.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct Feed {
+    pub receipts: Vec<BetReceipt>,
+    /// The `after` of the next page; null when this page is the last.
+    pub next_after: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -83,6 +100,9 @@ impl BetReceipt {
             payout: bet.payout,
             profit: bet.profit,
             settled_at: rfc3339(bet.settled_at),
+            committed_at: rfc3339(round.created_at),
+            house_agent: false,
+            proofs: None,
         })
     }
 
@@ -112,7 +132,32 @@ impl Arcade {
         let (bet, round) = store::rounds::bet(&self.db, bet_id)
             .await?
             .ok_or(ApiError::BetNotFound(bet_id))?;
-        BetReceipt::new(&bet, &round)?.verify()
+        self.receipt(&bet, &round).await?.verify()
+    }
+
+    /// A settled round's receipt with its proofs.
+    pub async fn receipt(
+        &self,
+        bet: &bet::Model,
+        round: &round::Model,
+    ) -> Result<BetReceipt, ApiError> {
+        let receipt = BetReceipt::new(bet, round)?;
+        self.with_proofs(receipt, round, bet.receipt_signature.as_deref())
+            .await
+    }
+
+    /// Every settled receipt after `after`, in bet order, seeds and proofs included.
+    pub async fn receipts_after(&self, after: i64, limit: u64) -> Result<Feed, ApiError> {
+        let rows = store::rounds::settled_after(&self.db, after, limit).await?;
+        let mut receipts = Vec::with_capacity(rows.len());
+        for (bet, round) in &rows {
+            receipts.push(self.receipt(bet, round).await?);
+        }
+        let full = u64::try_from(receipts.len()).unwrap_or(0) == limit;
+        Ok(Feed {
+            next_after: receipts.last().filter(|_| full).map(|r| r.bet_id),
+            receipts,
+        })
     }
 
     /// The newest settled rounds first; addresses truncated; no server seeds.
@@ -120,7 +165,11 @@ impl Arcade {
         store::rounds::recent(&self.db, limit)
             .await?
             .iter()
-            .map(|(bet, round)| BetReceipt::new(bet, round).map(BetReceipt::public))
+            .map(|(bet, round)| {
+                let mut receipt = BetReceipt::new(bet, round)?.public();
+                receipt.house_agent = self.house_wallets.contains(&round.address);
+                Ok(receipt)
+            })
             .collect()
     }
 }

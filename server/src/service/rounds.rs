@@ -2,18 +2,22 @@
 //! and showing one: open, settled (with its receipt) or expired.
 
 use alloy::primitives::Address;
-use arcade_core::{Commitment, FAIRNESS_VERSION, server_seed_from_bytes};
+use arcade_core::{Commitment, FAIRNESS_VERSION};
 use salvo::oapi::ToSchema;
+use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
+use super::proofs::{BatchPlace, CommitProofs, Signed};
 use super::receipts::BetReceipt;
 use super::{Arcade, now_ms, rfc3339};
 use crate::address;
 use crate::error::ApiError;
+use crate::proofs::typed::{self, CommitmentMessage};
 use crate::rate_limits::{Caller, Operation};
 use crate::store;
 use crate::store::entities::round::{self, RoundState};
-use crate::store::rounds::NewRound;
+use crate::store::rounds::{NewRound, Opened, Sealed};
+use crate::store::seed_batches::Taken;
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Committed {
@@ -26,6 +30,8 @@ pub struct Committed {
     pub created_at: String,
     /// Unplayed by then, the round expires (nothing is owed: no chips were taken at commit).
     pub expires_at: String,
+    /// The seed's place in its published batch and the house's signed commitment.
+    pub proofs: CommitProofs,
 }
 
 /// A round as `GET /api/arcade/rounds/{round_id}` shows it.
@@ -49,6 +55,15 @@ pub struct RoundView {
     pub receipt: Option<BetReceipt>,
 }
 
+/// No seed batch could be published in time for a commit.
+#[derive(Debug, thiserror::Error)]
+#[error("no seed batch has an index left, and publishing one did not make room")]
+struct NoSeeds;
+
+fn db_error(error: impl std::fmt::Display) -> DbErr {
+    DbErr::Custom(error.to_string())
+}
+
 /// The operating system's random generator failed.
 #[derive(Debug, thiserror::Error)]
 #[error("the operating system's random generator failed: {0}")]
@@ -63,29 +78,84 @@ impl Arcade {
     ) -> Result<Committed, ApiError> {
         self.rate_limits.operation(caller, Operation::Commit)?;
         self.verify_signature(address, signature).await?;
-        let server_seed = server_seed_from_bytes(&random_bytes()?);
-        let commitment = Commitment::of(&server_seed);
         let round_id = format!("r_{}", alloy::hex::encode(random_bytes::<16>()?));
+        let player = address::display(address);
         let now = now_ms();
         let new = NewRound {
             round_id: &round_id,
             address: &address::key(address),
-            server_seed: &server_seed,
-            commitment: commitment.as_str(),
             now,
         };
         let cap = self.rounds.max_open_per_address;
-        if !store::rounds::open(&self.db, new, cap).await? {
-            return Err(ApiError::TooManyOpenRounds { max: cap });
+        let mut sealed_typed = None;
+        let seal = |taken: Taken| {
+            let server_seed = self.seeds.book.seed(taken.batch_id, taken.index);
+            let commitment = Commitment::of(&server_seed).as_str().to_owned();
+            let typed = typed::commitment(
+                &self.seeds.signer.domain(),
+                &CommitmentMessage {
+                    round_id: &round_id,
+                    player: &player,
+                    commitment: &commitment,
+                    batch_id: taken.batch_id,
+                    index: taken.index,
+                    fairness_version: FAIRNESS_VERSION,
+                    created_at: now / 1000,
+                },
+            );
+            let signature = self.seeds.signer.sign(&typed).map_err(db_error)?;
+            sealed_typed = Some(typed);
+            Ok(Sealed {
+                server_seed,
+                commitment,
+                signature,
+            })
+        };
+        let (taken, sealed) = match self.open_round(new, cap, seal).await? {
+            Opened::Opened { taken, sealed } => (taken, sealed),
+            Opened::AtCap => return Err(ApiError::TooManyOpenRounds { max: cap }),
+            Opened::NoSeed => return Err(ApiError::internal(NoSeeds)),
+        };
+        if taken.left < self.seeds.batch_size / 4 {
+            self.ensure_seed_room().await?;
         }
+        let size = self.batch_size(taken.batch_id).await?;
         Ok(Committed {
             round_id,
-            address: address::display(address),
-            commitment: commitment.as_str().to_owned(),
+            address: player,
+            commitment: sealed.commitment,
             fairness_version: FAIRNESS_VERSION,
             created_at: rfc3339(now),
             expires_at: rfc3339(self.expires_at(now)),
+            proofs: CommitProofs {
+                batch: BatchPlace {
+                    batch_id: taken.batch_id,
+                    index: taken.index,
+                    size,
+                    audit_path: self.audit_path(taken.batch_id, size, taken.index),
+                },
+                commitment: Signed {
+                    signature: sealed.signature,
+                    typed_data: sealed_typed.unwrap_or_default(),
+                },
+            },
         })
+    }
+
+    /// Opens a round, publishing a batch first when every published one is used up.
+    async fn open_round(
+        &self,
+        new: NewRound<'_>,
+        cap: i64,
+        mut seal: impl FnMut(Taken) -> Result<Sealed, DbErr>,
+    ) -> Result<Opened, ApiError> {
+        for _ in 0..10 {
+            match store::rounds::open(&self.db, new, cap, &mut seal).await? {
+                Opened::NoSeed => self.ensure_seed_room().await?,
+                opened => return Ok(opened),
+            }
+        }
+        Ok(Opened::NoSeed)
     }
 
     pub async fn round(&self, round_id: &str) -> Result<RoundView, ApiError> {
@@ -96,7 +166,10 @@ impl Arcade {
         let receipt = match opened.state {
             RoundState::Spent => {
                 let bet = store::rounds::bet_of_round(&self.db, round_id).await?;
-                bet.map(|bet| BetReceipt::new(&bet, &opened)).transpose()?
+                match bet {
+                    Some(bet) => Some(self.receipt(&bet, &opened).await?),
+                    None => None,
+                }
             }
             RoundState::Open => None,
         };
@@ -140,7 +213,7 @@ impl Arcade {
     }
 
     /// `open`, `settled` or `expired`.
-    fn state_of(&self, round: &round::Model, now: i64) -> &'static str {
+    pub(super) fn state_of(&self, round: &round::Model, now: i64) -> &'static str {
         match round.state {
             RoundState::Spent => "settled",
             RoundState::Open if self.is_expired(round, now) => "expired",

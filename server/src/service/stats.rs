@@ -22,6 +22,11 @@ pub struct GamesListing {
     pub limits: LimitsView,
     pub games: Vec<GameEntry>,
     pub how_to_play: Vec<String>,
+    /// The address that signs commitments, receipts and seed batches (EIP-712, EIP-55).
+    pub signer: String,
+    /// The EIP-712 domain of those signatures: `{name, version, chainId}`.
+    #[salvo(schema(value_type = Object))]
+    pub signing_domain: serde_json::Value,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -139,6 +144,8 @@ impl Arcade {
                 })
                 .collect(),
             how_to_play: how_to_play(&self.rounds),
+            signer: super::seed_batches::signer_address(&self.seeds.signer),
+            signing_domain: self.seeds.signer.domain(),
         })
     }
 

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `wallets`, `ledger` (every chip movement with its ledger row) | `ledger.rs` |
 //! | `rounds`, `bets`, the wallets' count of open rounds | `rounds.rs` |
+//! | `seed_batches` (pre-committed seeds; the index each commit takes) | `seed_batches.rs` |
 //! | `auth_generations` (rotating an auth statement) | `identities.rs` |
 //! | `payments` | `payments.rs` |
 //! | `cashouts` | `cashouts.rs` |
@@ -21,6 +22,7 @@ pub mod identities;
 pub mod ledger;
 pub mod payments;
 pub mod rounds;
+pub mod seed_batches;
 pub mod stats;
 
 pub use db::{connect, migrate};

@@ -13,10 +13,17 @@ use sea_orm::{
 use super::Db;
 use super::entities::round::{self, RoundState};
 use super::entities::{bet, wallet};
+use super::seed_batches::Taken;
 
-/// A new open round, counted against its address's open rounds: `false` (and nothing
-/// written) when the address already holds `cap` open rounds.
-pub async fn open(db: &Db, new: NewRound<'_>, cap: i64) -> Result<bool, DbErr> {
+/// A new open round, counted against its address's open rounds, with the next seed of the
+/// published batches: `seal` turns the taken index into the round's seed, commitment and
+/// signature, inside the transaction that takes the index and inserts the round.
+pub async fn open(
+    db: &Db,
+    new: NewRound<'_>,
+    cap: i64,
+    seal: impl FnOnce(Taken) -> Result<Sealed, DbErr>,
+) -> Result<Opened, DbErr> {
     let txn = db.begin().await?;
     super::ledger::ensure_wallet(&txn, new.address, new.now).await?;
     let counted = wallet::Entity::update_many()
@@ -29,23 +36,39 @@ pub async fn open(db: &Db, new: NewRound<'_>, cap: i64) -> Result<bool, DbErr> {
         .exec(&txn)
         .await?;
     if !super::happened(counted) {
-        return Ok(false);
+        return Ok(Opened::AtCap);
     }
+    // A batch filled by concurrent commits while this one waited for its row: the next
+    // statement sees the next batch.
+    let mut taken = None;
+    for _ in 0..4 {
+        taken = super::seed_batches::take_index(&txn).await?;
+        if taken.is_some() {
+            break;
+        }
+    }
+    let Some(taken) = taken else {
+        return Ok(Opened::NoSeed);
+    };
+    let sealed = seal(taken)?;
     let row = round::ActiveModel {
         id: Set(new.round_id.to_owned()),
         address: Set(new.address.to_owned()),
-        server_seed: Set(new.server_seed.to_owned()),
-        commitment: Set(new.commitment.to_owned()),
+        server_seed: Set(sealed.server_seed.clone()),
+        commitment: Set(sealed.commitment.clone()),
         state: Set(RoundState::Open),
         created_at: Set(new.now),
         spent_at: Set(None),
         expired_at: Set(None),
+        batch_id: Set(Some(taken.batch_id)),
+        seed_index: Set(Some(taken.index)),
+        commitment_signature: Set(Some(sealed.signature.clone())),
     };
     round::Entity::insert(row)
         .exec_without_returning(&txn)
         .await?;
     txn.commit().await?;
-    Ok(true)
+    Ok(Opened::Opened { taken, sealed })
 }
 
 /// A round to open.
@@ -53,9 +76,28 @@ pub async fn open(db: &Db, new: NewRound<'_>, cap: i64) -> Result<bool, DbErr> {
 pub struct NewRound<'a> {
     pub round_id: &'a str,
     pub address: &'a str,
-    pub server_seed: &'a str,
-    pub commitment: &'a str,
     pub now: i64,
+}
+
+/// A round's seed, its commitment and the house's signature of the commitment.
+#[derive(Debug, Clone)]
+pub struct Sealed {
+    pub server_seed: String,
+    pub commitment: String,
+    pub signature: String,
+}
+
+/// What opening a round came to.
+#[derive(Debug)]
+pub enum Opened {
+    Opened {
+        taken: Taken,
+        sealed: Sealed,
+    },
+    /// The address holds the most open rounds it may: nothing written.
+    AtCap,
+    /// Every published batch is used up: nothing written.
+    NoSeed,
 }
 
 pub async fn find(db: &Db, round_id: &str) -> Result<Option<round::Model>, DbErr> {
@@ -175,9 +217,48 @@ pub async fn record_bet(db: &impl ConnectionTrait, bet: NewBet) -> Result<bet::M
         payout: Set(bet.payout),
         profit: Set(bet.profit),
         settled_at: Set(bet.settled_at),
+        receipt_signature: Set(None),
         ..Default::default()
     };
     bet::Entity::insert(row).exec_with_returning(db).await
+}
+
+/// Stores the house's signature of a bet's receipt (made once its id is known, in the play's
+/// transaction).
+pub async fn sign_bet(
+    db: &impl ConnectionTrait,
+    bet: &mut bet::Model,
+    signature: String,
+) -> Result<(), DbErr> {
+    bet::Entity::update_many()
+        .col_expr(
+            bet::Column::ReceiptSignature,
+            Expr::value(signature.clone()),
+        )
+        .filter(bet::Column::Id.eq(bet.id))
+        .exec(db)
+        .await?;
+    bet.receipt_signature = Some(signature);
+    Ok(())
+}
+
+/// Settled bets after `after` in bet order, with their rounds (the audit feed).
+pub async fn settled_after(
+    db: &Db,
+    after: i64,
+    limit: u64,
+) -> Result<Vec<(bet::Model, round::Model)>, DbErr> {
+    let rows = bet::Entity::find()
+        .find_also_related(round::Entity)
+        .filter(bet::Column::Id.gt(after))
+        .order_by_asc(bet::Column::Id)
+        .limit(limit)
+        .all(db)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(bet, round)| Some((bet, round?)))
+        .collect())
 }
 
 /// The bet that settled `round_id`, if it was played.

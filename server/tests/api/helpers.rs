@@ -72,7 +72,7 @@ impl TestApp {
         let mut settings = Settings::default();
         settings.server.port = 0;
         settings.database.url = Secret::new(database_url);
-        settings.log.filter = "warn".into();
+        settings.log.filter = std::env::var("ARCADE_TEST_LOG").unwrap_or_else(|_| "warn".into());
         // Every test client is 127.0.0.1: the rate limits' own tests turn them back on.
         settings.rate_limits.enabled = false;
         configure(&mut settings);

@@ -25,6 +25,7 @@ mod rate_limits;
 mod replays;
 mod revocation;
 mod rules;
+mod seed_batches;
 mod stats;
 mod two_instances;
 mod validation;

@@ -17,6 +17,8 @@ pub struct Model {
     pub payout: i64,
     pub profit: i64,
     pub settled_at: i64,
+    /// The house's EIP-712 signature of the receipt (none for rounds before signing began).
+    pub receipt_signature: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -9,4 +9,5 @@ pub mod house_transaction;
 pub mod ledger;
 pub mod payment;
 pub mod round;
+pub mod seed_batch;
 pub mod wallet;

@@ -14,6 +14,12 @@ pub struct Model {
     /// Set when an open round passed `rounds.ttl_secs` or its owner rotated: it can no longer
     /// be played (no chips were taken at commit, so nothing is owed).
     pub expired_at: Option<i64>,
+    /// The seed batch the server seed came from (none for rounds before batches).
+    pub batch_id: Option<i64>,
+    /// The seed's index in its batch.
+    pub seed_index: Option<i64>,
+    /// The house's EIP-712 signature of the commitment, made at commit.
+    pub commitment_signature: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,0 +1,11 @@
+//! What the house signs and how its seeds are fixed in advance (`docs/proofs.md`): EIP-712
+//! typed data for commitments, receipts and seed batches (`typed.rs`), the signing key
+//! (`signer.rs`) and the seed batches derived from a secret, with their Merkle trees
+//! (`seeds.rs`). Pure: no database, no clock.
+
+mod seeds;
+mod signer;
+pub mod typed;
+
+pub use seeds::{SeedBook, seed_of};
+pub use signer::{HouseSigner, SigningError};

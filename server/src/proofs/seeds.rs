@@ -1,0 +1,119 @@
+//! Pre-committed server seeds. Batch `b`'s secret is `HMAC-SHA256(seeds.secret, "arcade seed
+//! batch " + b)`, and its seed `i` is `hex(HMAC-SHA256(batch secret, decimal i))`: revealing a
+//! seed tells nothing of another, and every instance derives the same seeds without storing
+//! any. A batch's Merkle tree (RFC 9162) is over its seeds' commitments.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use arcade_core::merkle::{Tree, leaf_hash};
+use arcade_core::{Commitment, server_seed_from_bytes};
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+
+/// Trees kept in memory (a few batches are live at a time; the feed may read older ones).
+const TREES_KEPT: usize = 16;
+
+/// The seeds secret and the trees of the batches in use.
+pub struct SeedBook {
+    secret: Vec<u8>,
+    trees: Mutex<BTreeMap<i64, Arc<Tree>>>,
+}
+
+impl std::fmt::Debug for SeedBook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SeedBook([redacted])")
+    }
+}
+
+impl SeedBook {
+    pub fn new(secret: &str) -> Self {
+        Self {
+            secret: secret.as_bytes().to_vec(),
+            trees: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    fn batch_key(&self, batch_id: i64) -> Hmac<Sha256> {
+        let mut outer = hmac(&self.secret);
+        outer.update(format!("arcade seed batch {batch_id}").as_bytes());
+        hmac(&outer.finalize().into_bytes())
+    }
+
+    /// Seed `index` of batch `batch_id` (64 lowercase hex).
+    pub fn seed(&self, batch_id: i64, index: i64) -> String {
+        seed_of(&self.batch_key(batch_id), index)
+    }
+
+    /// The tree of a batch of `size` seeds: built once, then kept while the batch is recent.
+    pub fn tree(&self, batch_id: i64, size: i64) -> Arc<Tree> {
+        if let Some(tree) = self.trees().get(&batch_id) {
+            return tree.clone();
+        }
+        let key = self.batch_key(batch_id);
+        let leaves = (0..size)
+            .map(|index| {
+                let commitment = Commitment::of(&seed_of(&key, index));
+                // A commitment is always 64 hex characters.
+                leaf_hash(&arcade_core::hex::decode32(commitment.as_str()).unwrap_or_default())
+            })
+            .collect();
+        let tree = Arc::new(Tree::new(leaves));
+        let mut trees = self.trees();
+        trees.insert(batch_id, tree.clone());
+        while trees.len() > TREES_KEPT {
+            trees.pop_first();
+        }
+        tree
+    }
+
+    fn trees(&self) -> std::sync::MutexGuard<'_, BTreeMap<i64, Arc<Tree>>> {
+        self.trees.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn hmac(key: &[u8]) -> Hmac<Sha256> {
+    // HMAC takes a key of any length.
+    Hmac::new_from_slice(key).unwrap_or_else(|_| unreachable!("HMAC accepts any key length"))
+}
+
+/// Seed `index` under a batch's key.
+pub fn seed_of(batch_key: &Hmac<Sha256>, index: i64) -> String {
+    let mut mac = batch_key.clone();
+    mac.update(index.to_string().as_bytes());
+    server_seed_from_bytes(&mac.finalize().into_bytes().into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arcade_core::merkle::verify_inclusion;
+
+    #[test]
+    fn seeds_are_fixed_by_the_secret_and_differ_by_batch_and_index() {
+        let book = SeedBook::new("s");
+        assert_eq!(book.seed(1, 0), SeedBook::new("s").seed(1, 0));
+        assert_ne!(book.seed(1, 0), book.seed(1, 1));
+        assert_ne!(book.seed(1, 0), book.seed(2, 0));
+        assert_ne!(book.seed(1, 0), SeedBook::new("t").seed(1, 0));
+        assert_eq!(book.seed(1, 0).len(), 64);
+    }
+
+    #[test]
+    fn every_seed_is_in_its_batch_tree() {
+        let book = SeedBook::new("s");
+        let tree = book.tree(3, 10);
+        for index in 0..10u16 {
+            let commitment = Commitment::of(&book.seed(3, i64::from(index)));
+            let leaf = leaf_hash(&arcade_core::hex::decode32(commitment.as_str()).unwrap());
+            let path = tree.audit_path(usize::from(index));
+            assert!(verify_inclusion(
+                u64::from(index),
+                10,
+                &leaf,
+                &path,
+                &tree.root()
+            ));
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! The EIP-712 typed data the house signs, as full `{domain, types, primaryType, message}`
+//! objects so any library verifies them without knowing these types. Field by field as
+//! `docs/proofs.md` lists them: no nulls, no floats, unix seconds, `int256` for the balance
+//! change, `bytes32` as `0x` + hex.
+
+use serde_json::{Value, json};
+
+/// The `EIP712Domain` fields of every signature.
+fn domain_type() -> Value {
+    json!([
+        { "name": "name", "type": "string" },
+        { "name": "version", "type": "string" },
+        { "name": "chainId", "type": "uint256" },
+    ])
+}
+
+fn fields(list: &[(&str, &str)]) -> Value {
+    list.iter()
+        .map(|(name, kind)| json!({ "name": name, "type": kind }))
+        .collect()
+}
+
+fn typed(domain: &Value, primary: &str, list: &[(&str, &str)], message: Value) -> Value {
+    let mut types = serde_json::Map::new();
+    types.insert("EIP712Domain".into(), domain_type());
+    types.insert(primary.into(), fields(list));
+    json!({
+        "domain": domain,
+        "types": types,
+        "primaryType": primary,
+        "message": message,
+    })
+}
+
+/// `0x` + the hex of a digest or seed.
+pub fn bytes32(hex: &str) -> String {
+    format!("0x{hex}")
+}
+
+/// What the house commits to before it sees the client seed.
+#[derive(Debug, Clone)]
+pub struct CommitmentMessage<'a> {
+    pub round_id: &'a str,
+    /// EIP-55.
+    pub player: &'a str,
+    /// 64 hex.
+    pub commitment: &'a str,
+    pub batch_id: i64,
+    pub index: i64,
+    pub fairness_version: u32,
+    /// Unix seconds.
+    pub created_at: i64,
+}
+
+pub fn commitment(domain: &Value, m: &CommitmentMessage<'_>) -> Value {
+    typed(
+        domain,
+        "Commitment",
+        &[
+            ("round_id", "string"),
+            ("player", "address"),
+            ("commitment", "bytes32"),
+            ("batch_id", "uint256"),
+            ("index", "uint256"),
+            ("fairness_version", "uint256"),
+            ("created_at", "uint256"),
+        ],
+        json!({
+            "round_id": m.round_id,
+            "player": m.player,
+            "commitment": bytes32(m.commitment),
+            "batch_id": m.batch_id,
+            "index": m.index,
+            "fairness_version": m.fairness_version,
+            "created_at": m.created_at,
+        }),
+    )
+}
+
+/// Every field that determines a settled round's outcome and payout.
+#[derive(Debug, Clone)]
+pub struct ReceiptMessage<'a> {
+    pub round_id: &'a str,
+    pub bet_id: i64,
+    pub player: &'a str,
+    pub game: &'a str,
+    pub commitment: &'a str,
+    pub server_seed: &'a str,
+    pub client_seed: &'a str,
+    pub nonce: i64,
+    /// coinflip's call, dice's direction, roulette's bet.
+    pub call: &'a str,
+    /// dice's target; 0 otherwise.
+    pub target: i64,
+    /// roulette straight's number, if any.
+    pub number: Option<i64>,
+    pub wager: i64,
+    /// coinflip 1 heads / 0 tails, dice roll in hundredths, roulette pocket.
+    pub outcome: i64,
+    pub won: bool,
+    pub payout: i64,
+    pub balance_change: i64,
+    pub batch_id: i64,
+    pub index: i64,
+    pub fairness_version: u32,
+    /// Unix seconds.
+    pub settled_at: i64,
+}
+
+pub fn receipt(domain: &Value, m: &ReceiptMessage<'_>) -> Value {
+    typed(
+        domain,
+        "Receipt",
+        &[
+            ("round_id", "string"),
+            ("bet_id", "uint256"),
+            ("player", "address"),
+            ("game", "string"),
+            ("commitment", "bytes32"),
+            ("server_seed", "bytes32"),
+            ("client_seed", "string"),
+            ("nonce", "uint256"),
+            ("call", "string"),
+            ("target", "uint256"),
+            ("has_number", "bool"),
+            ("number", "uint256"),
+            ("wager", "uint256"),
+            ("outcome", "uint256"),
+            ("won", "bool"),
+            ("payout", "uint256"),
+            ("balance_change", "int256"),
+            ("batch_id", "uint256"),
+            ("index", "uint256"),
+            ("fairness_version", "uint256"),
+            ("settled_at", "uint256"),
+        ],
+        json!({
+            "round_id": m.round_id,
+            "bet_id": m.bet_id,
+            "player": m.player,
+            "game": m.game,
+            "commitment": bytes32(m.commitment),
+            "server_seed": bytes32(m.server_seed),
+            "client_seed": m.client_seed,
+            "nonce": m.nonce,
+            "call": m.call,
+            "target": m.target,
+            "has_number": m.number.is_some(),
+            "number": m.number.unwrap_or(0),
+            "wager": m.wager,
+            "outcome": m.outcome,
+            "won": m.won,
+            "payout": m.payout,
+            "balance_change": m.balance_change,
+            "batch_id": m.batch_id,
+            "index": m.index,
+            "fairness_version": m.fairness_version,
+            "settled_at": m.settled_at,
+        }),
+    )
+}
+
+/// A batch of seeds, fixed before its first seed is used.
+pub fn seed_batch(
+    domain: &Value,
+    batch_id: i64,
+    size: i64,
+    merkle_root: &str,
+    created_at: i64,
+) -> Value {
+    typed(
+        domain,
+        "SeedBatch",
+        &[
+            ("batch_id", "uint256"),
+            ("size", "uint256"),
+            ("merkle_root", "bytes32"),
+            ("created_at", "uint256"),
+        ],
+        json!({
+            "batch_id": batch_id,
+            "size": size,
+            "merkle_root": bytes32(merkle_root),
+            "created_at": created_at,
+        }),
+    )
+}

@@ -1,0 +1,173 @@
+//! The proofs around a round (`docs/proofs.md`): where its seed sits in a published batch,
+//! and the house's signatures of its commitment and receipt, each next to its full typed data.
+//! The signatures are made once (at commit and at settlement) and stored; the typed data is
+//! rebuilt from the stored fields when shown.
+
+use salvo::oapi::ToSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::Arcade;
+use super::receipts::BetReceipt;
+use crate::address;
+use crate::error::ApiError;
+use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage};
+use crate::store::entities::round;
+
+/// A seed's place in its batch.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct BatchPlace {
+    pub batch_id: i64,
+    pub index: i64,
+    pub size: i64,
+    /// Sibling hashes (hex) from the leaf up; the sides follow from `index` and `size`.
+    pub audit_path: Vec<String>,
+}
+
+/// A signature with the typed data it signs (`{domain, types, primaryType, message}`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Signed {
+    /// `0x` r ‖ s ‖ v (v 27 or 28), by the manifest's `signer`.
+    pub signature: String,
+    #[salvo(schema(value_type = Object))]
+    pub typed_data: Value,
+}
+
+/// A commit answer's proofs.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct CommitProofs {
+    pub batch: BatchPlace,
+    pub commitment: Signed,
+}
+
+/// A receipt's proofs; all null for rounds opened before signing began.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+pub struct ReceiptProofs {
+    pub batch: Option<BatchPlace>,
+    pub commitment: Option<Signed>,
+    pub receipt: Option<Signed>,
+}
+
+impl Arcade {
+    pub(super) fn commitment_typed(&self, round: &round::Model) -> Option<Value> {
+        Some(typed::commitment(
+            &self.seeds.signer.domain(),
+            &CommitmentMessage {
+                round_id: &round.id,
+                player: &address::display_key(&round.address),
+                commitment: &round.commitment,
+                batch_id: round.batch_id?,
+                index: round.seed_index?,
+                fairness_version: arcade_core::FAIRNESS_VERSION,
+                created_at: round.created_at / 1000,
+            },
+        ))
+    }
+
+    /// The typed `Receipt` of a settled round whose seed came from a batch.
+    pub(super) fn receipt_typed(
+        &self,
+        receipt: &BetReceipt,
+        round: &round::Model,
+    ) -> Option<Value> {
+        let (params, result) = (&receipt.params, &receipt.result);
+        let (call, target, number, outcome) = match receipt.game.as_str() {
+            "coinflip" => (
+                &params["call"],
+                0,
+                None,
+                i64::from(result["outcome"] == "heads"),
+            ),
+            "dice" => (
+                &params["direction"],
+                params["target"].as_i64()?,
+                None,
+                result["roll_hundredths"].as_i64()?,
+            ),
+            _ => (
+                &params["bet"],
+                0,
+                params["number"].as_i64(),
+                result["pocket"].as_i64()?,
+            ),
+        };
+        let message = ReceiptMessage {
+            round_id: &receipt.round_id,
+            bet_id: receipt.bet_id,
+            player: &receipt.address,
+            game: &receipt.game,
+            commitment: &receipt.commitment,
+            server_seed: receipt.server_seed.as_deref()?,
+            client_seed: &receipt.client_seed,
+            nonce: receipt.nonce,
+            call: call.as_str()?,
+            target,
+            number,
+            wager: receipt.wager,
+            outcome,
+            won: receipt.won,
+            payout: receipt.payout,
+            balance_change: receipt.profit,
+            batch_id: round.batch_id?,
+            index: round.seed_index?,
+            fairness_version: receipt.fairness_version,
+            settled_at: chrono::DateTime::parse_from_rfc3339(&receipt.settled_at)
+                .ok()?
+                .timestamp(),
+        };
+        Some(typed::receipt(&self.seeds.signer.domain(), &message))
+    }
+
+    /// Signs a freshly settled receipt (`None` for a round from before batches).
+    pub(super) fn sign_receipt(
+        &self,
+        receipt: &BetReceipt,
+        round: &round::Model,
+    ) -> Result<Option<String>, ApiError> {
+        self.receipt_typed(receipt, round)
+            .map(|typed| self.seeds.signer.sign(&typed).map_err(ApiError::internal))
+            .transpose()
+    }
+
+    /// Where the round's seed sits in its batch.
+    pub(super) async fn batch_place(
+        &self,
+        round: &round::Model,
+    ) -> Result<Option<BatchPlace>, ApiError> {
+        let (Some(batch_id), Some(index)) = (round.batch_id, round.seed_index) else {
+            return Ok(None);
+        };
+        let size = self.batch_size(batch_id).await?;
+        Ok(Some(BatchPlace {
+            batch_id,
+            index,
+            size,
+            audit_path: self.audit_path(batch_id, size, index),
+        }))
+    }
+
+    /// Attaches a receipt's proofs, from the stored signatures.
+    pub(super) async fn with_proofs(
+        &self,
+        mut receipt: BetReceipt,
+        round: &round::Model,
+        receipt_signature: Option<&str>,
+    ) -> Result<BetReceipt, ApiError> {
+        let signed = |signature: Option<&str>, typed: Option<Value>| {
+            Some(Signed {
+                signature: signature?.to_owned(),
+                typed_data: typed?,
+            })
+        };
+        receipt.house_agent = self.house_wallets.contains(&round.address);
+        receipt.proofs = Some(ReceiptProofs {
+            batch: self.batch_place(round).await?,
+            commitment: signed(
+                round.commitment_signature.as_deref(),
+                self.commitment_typed(round),
+            ),
+            receipt: signed(receipt_signature, self.receipt_typed(&receipt, round)),
+        });
+        Ok(receipt)
+    }
+}

@@ -1,0 +1,183 @@
+"""The house's EIP-712 signatures (docs/proofs.md) recovered by eth_account from what the live
+server sends: a commit answer's Commitment and a settled receipt's Receipt and Commitment
+recover to the manifest's `signer`, a tampered field to another address. And the secrets stay
+secret: with a random `seeds.secret` and `signing.key`, neither (nor the key without 0x) shows
+in any GET answer or in the server's output, and `signer` is that key's address."""
+
+import copy
+import hmac
+import os
+import secrets
+import sys
+import time
+import unittest
+from unittest import mock
+
+import requests
+from eth_account import Account
+from eth_account.messages import encode_defunct, encode_typed_data
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "api-python"))
+from arcade_process import ArcadeProcess  # noqa: E402
+
+
+def start(**env):
+    """The server with extra `ARCADE__…` settings (ArcadeProcess passes os.environ on)."""
+    with mock.patch.dict(os.environ, env):
+        return ArcadeProcess("serve")
+
+
+def recover(signed):
+    return Account.recover_message(encode_typed_data(full_message=signed["typed_data"]),
+                                   signature=signed["signature"])
+
+
+class Player:
+    """A player whose auth statement is signed with eth_account (EIP-191)."""
+
+    def __init__(self, base):
+        self.base, self.account = base, Account.create()
+        self.address = self.account.address
+        assert self.post("/api/arcade/free", {"address": self.address}).status_code == 200
+        statement = self.get(f"/api/arcade/auth-statement/{self.address}").json()["statement"]
+        signed = self.account.sign_message(encode_defunct(text=statement))
+        self.signature = "0x" + signed.signature.hex().removeprefix("0x")
+
+    def get(self, path):
+        return requests.get(f"{self.base}{path}", timeout=30)
+
+    def post(self, path, body):
+        return requests.post(f"{self.base}{path}", json=body, timeout=30)
+
+    def commit(self):
+        answer = self.post("/api/arcade/commit", {"address": self.address, "signature": self.signature})
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    def play(self, path, **params):
+        round_ = self.commit()
+        answer = self.post(f"/api/arcade/{path}", {"round_id": round_["round_id"], "client_seed": "eth_account",
+                                                   "wager": 5, **params})
+        assert answer.status_code == 200, answer.text
+        return round_, answer.json()
+
+
+class TypedDataTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = start()
+        cls.base = cls.server.base_url
+        manifest = requests.get(f"{cls.base}/api/arcade/manifest", timeout=30).json()
+        cls.signer, cls.domain = manifest["signer"], manifest["signing_domain"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def assert_tampering_detected(self, signed, field, change):
+        forged = copy.deepcopy(signed)
+        change(forged["typed_data"])
+        self.assertNotEqual(recover(forged), self.signer, f"{field} changed, still the signer")
+
+    def test_the_commit_answer_recovers_to_the_signer(self):
+        player = Player(self.base)
+        answer = player.commit()
+        signed = answer["proofs"]["commitment"]
+        self.assertEqual(signed["typed_data"]["primaryType"], "Commitment")
+        self.assertEqual(signed["typed_data"]["domain"], self.domain)
+        self.assertEqual(recover(signed), self.signer)
+        message = signed["typed_data"]["message"]
+        self.assertEqual((message["round_id"], message["player"], message["commitment"]),
+                         (answer["round_id"], player.address, "0x" + answer["commitment"]))
+        self.assert_tampering_detected(signed, "index", lambda t: t["message"].update(index=t["message"]["index"] + 1))
+        self.assert_tampering_detected(signed, "player", lambda t: t["message"].update(player=self.signer))
+
+    def test_a_receipt_recovers_to_the_signer_and_tampering_does_not(self):
+        player = Player(self.base)
+        for path, params in [("flip", {"call": "heads"}), ("dice", {"target": 50, "direction": "over"}),
+                             ("roulette", {"bet": "straight", "number": 7}), ("roulette", {"bet": "black"})]:
+            with self.subTest(path=path, **params):
+                round_, receipt = player.play(path, **params)
+                signed = receipt["proofs"]["receipt"]
+                self.assertEqual(signed["typed_data"]["primaryType"], "Receipt")
+                self.assertEqual(recover(signed), self.signer)
+                self.assertEqual(recover(receipt["proofs"]["commitment"]), self.signer)
+                self.assertEqual(receipt["proofs"]["commitment"], round_["proofs"]["commitment"])
+                message = signed["typed_data"]["message"]
+                self.assertEqual((message["bet_id"], message["payout"], message["balance_change"], message["won"]),
+                                 (receipt["bet_id"], receipt["payout"], receipt["profit"], receipt["won"]))
+                for field, change in {
+                    "payout": lambda t: t["message"].update(payout=t["message"]["payout"] + 1),
+                    "won": lambda t: t["message"].update(won=not t["message"]["won"]),
+                    "client_seed": lambda t: t["message"].update(client_seed="another"),
+                    "balance_change": lambda t: t["message"].update(balance_change=-t["message"]["balance_change"] or 1),
+                    "chainId": lambda t: t["domain"].update(chainId=t["domain"]["chainId"] + 1),
+                }.items():
+                    self.assert_tampering_detected(signed, field, change)
+
+    def test_every_seed_batch_recovers_to_the_signer(self):
+        Player(self.base).play("flip", call="tails")
+        batches = requests.get(f"{self.base}/api/arcade/seed-batches", timeout=30).json()
+        self.assertTrue(batches)
+        for batch in batches:
+            self.assertEqual(batch["typed_data"]["primaryType"], "SeedBatch")
+            self.assertEqual(recover(batch), self.signer)
+            self.assertEqual(batch["typed_data"]["message"]["merkle_root"], "0x" + batch["merkle_root"])
+
+
+class SecretsStaySecretTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.seeds_secret = secrets.token_hex(32)
+        cls.key = "0x" + secrets.token_hex(32)
+        cls.server = start(ARCADE__SEEDS__SECRET=cls.seeds_secret, ARCADE__SIGNING__KEY=cls.key)
+        cls.base = cls.server.base_url
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()  # again if the test stopped it: harmless
+
+    def test_neither_secret_appears_and_the_signer_is_the_keys_address(self):
+        player = Player(self.base)
+        rounds = [player.play(path, **params) for path, params in
+                  [("flip", {"call": "heads"}), ("dice", {"target": 40}), ("roulette", {"bet": "odd"})]]
+        player.commit()  # one left open
+
+        manifest = requests.get(f"{self.base}/api/arcade/manifest", timeout=30).json()
+        self.assertEqual(manifest["signer"], Account.from_key(self.key).address)
+        self.assertEqual(recover(rounds[0][1]["proofs"]["receipt"]), manifest["signer"])
+        # The seeds come from this secret (docs/proofs.md), so the setting is the one in use.
+        for _, receipt in rounds:
+            batch = receipt["proofs"]["batch"]
+            batch_secret = hmac.digest(self.seeds_secret.encode(), f"arcade seed batch {batch['batch_id']}".encode(), "sha256")
+            self.assertEqual(receipt["server_seed"], hmac.digest(batch_secret, str(batch["index"]).encode(), "sha256").hex())
+
+        spec = requests.get(f"{self.base}/api/openapi.json", timeout=30)
+        paths = [path for path, operations in spec.json()["paths"].items() if "get" in operations and "{" not in path]
+        self.assertIn("/api/arcade/manifest", paths)
+        paths += ["/api/openapi.json", "/.well-known/x402", "/api/arcade/receipts?after=0",
+                  "/api/arcade/seed-batches/1", "/api/arcade/verify/1", f"/api/arcade/balance/{player.address}",
+                  f"/api/arcade/rounds/{rounds[0][0]['round_id']}", f"/api/arcade/auth-statement/{player.address}"]
+        bodies = {}
+        for path in paths:
+            answer = requests.get(f"{self.base}{path}", timeout=30)
+            if path == "/api/arcade/chips":  # `serve` has no chain: 503 payments_unavailable
+                self.assertEqual((answer.status_code, answer.json()["code"]), (503, "payments_unavailable"))
+            else:
+                self.assertLess(answer.status_code, 500, path)
+            bodies[path] = answer.text.lower()
+        for status in ("/api/arcade/seed-batches/1", "/api/arcade/verify/1", "/api/arcade/receipts?after=0"):
+            self.assertEqual(requests.get(f"{self.base}{status}", timeout=30).status_code, 200, status)
+
+        self.server.stop()  # its shutdown lines too
+        time.sleep(0.5)  # the reader thread drains the pipe
+        forbidden = {"seeds.secret": self.seeds_secret, "signing.key": self.key, "signing.key without 0x": self.key[2:]}
+        for name, value in forbidden.items():
+            for path, body in bodies.items():
+                self.assertNotIn(value.lower(), body, f"{name} in GET {path}")
+            self.assertNotIn(value.lower(), "".join(self.server.output).lower(), f"{name} in the server's output")
+        self.assertTrue(self.server.output, "the output was captured")
+
+
+if __name__ == "__main__":
+    unittest.main()
