@@ -1,0 +1,158 @@
+use super::*;
+use crate::eip712::{keccak, to_hex, typed_data_hash};
+use k256::ecdsa::SigningKey;
+
+fn key(seed: &[u8]) -> SigningKey {
+    SigningKey::from_slice(&keccak(seed)).unwrap()
+}
+
+fn domain() -> Value {
+    json!({"name": "Provably Fair Arcade", "version": "1", "chainId": 31337})
+}
+
+fn batch_message() -> Value {
+    json!({"batch_id": 3, "size": 1024, "merkle_root": format!("0x{}", "ab".repeat(32)), "created_at": 1_795_428_000})
+}
+
+fn typed(message: &Value) -> Value {
+    json!({
+        "domain": domain(),
+        "types": {
+            "EIP712Domain": [
+                {"name": "name", "type": "string"},
+                {"name": "version", "type": "string"},
+                {"name": "chainId", "type": "uint256"}
+            ],
+            "SeedBatch": signed_types_json()["SeedBatch"],
+        },
+        "primaryType": "SeedBatch",
+        "message": message,
+    })
+}
+
+fn sign(key: &SigningKey, typed: &Value) -> Value {
+    let hash = typed_data_hash(typed).unwrap();
+    let (sig, recid) = key.sign_prehash_recoverable(&hash).unwrap();
+    json!({
+        "signature": format!("0x{}{:02x}", to_hex(&sig.to_bytes()), 27 + recid.to_byte()),
+        "typed_data": typed,
+    })
+}
+
+fn expected(signer: &SigningKey) -> Value {
+    json!({
+        "signer": checksum(&crate::signature::address_of(signer.verifying_key().as_affine())).to_lowercase(),
+        "domain": domain(),
+        "primaryType": "SeedBatch",
+        "message": batch_message(),
+    })
+}
+
+fn problems(report: &Value) -> Vec<String> {
+    report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_right_signature_is_valid() {
+    let house = key(b"house");
+    let report = check_signed(&sign(&house, &typed(&batch_message())), &expected(&house)).unwrap();
+    assert_eq!(report["valid"], json!(true), "{report}");
+    assert_eq!(
+        report["recovered"],
+        json!(checksum(&crate::signature::address_of(
+            house.verifying_key().as_affine()
+        )))
+    );
+}
+
+#[test]
+fn a_wrong_signer_is_named() {
+    let house = key(b"house");
+    let report = check_signed(
+        &sign(&key(b"mallory"), &typed(&batch_message())),
+        &expected(&house),
+    )
+    .unwrap();
+    assert_eq!(report["valid"], json!(false));
+    let problems = problems(&report);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].starts_with("signed by 0x"), "{problems:?}");
+    assert!(
+        problems[0].contains("not the manifest's signer"),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn a_tampered_field_is_named_and_breaks_the_signature() {
+    let house = key(b"house");
+    let mut signed = sign(&house, &typed(&batch_message()));
+    signed["typed_data"]["message"]["size"] = json!(2048);
+    let report = check_signed(&signed, &expected(&house)).unwrap();
+    let problems = problems(&report);
+    assert!(
+        problems.contains(&"message.size is 2048, expected 1024".to_owned()),
+        "{problems:?}"
+    );
+    assert!(
+        problems.iter().any(|p| p.starts_with("signed by")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn numbers_as_strings_and_address_case_compare_equal() {
+    let house = key(b"house");
+    let mut message = batch_message();
+    message["batch_id"] = json!("3");
+    message["merkle_root"] = json!(format!("0x{}", "AB".repeat(32)));
+    let report = check_signed(&sign(&house, &typed(&message)), &expected(&house)).unwrap();
+    assert_eq!(report["valid"], json!(true), "{report}");
+}
+
+#[test]
+fn a_wrong_domain_and_type_are_named() {
+    let house = key(b"house");
+    let mut data = typed(&batch_message());
+    data["domain"]["chainId"] = json!(1);
+    data["types"]["SeedBatch"][1]["type"] = json!("uint64");
+    let report = check_signed(&sign(&house, &data), &expected(&house)).unwrap();
+    let problems = problems(&report);
+    assert_eq!(
+        problems,
+        vec![
+            "domain.chainId is 1, expected 31337".to_owned(),
+            "types.SeedBatch.size is uint64, expected uint256".to_owned(),
+        ]
+    );
+}
+
+#[test]
+fn unsigned_and_bad_expectations() {
+    let house = key(b"house");
+    let report = check_signed(&Value::Null, &expected(&house)).unwrap();
+    assert_eq!(report["valid"], json!(false));
+    assert_eq!(report["recovered"], Value::Null);
+    let mut bad = expected(&house);
+    bad["primaryType"] = json!("Mail");
+    assert!(check_signed(&Value::Null, &bad).is_err());
+    let mut bad = expected(&house);
+    bad["message"].as_object_mut().unwrap().remove("size");
+    assert!(check_signed(&Value::Null, &bad).is_err());
+}
+
+#[test]
+fn signed_types_parse() {
+    assert_eq!(signed_type("Receipt").unwrap().len(), 21);
+    assert_eq!(signed_type("Commitment").unwrap().len(), 7);
+    assert_eq!(
+        signed_type("SeedBatch").unwrap()[2],
+        Field::new("merkle_root", "bytes32")
+    );
+    assert!(signed_type("Seed").is_none());
+}
