@@ -55,10 +55,16 @@ wasm-pack build proofs-wasm --release --target web --out-dir pkg-web
 echo "arcade_proofs_bg.wasm: $(wc -c < proofs-wasm/pkg-web/arcade_proofs_bg.wasm) bytes"
 (cd tests/proofs-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
+stage "the audit command packaged into arcade-wasm (bin arcade-audit, with the proofs module)"
+node audit/package-bin.mjs wasm/pkg-node
+
 stage "Node: a viem-signed player, @x402/fetch buying chips on the dev chain, the MCP SDK client playing"
 cargo build -p arcade-server --locked
 export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="$root"
 (cd tests/api-node && npm ci --no-audit --no-fund --loglevel=error && node --test)
+
+stage "Node: arcade-audit (installed from the packaged arcade-wasm) against thousands of signed rounds and a lying feed"
+(cd tests/audit-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
 stage "Python: PyPI x402 buying chips on the dev chain, PyPI mcp playing through the tools"
 venv="$HOME/.cache/arcade/venv-$(cat tests/api-python/requirements.txt tests/api-python/constraints.txt | sha256sum | cut -c1-12)"

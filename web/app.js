@@ -1,6 +1,8 @@
-// The verifier page: the live floor, three ways to verify a round, the golden-vector self-check.
+// The verifier page: the live floor, three ways to verify a round, the fairness monitor
+// (monitor.js), the golden-vector self-check.
 // Every verdict is computed here by the wasm core; the server only supplies receipts.
 import { commitment, deriveCoinflip, deriveDice, deriveRoulette, verify, version } from '../wasm/arcade_wasm.js';
+import { startMonitor } from './monitor.js';
 import { explain, refused } from './steps.js';
 import { core } from './verifier.js';
 
@@ -157,6 +159,7 @@ async function main() {
   });
   $('#panel-hand').addEventListener('submit', (e) => { e.preventDefault(); byHand(); });
   $('#self-check').addEventListener('click', selfCheck);
+  startMonitor();
   document.body.dataset.ready = 'true';
   floor().catch((error) => { $('#house').textContent = `floor unavailable: ${error.message}`; });
 }

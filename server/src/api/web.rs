@@ -10,7 +10,7 @@ use super::edge::shared;
 use crate::error::ApiError;
 
 /// The page's own files, compiled in so the binary serves them from anywhere.
-const FILES: [(&str, &str, &str); 5] = [
+const FILES: [(&str, &str, &str); 11] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -35,6 +35,37 @@ const FILES: [(&str, &str, &str); 5] = [
         "style.css",
         "text/css; charset=utf-8",
         include_str!("../../../web/style.css"),
+    ),
+    (
+        "monitor.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/monitor.js"),
+    ),
+    (
+        "charts.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/charts.js"),
+    ),
+    // The audit command's own modules: the monitor checks rounds with the same code.
+    (
+        "stats.mjs",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../audit/stats.mjs"),
+    ),
+    (
+        "feed.mjs",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../audit/feed.mjs"),
+    ),
+    (
+        "rounds.mjs",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../audit/rounds.mjs"),
+    ),
+    (
+        "proofs.mjs",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../audit/proofs.mjs"),
     ),
 ];
 const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");

@@ -1,0 +1,62 @@
+// Signed players playing many rounds quickly over REST: each claims the free chips, signs its
+// auth statement once, then commits and plays 1-chip rounds of every game and many calls.
+// `newAccount` makes a signer (a viem account: `address`, `signMessage`), so each test package
+// brings its own viem.
+
+const BETS = ['straight', 'red', 'black', 'odd', 'even', 'low', 'high', 'dozen1', 'dozen2', 'dozen3', 'column1', 'column2', 'column3'];
+
+async function api(baseUrl, path, body) {
+  const response = await fetch(`${baseUrl}${path}`, body === undefined ? {} : {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw Object.assign(new Error(`${path}: ${response.status} ${json.code}`), { code: json.code });
+  return json;
+}
+
+/** The call of round `i`: every game, both dice directions at many targets, all 13 bets. */
+export function callFor(i) {
+  const game = ['flip', 'dice', 'roulette'][i % 3];
+  if (game === 'flip') return { game, body: { call: i % 2 ? 'heads' : 'tails' } };
+  if (game === 'dice') return { game, body: { target: 2 + ((i * 7) % 97), direction: i % 2 ? 'over' : 'under' } };
+  const bet = BETS[i % BETS.length];
+  return { game, body: { bet, ...(bet === 'straight' ? { number: i % 37 } : {}) } };
+}
+
+/** One player's `rounds` rounds; stops early when out of chips. Returns the receipts. */
+async function player(baseUrl, rounds, offset, newAccount) {
+  const account = newAccount();
+  await api(baseUrl, '/api/arcade/free', { address: account.address });
+  const { statement } = await api(baseUrl, `/api/arcade/auth-statement/${account.address}`);
+  const signature = await account.signMessage({ message: statement });
+  const receipts = [];
+  for (let i = 0; i < rounds; i++) {
+    const { game, body } = callFor(offset + i);
+    try {
+      const { round_id } = await api(baseUrl, '/api/arcade/commit', { address: account.address, signature });
+      receipts.push(await api(baseUrl, `/api/arcade/${game}`, { round_id, client_seed: `audit-${offset + i}`, wager: 1, ...body }));
+    } catch (error) {
+      if (error.code === 'insufficient_chips') break;
+      throw error;
+    }
+  }
+  return receipts;
+}
+
+/** `players` players in parallel, `rounds` each: every receipt the game calls answered. */
+export async function playMany(baseUrl, { players, rounds, newAccount }) {
+  const all = await Promise.all(Array.from({ length: players }, (_, p) => player(baseUrl, rounds, p * rounds, newAccount)));
+  return all.flat().sort((a, b) => a.bet_id - b.bet_id);
+}
+
+/** Rounds, chips wagered and paid out per game, as the players saw them. */
+export function totals(receipts) {
+  const games = {};
+  for (const r of receipts) {
+    const t = (games[r.game] ??= { rounds: 0, wagered: 0, paid_out: 0 });
+    t.rounds += 1;
+    t.wagered += r.wager;
+    t.paid_out += r.payout;
+  }
+  return games;
+}

@@ -1,0 +1,99 @@
+// The audit's statistics against values worked out by hand and against brute force.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import {
+  chiSquare, diceBinChances, fairnessStats, gammaQ, lnGamma, pocketChances, roundMoments,
+  summarize, addRound, newTally, winOdds, winReturn,
+} from '../../audit/stats.mjs';
+
+const close = (actual, expected, tolerance, what) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} vs ${expected}`);
+
+test('win chances and exact returns follow fairness v1', () => {
+  assert.deepEqual(winOdds('coinflip', { call: 'heads' }), { w: 1, n: 2 });
+  assert.deepEqual(winOdds('dice', { target: 50, direction: 'under' }), { w: 5000, n: 10001 });
+  assert.deepEqual(winOdds('dice', { target: 50, direction: 'over' }), { w: 5000, n: 10001 });
+  assert.deepEqual(winOdds('dice', { target: 1, direction: 'over' }), { w: 9900, n: 10001 });
+  assert.deepEqual(winOdds('roulette', { bet: 'straight', number: 7 }), { w: 1, n: 37 });
+  assert.deepEqual(winOdds('roulette', { bet: 'column2', number: null }), { w: 12, n: 37 });
+  assert.deepEqual(winReturn('dice', { target: 50, direction: 'under' }, 10), { a: 10 * 99 * 10001, b: 500000 });
+  assert.throws(() => winOdds('roulette', { bet: 'corner' }), /unknown call/);
+});
+
+test('every bet returns 99% (coinflip, dice) or 36/37 (roulette) of the wager in expectation', () => {
+  close(roundMoments('coinflip', { call: 'tails' }, 7).mean, 7 * 0.99, 1e-12, 'coinflip');
+  for (const target of [1, 2, 33, 50, 98, 99]) {
+    for (const direction of ['under', 'over']) {
+      close(roundMoments('dice', { target, direction }, 13).mean, 13 * 0.99, 1e-9, `dice ${target} ${direction}`);
+    }
+  }
+  for (const bet of ['straight', 'red', 'even', 'high', 'dozen3', 'column1']) {
+    close(roundMoments('roulette', { bet, number: 3 }, 5).mean, (5 * 36) / 37, 1e-12, bet);
+  }
+});
+
+test('the variance counts the fair bonus chip: brute force over the payout law', () => {
+  // A 1-chip coinflip pays 0 (p 1/2), 1 (p 1/2 · 0.02) or 2 (p 1/2 · 0.98).
+  const law = [[0, 0.5], [1, 0.5 * 0.02], [2, 0.5 * 0.98]];
+  const mean = law.reduce((s, [x, q]) => s + x * q, 0);
+  const variance = law.reduce((s, [x, q]) => s + (x - mean) ** 2 * q, 0);
+  const moments = roundMoments('coinflip', { call: 'heads' }, 1);
+  close(moments.mean, mean, 1e-12, 'mean');
+  close(moments.variance, variance, 1e-12, 'variance');
+  // Roulette pays whole multiples: Var = p(1-p)·R².
+  const straight = roundMoments('roulette', { bet: 'straight', number: 0 }, 2);
+  close(straight.variance, (1 / 37) * (36 / 37) * 72 * 72, 1e-9, 'straight');
+});
+
+test('the tally sets realized return beside the expectation and its 95% interval', () => {
+  const tally = newTally();
+  addRound(tally, { game: 'roulette', params: { bet: 'red' }, wager: 10, payout: 20, house_agent: true });
+  addRound(tally, { game: 'roulette', params: { bet: 'red' }, wager: 10, payout: 0 });
+  const s = summarize(tally);
+  assert.equal(s.rounds, 2);
+  assert.equal(s.house_agent_rounds, 1);
+  assert.equal(s.realized_return, 1);
+  close(s.expected_return, 36 / 37, 1e-12, 'expected');
+  const sd = Math.sqrt(2 * ((18 / 37) * 400 - (360 / 37) ** 2));
+  close(s.interval[1] - s.expected_return, (1.96 * sd) / 20, 1e-12, 'half width');
+  assert.equal(s.within_interval, true);
+  assert.equal(summarize(newTally()).realized_return, null);
+});
+
+test('Q(a, x) matches the chi-square table', () => {
+  close(lnGamma(5), Math.log(24), 1e-12, 'ln 4!');
+  close(lnGamma(0.5), Math.log(Math.sqrt(Math.PI)), 1e-12, 'ln Γ(1/2)');
+  // Critical values of the chi-square law at p = 0.05 and 0.01.
+  for (const [df, x, p] of [[1, 3.841459, 0.05], [2, 5.991465, 0.05], [36, 50.998460, 0.05], [99, 123.225221, 0.05], [99, 134.642, 0.01], [36, 58.619, 0.01]]) {
+    close(gammaQ(df / 2, x / 2), p, 2e-5, `df ${df}`);
+  }
+  assert.equal(gammaQ(3, 0), 1);
+  assert.ok(gammaQ(49.5, 1000) < 1e-100);
+});
+
+test('chi-square of histograms: uniform counts score 0 (p = 1), a loaded wheel scores p ≈ 0', () => {
+  const fair = chiSquare(Array(37).fill(100), pocketChances());
+  assert.equal(fair.statistic, 0);
+  assert.equal(fair.p_value, 1);
+  const loaded = Array(37).fill(100);
+  loaded[0] = 400;
+  assert.ok(chiSquare(loaded, pocketChances()).p_value < 1e-10);
+  const chances = diceBinChances();
+  close(chances.reduce((s, c) => s + c, 0), 1, 1e-12, 'dice chances');
+  assert.equal(chiSquare(Array(100).fill(0), chances).p_value, null);
+});
+
+test('fairnessStats bins dice rolls by the point (100.00 in the last bin) and pockets by number', () => {
+  const stats = fairnessStats([
+    { game: 'dice', params: { target: 50, direction: 'under' }, wager: 1, payout: 2, roll_hundredths: 10000 },
+    { game: 'dice', params: { target: 50, direction: 'over' }, wager: 1, payout: 0, roll_hundredths: 0 },
+    { game: 'roulette', params: { bet: 'straight', number: 36 }, wager: 1, payout: 36, pocket: 36 },
+  ]);
+  assert.equal(stats.dice_rolls.bins[99], 1);
+  assert.equal(stats.dice_rolls.bins[0], 1);
+  assert.equal(stats.roulette_pockets.bins[36], 1);
+  assert.equal(stats.games.dice.rounds, 2);
+  assert.equal(stats.games.coinflip.rounds, 0);
+  assert.equal(stats.games.roulette.paid_out, 36);
+});

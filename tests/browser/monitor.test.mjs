@@ -1,0 +1,102 @@
+// The fairness monitor on the verifier page, in headless Chromium against the real server:
+// rounds played over the API are all re-derived in the browser, counted, and drawn (returns
+// with their expectation and band, dice and roulette histograms); a feed answer rewritten in
+// flight (one receipt's payout) shows a failure naming that bet. Screenshots: tests/output.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+
+import { chromium } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
+import { startServer } from '../api-node/server.mjs';
+import { playMany, totals } from '../audit-node/players.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const shots = join(root, 'tests', 'output', 'browser');
+mkdirSync(shots, { recursive: true });
+
+let server;
+let browser;
+let played;
+before(async () => {
+  process.env.ARCADE__WEB__WASM_DIR ??= join(root, 'wasm', 'pkg-web');
+  process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
+  server = await startServer();
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  played = await playMany(server.baseUrl, {
+    players: 6, rounds: 60, newAccount: () => privateKeyToAccount(generatePrivateKey()),
+  });
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Opens the page, brings the monitor into view and waits for its verdict. */
+async function openMonitor(page) {
+  await page.goto(server.baseUrl);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.locator('#monitor').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#monitor-status[data-state="done"]', { timeout: 60_000 });
+  return page.$eval('#monitor-status', (box) => ({ ...box.dataset }));
+}
+
+test('the monitor waits until it is scrolled to: a cold load fetches no feed', async () => {
+  const page = await browser.newPage();
+  const feed = [];
+  page.on('request', (request) => { if (request.url().includes('/api/arcade/receipts')) feed.push(request.url()); });
+  await page.goto(server.baseUrl);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector('#recent tbody tr');
+  assert.deepEqual(feed, []);
+  assert.equal(await page.getAttribute('#monitor-status', 'data-state'), null);
+  await page.close();
+});
+
+test('the monitor re-derives every round played and shows what the players got', async () => {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const counts = await openMonitor(page);
+  assert.equal(Number(counts.rounds), played.length);
+  assert.equal(Number(counts.verified), played.length);
+  assert.equal(Number(counts.failed), 0);
+  assert.equal(Number(counts.unsigned), 0);
+  assert.equal(await page.textContent('#monitor-note'), '', 'signatures were checked');
+  assert.equal(await page.$$eval('#monitor-failures *', (n) => n.length), 0);
+  const rows = await page.$$eval('#monitor-games tbody tr', (trs) => trs.map((tr) => ({ ...tr.dataset })));
+  for (const [game, seen] of Object.entries(totals(played))) {
+    const row = rows.find((r) => r.game === game);
+    assert.deepEqual([Number(row.rounds), Number(row.wagered), Number(row.paidOut)], [seen.rounds, seen.wagered, seen.paid_out], game);
+  }
+  // Three running-return charts and two histograms, each with labelled axes and a legend.
+  assert.equal(await page.locator('#monitor-charts svg.chart').count(), 5);
+  assert.equal(await page.locator('#monitor-charts .legend').count(), 5);
+  const bars = await page.$$eval('#monitor-charts .bars', (gs) => gs.map((g) => g.querySelectorAll('rect').length));
+  assert.deepEqual(bars, [100, 37]);
+  assert.match(await page.textContent('#monitor-charts'), /dice rolls[\s\S]*chi-square p = \d/);
+  await page.locator('#monitor').screenshot({ path: join(shots, 'monitor-clean.png') });
+  await page.close();
+});
+
+test('a receipt rewritten in the feed shows as a failure, naming the bet', async () => {
+  const victim = played[Math.floor(played.length / 2)].bet_id;
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await page.route('**/api/arcade/receipts?*', async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    for (const receipt of body.receipts) if (receipt.bet_id === victim) receipt.payout += 1;
+    await route.fulfill({ response, json: body });
+  });
+  const counts = await openMonitor(page);
+  assert.equal(Number(counts.failed), 1);
+  assert.equal(Number(counts.verified), played.length - 1);
+  const banner = page.locator('#monitor-failures [data-verdict="fail"]');
+  assert.match(await banner.textContent(), new RegExp(`FAIL: 1 round did not verify[\\s\\S]*bet ${victim}: re-derivation differs: payout`));
+  await page.locator('#monitor').screenshot({ path: join(shots, 'monitor-tampered-phone.png') });
+  await page.close();
+});
