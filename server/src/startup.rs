@@ -94,32 +94,7 @@ impl Application {
             .map(|url| url.trim_end_matches('/').to_owned())
             .unwrap_or_else(|| format!("http://{}:{port}", settings.server.host));
         let public_url = PublicUrl::parse(&base_url)?;
-        let house_bots = HouseBots::new(&settings.housebots)?;
-        let house_wallets: HashSet<String> = settings
-            .house
-            .wallets
-            .iter()
-            .chain(&house_bots.addresses())
-            .map(address::key)
-            .collect();
-        let arcade = Arc::new(Arcade {
-            db,
-            identity: identity(&settings, &public_url)?,
-            limits: arcade_core::Limits::SPEC,
-            house_wallets,
-            payments,
-            house_lock: tokio::sync::Mutex::new(()),
-            crash_after: settings.faults.crash_after,
-            house_bots,
-            floor: Floor::default(),
-            rate_limits: RateLimits::new(&settings.rate_limits, house_token()?)?,
-            rounds: settings.rounds.clone(),
-            seeds: Seeds::new(
-                HouseSigner::new(settings.signing.key.expose(), settings.chain.chain_id)?,
-                SeedBook::new(settings.seeds.secret.expose()),
-                settings.seeds.batch_size,
-            ),
-        });
+        let arcade = Arc::new(arcade(&settings, db, payments, &public_url)?);
         arcade
             .ensure_seed_room()
             .await
@@ -191,6 +166,41 @@ fn is_loopback(host: &str) -> bool {
             .trim_matches(['[', ']'])
             .parse::<IpAddr>()
             .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The service, from the settings and what was connected.
+fn arcade(
+    settings: &Settings,
+    db: store::Db,
+    payments: Option<Payments>,
+    public_url: &PublicUrl,
+) -> Result<Arcade, StartupError> {
+    let house_bots = HouseBots::new(&settings.housebots)?;
+    let house_wallets: HashSet<String> = settings
+        .house
+        .wallets
+        .iter()
+        .chain(&house_bots.addresses())
+        .map(address::key)
+        .collect();
+    Ok(Arcade {
+        db,
+        identity: identity(settings, public_url)?,
+        limits: arcade_core::Limits::SPEC,
+        house_wallets,
+        payments,
+        house_lock: tokio::sync::Mutex::new(()),
+        crash_after: settings.faults.crash_after,
+        house_bots,
+        floor: Floor::default(),
+        rate_limits: RateLimits::new(&settings.rate_limits, house_token()?)?,
+        rounds: settings.rounds.clone(),
+        seeds: Seeds::new(
+            HouseSigner::new(settings.signing.key.expose(), settings.chain.chain_id)?,
+            SeedBook::new(settings.seeds.secret.expose()),
+            settings.seeds.batch_size,
+        ),
+    })
 }
 
 fn identity(settings: &Settings, public_url: &PublicUrl) -> Result<Identity, StartupError> {

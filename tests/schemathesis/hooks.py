@@ -84,6 +84,12 @@ def map_case(ctx, case):
     elif path == "/api/arcade/verify/{bet_id}":
         bet = recent_bet()
         case.path_parameters["bet_id"] = bet["bet_id"] if bet else 1
+    elif path == "/api/arcade/seed-batches/{batch_id}":
+        # The first batch is published at start.
+        case.path_parameters["batch_id"] = 1
+    elif path == "/api/arcade/receipts" and random.random() < 0.5:
+        # Half the cases from the first receipt, so a filled page is seen too.
+        case.query = {"after": 0, "limit": min(int((case.query or {}).get("limit") or 100), 1000)}
     elif path == "/api/arcade/cashout/{cashout_id}" and CASHOUTS:
         case.path_parameters["cashout_id"] = random.choice(CASHOUTS)
     elif path.startswith("/api/arcade/chips"):

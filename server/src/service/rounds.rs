@@ -89,27 +89,9 @@ impl Arcade {
         let cap = self.rounds.max_open_per_address;
         let mut sealed_typed = None;
         let seal = |taken: Taken| {
-            let server_seed = self.seeds.book.seed(taken.batch_id, taken.index);
-            let commitment = Commitment::of(&server_seed).as_str().to_owned();
-            let typed = typed::commitment(
-                &self.seeds.signer.domain(),
-                &CommitmentMessage {
-                    round_id: &round_id,
-                    player: &player,
-                    commitment: &commitment,
-                    batch_id: taken.batch_id,
-                    index: taken.index,
-                    fairness_version: FAIRNESS_VERSION,
-                    created_at: now / 1000,
-                },
-            );
-            let signature = self.seeds.signer.sign(&typed).map_err(db_error)?;
+            let (sealed, typed) = self.seal(&round_id, &player, taken, now)?;
             sealed_typed = Some(typed);
-            Ok(Sealed {
-                server_seed,
-                commitment,
-                signature,
-            })
+            Ok(sealed)
         };
         let (taken, sealed) = match self.open_round(new, cap, seal).await? {
             Opened::Opened { taken, sealed } => (taken, sealed),
@@ -140,6 +122,38 @@ impl Arcade {
                 },
             },
         })
+    }
+
+    /// Seed `taken` for a round: the seed, its commitment and the house's signature of the
+    /// commitment, with the typed data signed.
+    fn seal(
+        &self,
+        round_id: &str,
+        player: &str,
+        taken: Taken,
+        now: i64,
+    ) -> Result<(Sealed, serde_json::Value), DbErr> {
+        let server_seed = self.seeds.book.seed(taken.batch_id, taken.index);
+        let commitment = Commitment::of(&server_seed).as_str().to_owned();
+        let typed = typed::commitment(
+            &self.seeds.signer.domain(),
+            &CommitmentMessage {
+                round_id,
+                player,
+                commitment: &commitment,
+                batch_id: taken.batch_id,
+                index: taken.index,
+                fairness_version: FAIRNESS_VERSION,
+                created_at: now / 1000,
+            },
+        );
+        let signature = self.seeds.signer.sign(&typed).map_err(db_error)?;
+        let sealed = Sealed {
+            server_seed,
+            commitment,
+            signature,
+        };
+        Ok((sealed, typed))
     }
 
     /// Opens a round, publishing a batch first when every published one is used up.

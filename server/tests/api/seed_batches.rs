@@ -106,7 +106,13 @@ async fn assert_seeds_accounted_for(app: &TestApp, commits: &[Value]) {
         let root = digest(&roots[&batch_id].0);
         let size = place["size"].as_u64().unwrap();
         assert_eq!(size, BATCH);
-        assert!(verify_inclusion(index.cast_unsigned(), size, &leaf, &path, &root));
+        assert!(verify_inclusion(
+            index.cast_unsigned(),
+            size,
+            &leaf,
+            &path,
+            &root
+        ));
     }
     // No gap: the indices taken are exactly the first ones, batch after batch.
     let expected: BTreeSet<(i64, i64)> = (0..commits.len() as i64)
