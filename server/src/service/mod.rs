@@ -8,7 +8,7 @@
 //! |---|---|
 //! | free chips, balance | `wallets.rs` |
 //! | commit (open a round) | `rounds.rs` |
-//! | flip, dice, roulette (settle a round) | `play.rs` |
+//! | flip, dice, roulette (settle a round) | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`) |
 //! | verify a bet, recent bets, the audit feed | `receipts.rs` |
 //! | a receipt's batch place and signatures | `proofs.rs` |
 //! | publishing and showing seed batches | `seed_batches.rs` |
@@ -28,6 +28,8 @@ pub mod floor;
 pub mod house_sender;
 pub mod manifest;
 pub mod play;
+pub mod play_batch;
+pub mod play_writer;
 pub mod proofs;
 pub mod purchases;
 pub mod receipts;
@@ -72,6 +74,8 @@ pub struct Arcade {
     pub rounds: RoundSettings,
     /// The house's signing key and its pre-committed seed batches.
     pub seeds: seed_batches::Seeds,
+    /// The queue into the one writer that settles plays in batches.
+    pub play_writer: play_writer::PlayWriter,
 }
 
 /// Milliseconds since the Unix epoch.

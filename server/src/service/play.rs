@@ -1,24 +1,24 @@
-//! Playing a round (flip, dice, roulette share this): check the call and the wager, spend the
-//! round, take the wager, settle with `arcade-core`, pay out, record the bet, all in one
-//! transaction that either happens whole or not at all. A repeat of the call that settled a
-//! round (a client whose connection dropped) gets the original receipt, marked `replayed`.
+//! Playing a round (flip, dice, roulette share this): check the call and the wager, then queue
+//! the play for the writer (`play_writer.rs`), which spends the round, takes the wager, settles
+//! with `arcade-core`, pays out and records the bet in one transaction that either happens
+//! whole or not at all. A repeat of the call that settled a round (a client whose connection
+//! dropped) gets the original receipt, marked `replayed`.
 
+use arcade_core::Call;
 use arcade_core::wire::CallParams;
-use arcade_core::{ARCADE_NONCE, Call, ClientSeed, Round, ServerSeed};
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
+use super::play_batch::{Outcome, Settled};
+use super::play_writer::Queued;
 use super::receipts::BetReceipt;
-use super::{Arcade, now_ms, utc_day};
+use super::{Arcade, now_ms};
 use crate::address;
 use crate::error::ApiError;
 use crate::identity::SignatureError;
+use crate::store;
 use crate::store::entities::bet;
-use crate::store::entities::ledger::LedgerKind;
 use crate::store::entities::round::{self, RoundState};
-use crate::store::ledger::{Entry, Floor};
-use crate::store::rounds::NewBet;
-use crate::store::{self, Tx};
 
 /// A game call, validated in shape (the edge did that) but not yet against the rules.
 #[derive(Debug, Clone)]
@@ -45,84 +45,43 @@ impl Arcade {
     pub async fn play(&self, play: Play) -> Result<Played, ApiError> {
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
-        let opened = store::rounds::find(&self.db, &play.round_id)
-            .await?
-            .ok_or_else(|| ApiError::RoundNotFound(play.round_id.clone()))?;
-        self.check_owner(&opened, &play).await?;
-        let now = now_ms();
-        if opened.state != RoundState::Open || self.is_expired(&opened, now) {
-            return self.not_open(&opened, &play, now).await;
+        if play.signature.is_some() {
+            let opened = self.round_to_play(&play).await?;
+            self.check_owner(&opened, &play).await?;
         }
-        let txn = store::begin(&self.db).await?;
-        if !store::rounds::spend(&txn, &opened, now, self.opened_after(now)).await? {
-            drop(txn);
-            let again = store::rounds::find(&self.db, &opened.id).await?;
-            return self.not_open(&again.unwrap_or(opened), &play, now).await;
+        let queued = Queued {
+            play: play.clone(),
+            potential_profit,
+        };
+        match self.settle_queued(queued).await? {
+            Outcome::Settled(settled) => {
+                let Settled {
+                    receipt,
+                    round,
+                    receipt_signature,
+                    balance,
+                } = *settled;
+                let receipt = self
+                    .with_proofs(receipt, &round, receipt_signature.as_deref())
+                    .await?;
+                Ok(Played {
+                    receipt,
+                    balance,
+                    replayed: false,
+                })
+            }
+            Outcome::Refused(error) => Err(error),
+            Outcome::NotOpen => {
+                let round = self.round_to_play(&play).await?;
+                self.not_open(&round, &play, now_ms()).await
+            }
         }
-        let (stored, balance) = self
-            .wager_and_settle(&txn, &opened, &play, potential_profit, now)
-            .await?;
-        txn.commit().await?;
-        self.floor.changed();
-        Ok(Played {
-            receipt: self.receipt(&stored, &opened).await?,
-            balance,
-            replayed: false,
-        })
     }
 
-    /// In the play's transaction: takes the wager, settles the round with `arcade-core`, pays
-    /// out, counts the day's net and records the bet; the bet and the balance after.
-    async fn wager_and_settle(
-        &self,
-        txn: &Tx,
-        opened: &round::Model,
-        play: &Play,
-        potential_profit: u64,
-        now: i64,
-    ) -> Result<(bet::Model, i64), ApiError> {
-        let wager = i64::try_from(play.wager).map_err(ApiError::internal)?;
-        let reference = format!("round:{}", opened.id);
-        let entry = |kind| Entry {
-            kind,
-            reference: &reference,
-            at: now,
-        };
-        let debit = store::ledger::debit(
-            txn,
-            &opened.address,
-            wager,
-            Floor::Nothing,
-            entry(LedgerKind::Wager),
-        );
-        let Some(debited) = debit.await? else {
-            return Err(insufficient(txn, &opened.address, play.wager).await);
-        };
-        let today = utc_day(now);
-        let net_today = if debited.net_day == today {
-            debited.net_today
-        } else {
-            0
-        };
-        self.limits.check_daily_cap(net_today, potential_profit)?;
-
-        let settlement = settle(opened, play)?;
-        let payout = i64::try_from(settlement.payout).map_err(ApiError::internal)?;
-        let balance = if payout > 0 {
-            store::ledger::credit(txn, &opened.address, payout, entry(LedgerKind::Win))
-                .await?
-                .chips
-        } else {
-            debited.chips
-        };
-        let net = net_today + settlement.profit;
-        store::ledger::set_net(txn, &opened.address, today, net).await?;
-        let mut stored =
-            store::rounds::record_bet(txn, new_bet(opened, play, &settlement, now)?).await?;
-        if let Some(signature) = self.sign_receipt(&BetReceipt::new(&stored, opened)?, opened)? {
-            store::rounds::sign_bet(txn, &mut stored, signature).await?;
-        }
-        Ok((stored, balance))
+    async fn round_to_play(&self, play: &Play) -> Result<round::Model, ApiError> {
+        store::rounds::find(&self.db, &play.round_id)
+            .await?
+            .ok_or_else(|| ApiError::RoundNotFound(play.round_id.clone()))
     }
 
     /// A round that cannot be played now: a repeat of the call that settled it gets that
@@ -194,53 +153,3 @@ fn is_same_call(bet: &bet::Model, play: &Play) -> Result<bool, ApiError> {
 #[derive(Debug, thiserror::Error)]
 #[error("the stored address {0:?} is not an address")]
 struct StoredAddress(String);
-
-fn new_bet(
-    opened: &round::Model,
-    play: &Play,
-    settlement: &arcade_core::Settlement,
-    now: i64,
-) -> Result<NewBet, ApiError> {
-    Ok(NewBet {
-        round_id: opened.id.clone(),
-        address: opened.address.clone(),
-        game: settlement.call.game().as_str(),
-        client_seed: play.client_seed.clone(),
-        nonce: i64::try_from(ARCADE_NONCE).map_err(ApiError::internal)?,
-        wager: i64::try_from(play.wager).map_err(ApiError::internal)?,
-        params: to_json(&CallParams(&settlement.call))?,
-        result: to_json(&settlement.result)?,
-        won: settlement.won,
-        payout: i64::try_from(settlement.payout).map_err(ApiError::internal)?,
-        profit: settlement.profit,
-        settled_at: now,
-    })
-}
-
-fn settle(opened: &round::Model, play: &Play) -> Result<arcade_core::Settlement, ApiError> {
-    let server_seed = ServerSeed::parse(&opened.server_seed).map_err(ApiError::internal)?;
-    let client_seed = ClientSeed::parse(&play.client_seed).map_err(ApiError::internal)?;
-    let round = Round::new(
-        server_seed,
-        client_seed,
-        ARCADE_NONCE,
-        play.call,
-        play.wager,
-    )
-    .map_err(ApiError::internal)?;
-    Ok(round.settle())
-}
-
-async fn insufficient(txn: &Tx, address: &str, wager: u64) -> ApiError {
-    match store::ledger::wallet(txn, address).await {
-        Ok(found) => ApiError::InsufficientChips {
-            balance: found.map_or(0, |w| w.chips),
-            wager,
-        },
-        Err(error) => error.into(),
-    }
-}
-
-fn to_json(value: &impl Serialize) -> Result<String, ApiError> {
-    serde_json::to_string(value).map_err(ApiError::internal)
-}

@@ -79,7 +79,18 @@ pub struct VerifiedBet {
 impl BetReceipt {
     pub fn new(bet: &bet::Model, round: &round::Model) -> Result<Self, ApiError> {
         let params: Value = serde_json::from_str(&bet.params).map_err(ApiError::internal)?;
-        let mut result: Value = serde_json::from_str(&bet.result).map_err(ApiError::internal)?;
+        let result: Value = serde_json::from_str(&bet.result).map_err(ApiError::internal)?;
+        Self::from_values(bet, round, params, result)
+    }
+
+    /// The receipt of a bet whose call and result are at hand as JSON values (a freshly settled
+    /// play: nothing parsed back from the stored text).
+    pub fn from_values(
+        bet: &bet::Model,
+        round: &round::Model,
+        params: Value,
+        mut result: Value,
+    ) -> Result<Self, ApiError> {
         if bet.game == Game::Dice.as_str() {
             add_exact_return(&params, u64::try_from(bet.wager).unwrap_or(0), &mut result)?;
         }

@@ -146,22 +146,6 @@ pub async fn claim_free(
     Ok(Some(wallet))
 }
 
-/// Sets the net winnings of the wallet's day (the daily cap counts them).
-pub async fn set_net(
-    db: &impl ConnectionTrait,
-    address: &str,
-    day: i64,
-    net: i64,
-) -> Result<(), DbErr> {
-    wallet::Entity::update_many()
-        .col_expr(wallet::Column::NetDay, Expr::value(day))
-        .col_expr(wallet::Column::NetToday, Expr::value(net))
-        .filter(wallet::Column::Address.eq(address))
-        .exec(db)
-        .await?;
-    Ok(())
-}
-
 pub async fn mark_bought_in(db: &impl ConnectionTrait, address: &str) -> Result<(), DbErr> {
     wallet::Entity::update_many()
         .col_expr(wallet::Column::BoughtIn, Expr::value(true))

@@ -1,6 +1,6 @@
 //! Rounds and the bets that settle them. A round is opened by a commit (counted in its wallet's
 //! `open_rounds`, which caps them) and spent once, by the play that records its bet in the same
-//! transaction, or expired unplayed.
+//! transaction (`plays.rs`), or expired unplayed.
 
 use std::collections::BTreeMap;
 
@@ -104,30 +104,6 @@ pub async fn find(db: &Db, round_id: &str) -> Result<Option<round::Model>, DbErr
     round::Entity::find_by_id(round_id.to_owned()).one(db).await
 }
 
-/// Open, not expired and opened after `opened_after` → spent, and one open round fewer for its
-/// address; `false` if it was not (a concurrent play got there first, or it expired).
-pub async fn spend(
-    db: &impl ConnectionTrait,
-    opened: &round::Model,
-    now: i64,
-    opened_after: i64,
-) -> Result<bool, DbErr> {
-    let spent = round::Entity::update_many()
-        .col_expr(round::Column::State, Expr::value(RoundState::Spent))
-        .col_expr(round::Column::SpentAt, Expr::value(now))
-        .filter(round::Column::Id.eq(&opened.id))
-        .filter(round::Column::State.eq(RoundState::Open))
-        .filter(round::Column::ExpiredAt.is_null())
-        .filter(round::Column::CreatedAt.gt(opened_after))
-        .exec(db)
-        .await?;
-    if !super::happened(spent) {
-        return Ok(false);
-    }
-    uncount_open(db, &opened.address, 1).await?;
-    Ok(true)
-}
-
 /// Expires up to `batch` rounds opened before `cutoff` and still open; how many it expired.
 pub async fn expire_stale(db: &Db, cutoff: i64, now: i64, batch: u64) -> Result<u64, DbErr> {
     let stale = round::Entity::find()
@@ -182,63 +158,6 @@ async fn uncount_open(db: &impl ConnectionTrait, address: &str, count: i64) -> R
         .filter(wallet::Column::Address.eq(address))
         .exec(db)
         .await?;
-    Ok(())
-}
-
-/// A settled round's receipt fields, as stored.
-#[derive(Debug, Clone)]
-pub struct NewBet {
-    pub round_id: String,
-    pub address: String,
-    pub game: &'static str,
-    pub client_seed: String,
-    pub nonce: i64,
-    pub wager: i64,
-    /// The call's parameters and the result, as the core serializes them.
-    pub params: String,
-    pub result: String,
-    pub won: bool,
-    pub payout: i64,
-    pub profit: i64,
-    pub settled_at: i64,
-}
-
-pub async fn record_bet(db: &impl ConnectionTrait, bet: NewBet) -> Result<bet::Model, DbErr> {
-    let row = bet::ActiveModel {
-        round_id: Set(bet.round_id),
-        address: Set(bet.address),
-        game: Set(bet.game.to_owned()),
-        client_seed: Set(bet.client_seed),
-        nonce: Set(bet.nonce),
-        wager: Set(bet.wager),
-        params: Set(bet.params),
-        result: Set(bet.result),
-        won: Set(bet.won),
-        payout: Set(bet.payout),
-        profit: Set(bet.profit),
-        settled_at: Set(bet.settled_at),
-        receipt_signature: Set(None),
-        ..Default::default()
-    };
-    bet::Entity::insert(row).exec_with_returning(db).await
-}
-
-/// Stores the house's signature of a bet's receipt (made once its id is known, in the play's
-/// transaction).
-pub async fn sign_bet(
-    db: &impl ConnectionTrait,
-    bet: &mut bet::Model,
-    signature: String,
-) -> Result<(), DbErr> {
-    bet::Entity::update_many()
-        .col_expr(
-            bet::Column::ReceiptSignature,
-            Expr::value(signature.clone()),
-        )
-        .filter(bet::Column::Id.eq(bet.id))
-        .exec(db)
-        .await?;
-    bet.receipt_signature = Some(signature);
     Ok(())
 }
 

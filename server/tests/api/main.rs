@@ -15,6 +15,7 @@ mod paying;
 mod rpc;
 mod secrets;
 
+mod batches;
 mod housebots;
 mod identity;
 mod openapi;

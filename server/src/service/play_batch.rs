@@ -1,0 +1,334 @@
+//! One batch of plays in one transaction. The batch's rounds are read in one statement, its
+//! wallets locked in address order, its rounds spent by one conditional update; then every
+//! play is settled in memory, in queue order, against its wallet's running balance and the
+//! day's net (a refused play changes nothing: its round is opened again); then each wallet is
+//! written once, and the bets (signed, their ids reserved first) and their ledger rows go in as
+//! multi-row inserts. A play whose round is missing, not open, expired, or already played
+//! earlier in the batch is left to its request, which answers from the stored state.
+
+use std::collections::{HashMap, HashSet};
+
+use arcade_core::wire::CallParams;
+use arcade_core::{ARCADE_NONCE, ClientSeed, Round, ServerSeed, Settlement};
+
+use super::play_writer::Queued;
+use super::receipts::BetReceipt;
+use super::{Arcade, now_ms, utc_day};
+use crate::error::ApiError;
+use crate::store;
+use crate::store::entities::ledger::LedgerKind;
+use crate::store::entities::{bet, round, wallet};
+use crate::store::plays::{LedgerRow, WalletAfter};
+
+/// What became of one queued play.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Settled and committed: the receipt (signed, proofs not yet attached) and the balance.
+    Settled(Box<Settled>),
+    /// Its round could not be spent by this play; the request looks at the round.
+    NotOpen,
+    /// Refused by the rules (short balance, daily cap): nothing changed.
+    Refused(ApiError),
+}
+
+#[derive(Debug)]
+pub struct Settled {
+    pub receipt: BetReceipt,
+    pub round: round::Model,
+    pub receipt_signature: Option<String>,
+    pub balance: i64,
+}
+
+/// A balance moved under a batch that held its wallet (another writer on the database).
+#[derive(Debug, thiserror::Error)]
+#[error("wallet {0} changed while its batch held it")]
+struct BalanceMoved(String);
+
+/// A round whose wallet row is missing: the database was changed by hand.
+#[derive(Debug, thiserror::Error)]
+#[error("round {0} has no wallet")]
+struct NoWallet(String);
+
+impl Arcade {
+    /// Settles `queued` in one transaction; one outcome per play, in order.
+    pub(super) async fn settle_batch(&self, queued: &[Queued]) -> Result<Vec<Outcome>, ApiError> {
+        let now = now_ms();
+        let txn = store::begin(&self.db).await?;
+        let ids: Vec<&str> = queued.iter().map(|q| q.play.round_id.as_str()).collect();
+        let rounds = store::plays::rounds(&txn, &ids).await?;
+        let candidates = self.candidates(queued, &rounds, now);
+        let mut addresses: Vec<&str> = candidates.iter().flatten().map(|r| &*r.address).collect();
+        addresses.sort_unstable();
+        addresses.dedup();
+        let wallets = store::plays::lock_wallets(&txn, &addresses).await?;
+        let wanted: Vec<&str> = candidates.iter().flatten().map(|r| &*r.id).collect();
+        let spent: HashSet<String> =
+            store::plays::spend(&txn, &wanted, now, self.opened_after(now))
+                .await?
+                .into_iter()
+                .collect();
+
+        let mut book = Book::new(wallets, now);
+        let mut refused = Vec::new();
+        let mut pending = Vec::with_capacity(queued.len());
+        for (queued, candidate) in queued.iter().zip(candidates) {
+            let Some(round) = candidate.filter(|r| spent.contains(&r.id)) else {
+                pending.push(Pending::NotOpen);
+                continue;
+            };
+            match book.play(round, queued, self) {
+                Ok(settlement) => pending.push(Pending::Settled(round, queued, settlement)),
+                Err(error) => {
+                    refused.push(&*round.id);
+                    pending.push(Pending::Refused(error));
+                }
+            }
+        }
+        store::plays::unspend(&txn, &refused).await?;
+        let settled_count = pending
+            .iter()
+            .filter(|p| matches!(p, Pending::Settled(..)))
+            .count();
+        let mut bet_ids = store::plays::reserve_bet_ids(&txn, settled_count)
+            .await?
+            .into_iter();
+        let (outcomes, bets) = self.record(pending, &book, &mut bet_ids, now)?;
+        for after in book.wallets_after() {
+            if !store::plays::write_wallet(&txn, &after).await? {
+                return Err(ApiError::internal(BalanceMoved(after.address)));
+            }
+        }
+        store::plays::insert_bets(&txn, bets).await?;
+        store::plays::insert_ledger(&txn, book.ledger).await?;
+        txn.commit().await?;
+        Ok(outcomes)
+    }
+
+    /// Per play, its round if it may be spent by it: found, open, not expired, and the first
+    /// play of that round in the batch.
+    fn candidates<'r>(
+        &self,
+        queued: &[Queued],
+        rounds: &'r [round::Model],
+        now: i64,
+    ) -> Vec<Option<&'r round::Model>> {
+        let by_id: HashMap<&str, &round::Model> = rounds.iter().map(|r| (&*r.id, r)).collect();
+        let mut seen = HashSet::new();
+        queued
+            .iter()
+            .map(|q| {
+                let round = *by_id.get(q.play.round_id.as_str())?;
+                let playable = round.state == round::RoundState::Open
+                    && !self.is_expired(round, now)
+                    && seen.insert(&*round.id);
+                playable.then_some(round)
+            })
+            .collect()
+    }
+
+    /// The outcomes, and the bets to insert: ids assigned in queue order, receipts signed.
+    fn record(
+        &self,
+        pending: Vec<Pending<'_>>,
+        book: &Book,
+        bet_ids: &mut impl Iterator<Item = i64>,
+        now: i64,
+    ) -> Result<(Vec<Outcome>, Vec<bet::Model>), ApiError> {
+        let mut outcomes = Vec::with_capacity(pending.len());
+        let mut bets = Vec::new();
+        for entry in pending {
+            let (round, queued, settlement) = match entry {
+                Pending::Settled(round, queued, settlement) => (round, queued, settlement),
+                Pending::NotOpen => {
+                    outcomes.push(Outcome::NotOpen);
+                    continue;
+                }
+                Pending::Refused(error) => {
+                    outcomes.push(Outcome::Refused(error));
+                    continue;
+                }
+            };
+            let id = bet_ids.next().ok_or_else(|| ApiError::internal(NoBetId))?;
+            let (mut bet, receipt) = settled_bet(id, round, queued, &settlement.settlement, now)?;
+            bet.receipt_signature = self.sign_receipt(&receipt, round)?;
+            outcomes.push(Outcome::Settled(Box::new(Settled {
+                receipt,
+                round: round.clone(),
+                receipt_signature: bet.receipt_signature.clone(),
+                balance: book.balance_after(settlement.ledger_index),
+            })));
+            bets.push(bet);
+        }
+        Ok((outcomes, bets))
+    }
+}
+
+/// Fewer bet ids were reserved than plays settled (a store defect).
+#[derive(Debug, thiserror::Error)]
+#[error("no bet id reserved for a settled play")]
+struct NoBetId;
+
+enum Pending<'a> {
+    Settled(&'a round::Model, &'a Queued, BookedPlay),
+    NotOpen,
+    Refused(ApiError),
+}
+
+/// A play settled in memory: the core's settlement and its last ledger row.
+struct BookedPlay {
+    settlement: Settlement,
+    ledger_index: usize,
+}
+
+/// The batch's wallets as the plays change them, and the ledger rows of every change.
+struct Book {
+    wallets: HashMap<String, WalletAfter>,
+    ledger: Vec<LedgerRow>,
+    now: i64,
+    today: i64,
+}
+
+impl Book {
+    fn new(wallets: Vec<wallet::Model>, now: i64) -> Self {
+        let wallets = wallets
+            .into_iter()
+            .map(|w| {
+                let after = WalletAfter {
+                    address: w.address.clone(),
+                    chips_before: w.chips,
+                    chips: w.chips,
+                    net_day: w.net_day,
+                    net_today: w.net_today,
+                    rounds_spent: 0,
+                };
+                (w.address, after)
+            })
+            .collect();
+        Self {
+            wallets,
+            ledger: Vec::new(),
+            now,
+            today: utc_day(now),
+        }
+    }
+
+    /// Takes the wager, settles with `arcade-core` and pays out, if the balance and the daily
+    /// cap allow; otherwise nothing changes.
+    fn play(
+        &mut self,
+        round: &round::Model,
+        queued: &Queued,
+        arcade: &Arcade,
+    ) -> Result<BookedPlay, ApiError> {
+        let (today, now) = (self.today, self.now);
+        let wallet = self
+            .wallets
+            .get_mut(&round.address)
+            .ok_or_else(|| ApiError::internal(NoWallet(round.id.clone())))?;
+        let wager = i64::try_from(queued.play.wager).map_err(ApiError::internal)?;
+        if wallet.chips < wager {
+            return Err(ApiError::InsufficientChips {
+                balance: wallet.chips,
+                wager: queued.play.wager,
+            });
+        }
+        let net_today = if wallet.net_day == today {
+            wallet.net_today
+        } else {
+            0
+        };
+        arcade
+            .limits
+            .check_daily_cap(net_today, queued.potential_profit)?;
+        let settlement = settle(round, &queued.play)?;
+        let payout = i64::try_from(settlement.payout).map_err(ApiError::internal)?;
+        let reference = format!("round:{}", round.id);
+        let row = |kind, delta, balance_after| LedgerRow {
+            address: round.address.clone(),
+            kind,
+            delta,
+            balance_after,
+            reference: reference.clone(),
+            at: now,
+        };
+        wallet.chips -= wager;
+        self.ledger
+            .push(row(LedgerKind::Wager, -wager, wallet.chips));
+        if payout > 0 {
+            wallet.chips += payout;
+            self.ledger.push(row(LedgerKind::Win, payout, wallet.chips));
+        }
+        wallet.net_day = today;
+        wallet.net_today = net_today + settlement.profit;
+        wallet.rounds_spent += 1;
+        Ok(BookedPlay {
+            settlement,
+            ledger_index: self.ledger.len() - 1,
+        })
+    }
+
+    fn balance_after(&self, ledger_index: usize) -> i64 {
+        self.ledger[ledger_index].balance_after
+    }
+
+    /// The wallets a play changed, in address order (the order they were locked in).
+    fn wallets_after(&self) -> Vec<WalletAfter> {
+        let mut changed: Vec<WalletAfter> = self
+            .wallets
+            .values()
+            .filter(|after| after.rounds_spent > 0)
+            .cloned()
+            .collect();
+        changed.sort_unstable_by(|a, b| a.address.cmp(&b.address));
+        changed
+    }
+}
+
+/// The bet row (id reserved, not yet signed) and its receipt, from the settlement in memory.
+fn settled_bet(
+    id: i64,
+    round: &round::Model,
+    queued: &Queued,
+    settlement: &Settlement,
+    now: i64,
+) -> Result<(bet::Model, BetReceipt), ApiError> {
+    let play = &queued.play;
+    let params = CallParams(&settlement.call);
+    let bet = bet::Model {
+        id,
+        round_id: round.id.clone(),
+        address: round.address.clone(),
+        game: settlement.call.game().as_str().to_owned(),
+        client_seed: play.client_seed.clone(),
+        nonce: i64::try_from(ARCADE_NONCE).map_err(ApiError::internal)?,
+        wager: i64::try_from(play.wager).map_err(ApiError::internal)?,
+        params: serde_json::to_string(&params).map_err(ApiError::internal)?,
+        result: serde_json::to_string(&settlement.result).map_err(ApiError::internal)?,
+        won: settlement.won,
+        payout: i64::try_from(settlement.payout).map_err(ApiError::internal)?,
+        profit: settlement.profit,
+        settled_at: now,
+        receipt_signature: None,
+    };
+    let receipt = BetReceipt::from_values(
+        &bet,
+        round,
+        serde_json::to_value(params).map_err(ApiError::internal)?,
+        serde_json::to_value(settlement.result).map_err(ApiError::internal)?,
+    )?;
+    Ok((bet, receipt))
+}
+
+fn settle(round: &round::Model, play: &super::play::Play) -> Result<Settlement, ApiError> {
+    let server_seed = ServerSeed::parse(&round.server_seed).map_err(ApiError::internal)?;
+    let client_seed = ClientSeed::parse(&play.client_seed).map_err(ApiError::internal)?;
+    let round = Round::new(
+        server_seed,
+        client_seed,
+        ARCADE_NONCE,
+        play.call,
+        play.wager,
+    )
+    .map_err(ApiError::internal)?;
+    Ok(round.settle())
+}

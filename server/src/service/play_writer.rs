@@ -1,0 +1,125 @@
+//! The one writer that settles plays (group commit). A play request checks what needs no
+//! database, queues its play here and waits; the writer takes every play waiting (up to
+//! `MAX_BATCH`), settles them all in one transaction (`play_batch.rs`) and answers each only
+//! after that transaction commits, so a play's durability is unchanged while the commit's cost
+//! is shared. A batch that fails as a whole (a deadlock between instances, a balance that moved
+//! under it) is retried whole before anyone is answered; one that keeps failing is settled one
+//! play at a time, so one bad play never takes the others down.
+
+use std::sync::{Mutex, Weak};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::Arcade;
+use super::play::Play;
+use super::play_batch::Outcome;
+use crate::error::ApiError;
+
+/// The most plays settled in one transaction.
+const MAX_BATCH: usize = 256;
+/// Plays waiting beyond this make their requests wait to queue.
+const QUEUE_DEPTH: usize = 4096;
+/// Whole-batch attempts before settling its plays one at a time.
+const ATTEMPTS: u32 = 4;
+
+/// A play checked against the rules that need no database, waiting for the writer.
+#[derive(Debug)]
+pub struct Queued {
+    pub play: Play,
+    pub potential_profit: u64,
+}
+
+struct Job {
+    queued: Queued,
+    answer: oneshot::Sender<Result<Outcome, ApiError>>,
+}
+
+/// The queue into the writer; the writer's end is taken once, when it starts.
+pub struct PlayWriter {
+    queue: mpsc::Sender<Job>,
+    writer_end: Mutex<Option<mpsc::Receiver<Job>>>,
+}
+
+impl Default for PlayWriter {
+    fn default() -> Self {
+        let (queue, writer_end) = mpsc::channel(QUEUE_DEPTH);
+        Self {
+            queue,
+            writer_end: Mutex::new(Some(writer_end)),
+        }
+    }
+}
+
+/// The writer is gone (the service is stopping).
+#[derive(Debug, thiserror::Error)]
+#[error("the play writer has stopped")]
+struct WriterStopped;
+
+impl Arcade {
+    /// Settles `queued` in the writer's next batch; answers once that batch has committed.
+    pub(super) async fn settle_queued(&self, queued: Queued) -> Result<Outcome, ApiError> {
+        let (answer, answered) = oneshot::channel();
+        self.play_writer
+            .queue
+            .send(Job { queued, answer })
+            .await
+            .map_err(|_| ApiError::internal(WriterStopped))?;
+        answered
+            .await
+            .map_err(|_| ApiError::internal(WriterStopped))?
+    }
+
+    /// Settles one batch: whole, retried, and else one play at a time.
+    async fn settle_jobs(&self, jobs: Vec<Job>) {
+        let (queued, answers): (Vec<Queued>, Vec<_>) =
+            jobs.into_iter().map(|job| (job.queued, job.answer)).unzip();
+        for attempt in 1..=ATTEMPTS {
+            match self.settle_batch(&queued).await {
+                Ok(outcomes) => {
+                    tracing::debug!(plays = outcomes.len(), "play batch settled");
+                    self.floor.changed();
+                    for (answer, outcome) in answers.into_iter().zip(outcomes) {
+                        let _ = answer.send(Ok(outcome));
+                    }
+                    return;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, attempt, plays = queued.len(), "play batch retried");
+                    tokio::time::sleep(Duration::from_millis(u64::from(attempt))).await;
+                }
+            }
+        }
+        for (one, answer) in queued.into_iter().zip(answers) {
+            let settled = self.settle_batch(std::slice::from_ref(&one)).await;
+            self.floor.changed();
+            let _ = answer.send(settled.map(|mut o| o.remove(0)));
+        }
+    }
+}
+
+/// Starts the writer; it stops when the service (its last `Arc`) is dropped.
+pub fn spawn_play_writer(arcade: Weak<Arcade>) -> Option<tokio::task::JoinHandle<()>> {
+    let mut writer_end = arcade
+        .upgrade()?
+        .play_writer
+        .writer_end
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()?;
+    Some(tokio::spawn(async move {
+        while let Some(first) = writer_end.recv().await {
+            let mut jobs = vec![first];
+            while jobs.len() < MAX_BATCH {
+                match writer_end.try_recv() {
+                    Ok(job) => jobs.push(job),
+                    Err(_) => break,
+                }
+            }
+            let Some(arcade) = arcade.upgrade() else {
+                return;
+            };
+            arcade.settle_jobs(jobs).await;
+        }
+    }))
+}

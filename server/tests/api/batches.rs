@@ -1,0 +1,113 @@
+//! Plays settled in batches (one transaction for every play waiting): a play refused by the
+//! rules, or racing another for its round, is answered on its own and changes nothing, while
+//! the plays around it settle. Everything is sent at once, so the writer takes them together.
+
+use alloy::signers::local::PrivateKeySigner;
+use futures::future::join_all;
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, TestApp};
+use crate::on_both_backends;
+use crate::play::assert_receipt_verifies;
+
+fn flip(round_id: &str, seed: &str, wager: i64) -> Value {
+    json!({ "round_id": round_id, "client_seed": seed, "wager": wager, "call": "heads" })
+}
+
+async fn refused_plays_leave_their_batch_settled(app: &TestApp) {
+    let good = PrivateKeySigner::random();
+    app.fund(good.address(), 1_000).await;
+    let short = PrivateKeySigner::random();
+    app.fund(short.address(), 1).await;
+    let capped = PrivateKeySigner::random();
+    app.fund(capped.address(), 1_000).await;
+    app.set_net_today(capped.address(), 1_990).await;
+    let racer = PrivateKeySigner::random();
+    app.fund(racer.address(), 100).await;
+
+    let mut plays = Vec::new();
+    for i in 0..24 {
+        let round_id = app.commit(&good).await;
+        plays.push(("good", flip(&round_id, &format!("good {i}"), 10)));
+    }
+    let short_round = app.commit(&short).await;
+    plays.push(("short", flip(&short_round, "short", 2)));
+    let capped_round = app.commit(&capped).await;
+    plays.push(("capped", flip(&capped_round, "capped", 52)));
+    let raced = app.commit(&racer).await;
+    plays.push(("racer", flip(&raced, "first", 1)));
+    plays.push(("racer", flip(&raced, "second", 1)));
+    plays.push(("missing", flip("no-such-round", "x", 1)));
+
+    let sent = plays.iter().map(|(_, body)| app.post("/api/arcade/flip", body));
+    let answers: Vec<_> = join_all(sent).await;
+    let mut good_profit = 0;
+    let mut racer_settled = 0;
+    for ((who, _), answer) in plays.iter().zip(&answers) {
+        match (*who, answer.status) {
+            ("good", 200) => {
+                assert_receipt_verifies(&answer.body);
+                good_profit += answer.body["profit"].as_i64().unwrap();
+            }
+            ("short", 400) => assert_eq!(answer.body["code"], "insufficient_chips"),
+            ("capped", 400) => assert_eq!(answer.body["code"], "daily_win_cap"),
+            ("racer", 200) => racer_settled += 1,
+            ("racer", 409) => assert_eq!(answer.body["code"], "round_spent"),
+            ("missing", 404) => assert_eq!(answer.body["code"], "round_not_found"),
+            _ => panic!("{who}: {} {}", answer.status, answer.body),
+        }
+    }
+    assert_eq!(racer_settled, 1, "one play of the raced round settles");
+    assert_eq!(app.chips(good.address()).await, 1_000 + good_profit);
+
+    // The refused plays changed nothing: their rounds are still open and playable.
+    assert_eq!(app.chips(short.address()).await, 1);
+    assert_eq!(app.chips(capped.address()).await, 1_000);
+    for round_id in [&short_round, &capped_round] {
+        let round = app.get(&format!("/api/arcade/rounds/{round_id}")).await.ok();
+        assert_eq!(round["state"], "open", "{round}");
+    }
+    app.post("/api/arcade/flip", &flip(&short_round, "again", 1))
+        .await
+        .ok();
+    app.post("/api/arcade/flip", &flip(&capped_round, "again", 10))
+        .await
+        .ok();
+}
+on_both_backends!(refused_plays_leave_their_batch_settled);
+
+/// Two instances, each batching plays of the same wallets at once: the batches lock wallets in
+/// one order (or retry whole on a deadlock), so every play settles once and the ledger adds up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_batch_plays_of_the_same_wallets() {
+    let first = TestApp::spawn(Backend::Postgres).await;
+    let second = TestApp::spawn_on(&first.database_url, |_| {}).await;
+    let servers = [&first, &second];
+    let players: Vec<PrivateKeySigner> = (0..6).map(|_| PrivateKeySigner::random()).collect();
+    let mut bodies = Vec::new();
+    for (p, player) in players.iter().enumerate() {
+        first.fund(player.address(), 1_000).await;
+        for i in 0..20 {
+            let round_id = servers[i % 2].commit(player).await;
+            bodies.push(flip(&round_id, &format!("{p}/{i}"), 3));
+        }
+    }
+    // Interleaved so each batch holds several players' plays, on both instances.
+    let plays = (0..20).flat_map(|i| (0..players.len()).map(move |p| p * 20 + i));
+    let sent = plays
+        .enumerate()
+        .map(|(n, index)| servers[n % 2].post("/api/arcade/flip", &bodies[index]));
+    let answers = join_all(sent).await;
+    for answer in &answers {
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+    for player in &players {
+        let profit: i64 = answers
+            .iter()
+            .filter(|a| a.body["address"] == player.address().to_checksum(None))
+            .map(|a| a.body["profit"].as_i64().unwrap())
+            .sum();
+        assert_eq!(first.chips(player.address()).await, 1_000 + profit);
+    }
+    first.audit().await;
+}
