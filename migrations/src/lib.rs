@@ -37,6 +37,10 @@ impl MigratorTrait for Migrator {
                 name: "m0006_signed",
                 up: include_str!("sql/0006_signed.sql"),
             }),
+            Box::new(SqlMigration {
+                name: "m0007_open_rounds_index",
+                up: include_str!("sql/0007_open_rounds_index.sql"),
+            }),
         ]
     }
 }

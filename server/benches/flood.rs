@@ -14,19 +14,21 @@
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
+mod support;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::entities::{ledger, wallet};
-use arcade_server::settings::{Secret, Settings};
-use arcade_server::startup::Application;
 use futures::future::join_all;
-use sea_orm::{ConnectionTrait, Database, EntityTrait};
+use sea_orm::{Database, EntityTrait};
 use serde_json::{Value, json};
+use support::{
+    env_number, fresh_postgres, open_rounds, percentiles, post, sign_statement, sqlite_url, start,
+};
 use tokio::sync::Semaphore;
 
 const PLAYS_IN_FLIGHT: usize = 8;
@@ -49,7 +51,7 @@ async fn main() {
     ));
     let _ = std::fs::remove_file(&sqlite);
     if let Ok(admin) = std::env::var("ARCADE_BENCH_POSTGRES_URL") {
-        let url = fresh_postgres(&admin).await;
+        let url = fresh_postgres(&admin, "arcade_flood").await;
         rows.push(("PostgreSQL", plays_under_flood(&url, plays).await));
     }
     println!(
@@ -119,35 +121,6 @@ async fn plays_under_flood(database_url: &str, plays: usize) -> Measured {
         flooded,
         house_per_second,
     }
-}
-
-/// Commits `count` rounds over players of 32 rounds each (the open-round cap), each funded
-/// with its free chips.
-async fn open_rounds(app: &str, client: &reqwest::Client, count: usize) -> Vec<String> {
-    let mut rounds = Vec::with_capacity(count);
-    while rounds.len() < count {
-        let player = PrivateKeySigner::random();
-        let address = player.address();
-        let signature = sign_statement(app, client, &player).await;
-        post(
-            client,
-            &format!("{app}/api/arcade/free"),
-            &json!({ "address": address }),
-        )
-        .await;
-        let commits = (0..32.min(count - rounds.len())).map(|_| {
-            let body = json!({ "address": address, "signature": signature });
-            let url = format!("{app}/api/arcade/commit");
-            async move {
-                post(client, &url, &body).await["round_id"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned()
-            }
-        });
-        rounds.extend(join_all(commits).await);
-    }
-    rounds
 }
 
 async fn play_all(app: &str, client: &reqwest::Client, rounds: Vec<String>) -> Vec<Duration> {
@@ -323,65 +296,4 @@ async fn mcp_games(app: &str, client: &reqwest::Client, session: &str) -> u16 {
         .unwrap()
         .status()
         .as_u16()
-}
-
-async fn start(database_url: &str, configure: impl FnOnce(&mut Settings)) -> String {
-    let mut settings = Settings::default();
-    settings.server.port = 0;
-    settings.database.url = Secret::new(database_url);
-    settings.log.filter = "warn".into();
-    configure(&mut settings);
-    let app = Application::build(settings).await.expect("server starts");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
-    base
-}
-
-async fn sign_statement(app: &str, client: &reqwest::Client, player: &PrivateKeySigner) -> String {
-    let url = format!("{app}/api/arcade/auth-statement/{}", player.address());
-    let statement: Value = client.get(url).send().await.unwrap().json().await.unwrap();
-    let signature = player
-        .sign_message_sync(statement["statement"].as_str().unwrap().as_bytes())
-        .unwrap();
-    format!("0x{}", alloy::hex::encode(signature.as_bytes()))
-}
-
-async fn post(client: &reqwest::Client, url: &str, body: &Value) -> Value {
-    let response = client.post(url).json(body).send().await.unwrap();
-    let status = response.status();
-    let text = response.text().await.unwrap();
-    assert!(status.is_success(), "{url}: {status} {text}");
-    serde_json::from_str(&text).unwrap()
-}
-
-/// (p50, p99) in milliseconds, nearest rank.
-fn percentiles(mut latencies: Vec<Duration>) -> (f64, f64) {
-    latencies.sort();
-    let at = |percent: usize| latencies[(latencies.len() - 1) * percent / 100].as_secs_f64() * 1e3;
-    (at(50), at(99))
-}
-
-fn sqlite_url(path: &std::path::Path) -> String {
-    format!("sqlite://{}?mode=rwc", path.display())
-}
-
-async fn fresh_postgres(admin: &str) -> String {
-    let name = format!("arcade_flood_{}", std::process::id());
-    let db = Database::connect(admin)
-        .await
-        .expect("PostgreSQL reachable");
-    db.execute_unprepared(&format!("CREATE DATABASE {name}"))
-        .await
-        .expect("a database");
-    format!(
-        "{}/{name}",
-        admin.rsplit_once('/').expect("a URL with a database").0
-    )
-}
-
-fn env_number(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }

@@ -1,24 +1,28 @@
 //! Load benchmark (not part of the test run): `cargo bench -p arcade-server --bench load`.
 //!
-//! Opens N signed rounds, plays them with C requests in flight against the real server (built
-//! with the bench profile) on SQLite, and on PostgreSQL when `ARCADE_BENCH_POSTGRES_URL` names
-//! a server this may create a database on; then, in the same run, measures a trivial salvo route
-//! the same way, so the ratio to the framework's ceiling on this machine is visible. Client and
-//! server share the machine. `ARCADE_BENCH_ROUNDS` (default 2000), `ARCADE_BENCH_CONCURRENCY`
-//! (default 32).
+//! Against the real server (built with the bench profile), on SQLite, and on PostgreSQL when
+//! `ARCADE_BENCH_POSTGRES_URL` names a server this may create a database on:
+//! 1. plays: N signed rounds are committed first, then played with C requests in flight (each
+//!    play settles a round: the wager, the payout, the bet and its signed receipt);
+//! 2. whole rounds: each of N tasks commits a round (signed statement, signed commitment) and
+//!    then plays it, C in flight.
+//!
+//! Then, in the same run, a trivial salvo route measured the same way, so the ratio to the
+//! framework's ceiling on this machine is visible. Client and server share the machine.
+//! `ARCADE_BENCH_ROUNDS` (default 2000), `ARCADE_BENCH_CONCURRENCY` (default 32).
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
+mod support;
+
+use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use arcade_server::settings::{Secret, Settings};
-use arcade_server::startup::Application;
 use salvo::prelude::*;
-use sea_orm::{ConnectionTrait, Database};
-use serde_json::{Value, json};
+use serde_json::json;
+use support::{env_number, funded_player, open_rounds, post};
 use tokio::sync::Semaphore;
 
 #[tokio::main]
@@ -27,74 +31,62 @@ async fn main() {
     let concurrency = env_number("ARCADE_BENCH_CONCURRENCY", 32);
     println!(
         "rounds {rounds}, concurrency {concurrency}, cores {}",
-        num_cores()
+        support::cores()
     );
     let sqlite = std::env::temp_dir().join(format!("arcade-bench-{}.db", std::process::id()));
-    let sqlite_url = format!("sqlite://{}?mode=rwc", sqlite.display());
-    bench_rounds("SQLite", &sqlite_url, rounds, concurrency).await;
-    let _ = std::fs::remove_file(&sqlite);
+    bench_rounds("SQLite", &support::sqlite_url(&sqlite), rounds, concurrency).await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", sqlite.display()));
+    }
     if let Ok(admin) = std::env::var("ARCADE_BENCH_POSTGRES_URL") {
-        let name = format!("arcade_bench_{}", std::process::id());
-        let db = Database::connect(&admin)
-            .await
-            .expect("PostgreSQL reachable");
-        db.execute_unprepared(&format!("CREATE DATABASE {name}"))
-            .await
-            .expect("a database");
-        let url = format!(
-            "{}/{name}",
-            admin.rsplit_once('/').expect("a URL with a database").0
-        );
+        let url = support::fresh_postgres(&admin, "arcade_bench").await;
         bench_rounds("PostgreSQL", &url, rounds, concurrency).await;
     }
     bench_hello(rounds, concurrency).await;
 }
 
 async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrency: usize) {
-    let mut settings = Settings::default();
-    settings.server.port = 0;
-    settings.database.url = Secret::new(database_url);
     // One client flooding on purpose: the rate limits would answer most of it.
-    settings.rate_limits.enabled = false;
-    let app = Application::build(settings).await.expect("server starts");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    tokio::spawn(app.run_until_stopped());
+    let app = support::start(database_url, |s| s.rate_limits.enabled = false).await;
     let client = reqwest::Client::new();
 
     // One player per 32 rounds (the open rounds one address may hold), each with its free
     // chips, wagering 1 chip per round.
-    let mut round_ids = Vec::with_capacity(rounds);
-    for _ in 0..rounds.div_ceil(32) {
-        let player = PrivateKeySigner::random();
-        let address = player.address();
-        let statement = get(
-            &client,
-            &format!("{base}/api/arcade/auth-statement/{address}"),
-        )
-        .await;
-        let signature = player
-            .sign_message_sync(statement["statement"].as_str().unwrap().as_bytes())
-            .unwrap();
-        let signature = format!("0x{}", alloy::hex::encode(signature.as_bytes()));
-        post(
-            &client,
-            &format!("{base}/api/arcade/free"),
-            &json!({ "address": address }),
-        )
-        .await;
-        for _ in 0..32.min(rounds - round_ids.len()) {
-            let body = json!({ "address": address, "signature": signature });
-            let committed = post(&client, &format!("{base}/api/arcade/commit"), &body).await;
-            round_ids.push(committed["round_id"].as_str().unwrap().to_owned());
+    let round_ids = open_rounds(&app, &client, rounds).await;
+    println!("{label}: {rounds} rounds committed; playing them");
+    let plays = round_ids.into_iter().map(|round_id| {
+        let (client, url) = (client.clone(), format!("{app}/api/arcade/flip"));
+        async move {
+            let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads" });
+            post(&client, &url, &body).await;
         }
-    }
-    let requests = round_ids.into_iter().map(|round_id| {
-        json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads" })
     });
-    let url = format!("{base}/api/arcade/flip");
-    let (elapsed, mut latencies) = drive(&client, &url, requests.collect(), concurrency).await;
+    let (elapsed, mut latencies) = drive(plays, concurrency).await;
     report(
-        &format!("settled rounds on {label}"),
+        &format!("plays settled on {label}"),
+        elapsed,
+        &mut latencies,
+    );
+
+    let mut players: Vec<(PrivateKeySigner, String)> = Vec::new();
+    for _ in 0..rounds.div_ceil(32) {
+        players.push(funded_player(&app, &client).await);
+    }
+    let players = Arc::new(players);
+    let whole = (0..rounds).map(|i| {
+        let (client, app, players) = (client.clone(), app.clone(), players.clone());
+        async move {
+            let (player, signature) = &players[i / 32];
+            let body = json!({ "address": player.address(), "signature": signature });
+            let committed = post(&client, &format!("{app}/api/arcade/commit"), &body).await;
+            let round_id = committed["round_id"].as_str().unwrap();
+            let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads" });
+            post(&client, &format!("{app}/api/arcade/flip"), &body).await;
+        }
+    });
+    let (elapsed, mut latencies) = drive(whole, concurrency).await;
+    report(
+        &format!("whole rounds (commit + play) on {label}"),
         elapsed,
         &mut latencies,
     );
@@ -110,53 +102,34 @@ async fn bench_hello(requests: usize, concurrency: usize) {
     tokio::spawn(Server::new(acceptor).serve(Router::with_path("hello").get(hello)));
     let client = reqwest::Client::new();
     let url = format!("http://127.0.0.1:{port}/hello");
-    let semaphore = Arc::new(Semaphore::new(concurrency));
-    let started = Instant::now();
-    let mut tasks = Vec::with_capacity(requests);
-    for _ in 0..requests {
-        let permit = semaphore.clone().acquire_owned().await.unwrap();
+    let hellos = (0..requests).map(|_| {
         let (client, url) = (client.clone(), url.clone());
-        tasks.push(tokio::spawn(async move {
-            let sent = Instant::now();
+        async move {
             let ok = client.get(&url).send().await.unwrap().status().is_success();
-            drop(permit);
             assert!(ok);
-            sent.elapsed()
-        }));
-    }
-    let mut latencies = Vec::with_capacity(requests);
-    for task in tasks {
-        latencies.push(task.await.unwrap());
-    }
-    report(
-        "hello route (salvo, same client)",
-        started.elapsed(),
-        &mut latencies,
-    );
+        }
+    });
+    let (elapsed, mut latencies) = drive(hellos, concurrency).await;
+    report("hello route (salvo, same client)", elapsed, &mut latencies);
 }
 
-async fn drive(
-    client: &reqwest::Client,
-    url: &str,
-    bodies: Vec<Value>,
+/// Runs `requests` with `concurrency` in flight; the wall time and each one's latency.
+async fn drive<F>(
+    requests: impl Iterator<Item = F>,
     concurrency: usize,
-) -> (Duration, Vec<Duration>) {
+) -> (Duration, Vec<Duration>)
+where
+    F: Future<Output = ()> + Send + 'static,
+{
     let semaphore = Arc::new(Semaphore::new(concurrency));
     let started = Instant::now();
-    let mut tasks = Vec::with_capacity(bodies.len());
-    for body in bodies {
+    let mut tasks = Vec::new();
+    for request in requests {
         let permit = semaphore.clone().acquire_owned().await.unwrap();
-        let (client, url) = (client.clone(), url.to_owned());
         tasks.push(tokio::spawn(async move {
             let sent = Instant::now();
-            let response = client.post(&url).json(&body).send().await.unwrap();
-            let status = response.status();
+            request.await;
             drop(permit);
-            assert!(
-                status.is_success(),
-                "{status}: {}",
-                response.text().await.unwrap()
-            );
             sent.elapsed()
         }));
     }
@@ -168,38 +141,10 @@ async fn drive(
 }
 
 fn report(label: &str, elapsed: Duration, latencies: &mut [Duration]) {
-    latencies.sort();
-    // Nearest-rank percentile: the latency at `percent` of the sorted list.
-    let at = |percent: usize| {
-        let index = (latencies.len() - 1) * percent / 100;
-        latencies[index].as_secs_f64() * 1000.0
-    };
+    let count = latencies.len();
+    let (p50, p99) = support::percentiles(latencies.to_vec());
     println!(
-        "{label}: {:.0}/s over {} requests, p50 {:.2} ms, p99 {:.2} ms",
-        latencies.len() as f64 / elapsed.as_secs_f64(),
-        latencies.len(),
-        at(50),
-        at(99),
+        "{label}: {:.0}/s over {count}, p50 {p50:.2} ms, p99 {p99:.2} ms",
+        count as f64 / elapsed.as_secs_f64(),
     );
-}
-
-async fn get(client: &reqwest::Client, url: &str) -> Value {
-    client.get(url).send().await.unwrap().json().await.unwrap()
-}
-
-async fn post(client: &reqwest::Client, url: &str, body: &Value) -> Value {
-    let response = client.post(url).json(body).send().await.unwrap();
-    assert!(response.status().is_success());
-    response.json().await.unwrap()
-}
-
-fn env_number(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn num_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
 }

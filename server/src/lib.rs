@@ -26,5 +26,10 @@ pub mod telemetry;
 pub mod tiers;
 pub mod x402;
 
+/// The allocator of every binary built on this crate (the server, its tests and benchmarks):
+/// a request allocates many small JSON values, which glibc's allocator serves slowly.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The tables' row types (tests read rows directly).
 pub use store::entities;

@@ -9,6 +9,10 @@ use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
 
 use crate::settings::DatabaseSettings;
 
+/// Negative: KiB rather than pages.
+const SQLITE_CACHE_KIB: &str = "-65536";
+const SQLITE_MMAP_BYTES: &str = "1073741824";
+
 pub async fn connect(settings: &DatabaseSettings) -> Result<DatabaseConnection, DbErr> {
     let url = settings.url.expose();
     let is_sqlite = url.starts_with("sqlite:");
@@ -25,6 +29,10 @@ pub async fn connect(settings: &DatabaseSettings) -> Result<DatabaseConnection, 
                 .synchronous(SqliteSynchronous::Normal)
                 .busy_timeout(Duration::from_secs(10))
                 .foreign_keys(true)
+                // Round ids are random, so plays touch pages all over the tables: keep 64 MiB
+                // of them in the page cache and read the file through a map, not read(2).
+                .pragma("cache_size", SQLITE_CACHE_KIB)
+                .pragma("mmap_size", SQLITE_MMAP_BYTES)
         });
     Database::connect(options).await
 }

@@ -39,7 +39,9 @@ async fn refused_plays_leave_their_batch_settled(app: &TestApp) {
     plays.push(("racer", flip(&raced, "second", 1)));
     plays.push(("missing", flip("no-such-round", "x", 1)));
 
-    let sent = plays.iter().map(|(_, body)| app.post("/api/arcade/flip", body));
+    let sent = plays
+        .iter()
+        .map(|(_, body)| app.post("/api/arcade/flip", body));
     let answers: Vec<_> = join_all(sent).await;
     let mut good_profit = 0;
     let mut racer_settled = 0;
@@ -64,7 +66,10 @@ async fn refused_plays_leave_their_batch_settled(app: &TestApp) {
     assert_eq!(app.chips(short.address()).await, 1);
     assert_eq!(app.chips(capped.address()).await, 1_000);
     for round_id in [&short_round, &capped_round] {
-        let round = app.get(&format!("/api/arcade/rounds/{round_id}")).await.ok();
+        let round = app
+            .get(&format!("/api/arcade/rounds/{round_id}"))
+            .await
+            .ok();
         assert_eq!(round["state"], "open", "{round}");
     }
     app.post("/api/arcade/flip", &flip(&short_round, "again", 1))
