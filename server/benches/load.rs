@@ -9,7 +9,9 @@
 //!
 //! Then, in the same run, a trivial salvo route measured the same way, so the ratio to the
 //! framework's ceiling on this machine is visible. Client and server share the machine.
-//! `ARCADE_BENCH_ROUNDS` (default 2000), `ARCADE_BENCH_CONCURRENCY` (default 32).
+//! `ARCADE_BENCH_ROUNDS` (default 2000), `ARCADE_BENCH_CONCURRENCY` (default 32);
+//! `ARCADE_BENCH_RATE=n` also offers N more plays at n per second (an open loop: latency below
+//! the maximum, counted from when each play was due).
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
@@ -67,6 +69,12 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
         elapsed,
         &mut latencies,
     );
+    if let Some(rate) = std::env::var("ARCADE_BENCH_RATE")
+        .ok()
+        .and_then(|r| r.parse().ok())
+    {
+        paced_plays(label, &app, &client, rounds, rate).await;
+    }
 
     let mut players: Vec<(PrivateKeySigner, String)> = Vec::new();
     for _ in 0..rounds.div_ceil(32) {
@@ -87,6 +95,25 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
     let (elapsed, mut latencies) = drive(whole, concurrency).await;
     report(
         &format!("whole rounds (commit + play) on {label}"),
+        elapsed,
+        &mut latencies,
+    );
+}
+
+/// Plays offered at `rate` per second (open loop), to read the latency below the maximum.
+async fn paced_plays(label: &str, app: &str, client: &reqwest::Client, rounds: usize, rate: u32) {
+    let round_ids = open_rounds(app, client, rounds).await;
+    let plays = round_ids.into_iter().map(|round_id| {
+        let (client, url) = (client.clone(), format!("{app}/api/arcade/flip"));
+        async move {
+            let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads" });
+            post(&client, &url, &body).await;
+        }
+    });
+    let every = Duration::from_secs(1) / rate;
+    let (elapsed, mut latencies) = drive_paced(plays, 4096, Some(every)).await;
+    report(
+        &format!("plays offered at {rate}/s on {label}"),
         elapsed,
         &mut latencies,
     );
@@ -121,16 +148,33 @@ async fn drive<F>(
 where
     F: Future<Output = ()> + Send + 'static,
 {
+    drive_paced(requests, concurrency, None).await
+}
+
+/// As `drive`, or, with `every`, one request sent every `every` whatever the answers (an
+/// open loop), each latency counted from when it was due, so a stall is not hidden by the
+/// requests it held back.
+async fn drive_paced<F>(
+    requests: impl Iterator<Item = F>,
+    concurrency: usize,
+    every: Option<Duration>,
+) -> (Duration, Vec<Duration>)
+where
+    F: Future<Output = ()> + Send + 'static,
+{
     let semaphore = Arc::new(Semaphore::new(concurrency));
     let started = Instant::now();
     let mut tasks = Vec::new();
-    for request in requests {
+    for (n, request) in requests.enumerate() {
+        let due = every.map_or_else(Instant::now, |every| {
+            started + every * u32::try_from(n).unwrap()
+        });
+        tokio::time::sleep_until(due.into()).await;
         let permit = semaphore.clone().acquire_owned().await.unwrap();
         tasks.push(tokio::spawn(async move {
-            let sent = Instant::now();
             request.await;
             drop(permit);
-            sent.elapsed()
+            due.elapsed()
         }));
     }
     let mut latencies = Vec::with_capacity(tasks.len());
