@@ -22,7 +22,7 @@ use crate::rate_limits::RateLimits;
 use crate::service::Arcade;
 use crate::service::expiry::spawn_upkeep;
 use crate::service::floor::Floor;
-use crate::service::play_writer::{PlayWriter, spawn_play_writer};
+use crate::service::play_writer::{PlayWriter, spawn_play_writers};
 use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
 use crate::service::reconcile::spawn_reconciler;
 use crate::service::seed_batches::Seeds;
@@ -96,7 +96,7 @@ impl Application {
             .unwrap_or_else(|| format!("http://{}:{port}", settings.server.host));
         let public_url = PublicUrl::parse(&base_url)?;
         let arcade = Arc::new(arcade(&settings, db, payments, &public_url)?);
-        spawn_play_writer(Arc::downgrade(&arcade));
+        spawn_play_writers(Arc::downgrade(&arcade));
         arcade
             .ensure_seed_room()
             .await

@@ -1,4 +1,4 @@
-//! The one writer that settles plays (group commit). A play request checks what needs no
+//! The writer that settles plays (group commit). A play request checks what needs no
 //! database, queues its play here and waits; the writer takes every play waiting (up to
 //! `MAX_BATCH`), settles them all in one transaction (`play_batch.rs`) and answers each only
 //! after that transaction commits, so a play's durability is unchanged while the commit's cost
@@ -6,7 +6,7 @@
 //! under it) is retried whole before anyone is answered; one that keeps failing is settled one
 //! play at a time, so one bad play never takes the others down.
 
-use std::sync::{Mutex, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -98,28 +98,46 @@ impl Arcade {
     }
 }
 
-/// Starts the writer; it stops when the service (its last `Arc`) is dropped.
-pub fn spawn_play_writer(arcade: Weak<Arcade>) -> Option<tokio::task::JoinHandle<()>> {
-    let mut writer_end = arcade
-        .upgrade()?
+/// Starts the writers; they stop when the service (its last `Arc`) is dropped. SQLite has one
+/// connection, so one writer; on PostgreSQL two, so one batch's round trips overlap the next
+/// batch's work (their wallets locked in address order, as between instances).
+pub fn spawn_play_writers(arcade: Weak<Arcade>) -> Option<()> {
+    let service = arcade.upgrade()?;
+    let writer_end = service
         .play_writer
         .writer_end
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .take()?;
-    Some(tokio::spawn(async move {
-        while let Some(first) = writer_end.recv().await {
-            let mut jobs = vec![first];
-            while jobs.len() < MAX_BATCH {
-                match writer_end.try_recv() {
-                    Ok(job) => jobs.push(job),
-                    Err(_) => break,
-                }
+    let writers = match service.db.get_database_backend() {
+        sea_orm::DbBackend::Postgres => 2,
+        _ => 1,
+    };
+    drop(service);
+    let writer_end = Arc::new(tokio::sync::Mutex::new(writer_end));
+    for _ in 0..writers {
+        let (arcade, writer_end) = (arcade.clone(), writer_end.clone());
+        tokio::spawn(async move {
+            while let Some(jobs) = next_batch(&writer_end).await {
+                let Some(arcade) = arcade.upgrade() else {
+                    return;
+                };
+                arcade.settle_jobs(jobs).await;
             }
-            let Some(arcade) = arcade.upgrade() else {
-                return;
-            };
-            arcade.settle_jobs(jobs).await;
+        });
+    }
+    Some(())
+}
+
+/// Every play waiting (at least one, at most `MAX_BATCH`); `None` once the queue is closed.
+async fn next_batch(writer_end: &tokio::sync::Mutex<mpsc::Receiver<Job>>) -> Option<Vec<Job>> {
+    let mut writer_end = writer_end.lock().await;
+    let mut jobs = vec![writer_end.recv().await?];
+    while jobs.len() < MAX_BATCH {
+        match writer_end.try_recv() {
+            Ok(job) => jobs.push(job),
+            Err(_) => break,
         }
-    }))
+    }
+    Some(jobs)
 }
