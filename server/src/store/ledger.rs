@@ -162,7 +162,20 @@ async fn record(
     balance_after: i64,
     entry: Entry<'_>,
 ) -> Result<(), DbErr> {
-    let row = ledger::ActiveModel {
+    ledger::Entity::insert(row(address, delta, balance_after, entry))
+        .exec_without_returning(db)
+        .await?;
+    Ok(())
+}
+
+/// The ledger row of one balance change (written with the change, in its transaction).
+pub(super) fn row(
+    address: &str,
+    delta: i64,
+    balance_after: i64,
+    entry: Entry<'_>,
+) -> ledger::ActiveModel {
+    ledger::ActiveModel {
         address: Set(address.to_owned()),
         kind: Set(entry.kind),
         delta: Set(delta),
@@ -170,9 +183,5 @@ async fn record(
         reference: Set(entry.reference.to_owned()),
         created_at: Set(entry.at),
         ..Default::default()
-    };
-    ledger::Entity::insert(row)
-        .exec_without_returning(db)
-        .await?;
-    Ok(())
+    }
 }

@@ -13,6 +13,7 @@ use sea_orm::{
 use super::entities::ledger::{self, LedgerKind};
 use super::entities::round::{self, RoundState};
 use super::entities::{bet, wallet};
+use super::ledger::Entry;
 
 /// The rounds among `ids` (any order; missing ids are simply absent).
 pub async fn rounds(db: &impl ConnectionTrait, ids: &[&str]) -> Result<Vec<round::Model>, DbErr> {
@@ -177,14 +178,13 @@ pub async fn insert_ledger(db: &impl ConnectionTrait, rows: Vec<LedgerRow>) -> R
     if rows.is_empty() {
         return Ok(());
     }
-    let rows = rows.into_iter().map(|row| ledger::ActiveModel {
-        address: Set(row.address),
-        kind: Set(row.kind),
-        delta: Set(row.delta),
-        balance_after: Set(row.balance_after),
-        reference: Set(row.reference),
-        created_at: Set(row.at),
-        ..Default::default()
+    let rows = rows.iter().map(|row| {
+        let entry = Entry {
+            kind: row.kind,
+            reference: &row.reference,
+            at: row.at,
+        };
+        super::ledger::row(&row.address, row.delta, row.balance_after, entry)
     });
     ledger::Entity::insert_many(rows)
         .exec_without_returning(db)
