@@ -6,11 +6,10 @@ pragma solidity 0.8.37;
 /// domain read through `name()` and `version()`, and EIP-3009 `transferWithAuthorization` and
 /// `cancelAuthorization` as USDC implements them, so x402 `exact` payments settle on it exactly
 /// as on USDC, and a payer can attack a settlement with it exactly as on USDC. The deployer may
-/// mint; nothing else is privileged.
+/// mint; nothing else is privileged. Its EIP-712 `name` and `version` are constructor arguments,
+/// so a test chain can carry a token under the real USDC's domain (`USDC`, `2` on Base Sepolia).
 contract TestDollar {
-    string public constant name = "Arcade Test Dollar";
     string public constant symbol = "TUSD";
-    string public constant version = "1";
     uint8 public constant decimals = 6;
 
     bytes32 public constant TRANSFER_WITH_AUTHORIZATION_TYPEHASH =
@@ -27,14 +26,19 @@ contract TestDollar {
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
     mapping(address => mapping(bytes32 => bool)) private usedAuthorizations;
+    // After the mappings, so `balanceOf` stays the second slot (tests write it directly).
+    string public name;
+    string public version;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
     event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce);
     event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce);
 
-    constructor() {
+    constructor(string memory name_, string memory version_) {
         minter = msg.sender;
+        name = name_;
+        version = version_;
     }
 
     function DOMAIN_SEPARATOR() public view returns (bytes32) {

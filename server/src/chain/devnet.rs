@@ -9,11 +9,15 @@ use alloy::primitives::{Address, U256};
 use alloy::providers::{Provider, ProviderBuilder};
 use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
+use alloy::sol_types::SolValue;
 
 use super::token::{DollarToken, test_dollar_bytecode};
 
 /// Anvil's own chain id.
 pub const CHAIN_ID: u64 = 31337;
+/// The dev chain's test dollar's EIP-712 domain.
+pub const DEV_TOKEN_NAME: &str = "Arcade Test Dollar";
+pub const DEV_TOKEN_VERSION: &str = "1";
 /// Tokens minted to the house and to the demo payer: 1000 dollars each (6 decimals).
 pub const STARTING_DOLLARS: u64 = 1_000_000_000;
 
@@ -49,7 +53,9 @@ impl Devnet {
             })?;
         let house = PrivateKeySigner::from(anvil.keys()[0].clone());
         let payer = PrivateKeySigner::from(anvil.keys()[1].clone());
-        let token = deploy_test_dollar(&anvil.endpoint(), &house).await?;
+        let token =
+            deploy_test_dollar(&anvil.endpoint(), &house, DEV_TOKEN_NAME, DEV_TOKEN_VERSION)
+                .await?;
         for owner in [house.address(), payer.address()] {
             mint(
                 &anvil.endpoint(),
@@ -73,15 +79,20 @@ impl Devnet {
     }
 }
 
-/// Deploys the committed test dollar artefact from `deployer`, who becomes its minter.
+/// Deploys the committed test dollar artefact from `deployer`, who becomes its minter, under
+/// the EIP-712 domain `name` and `version`.
 pub async fn deploy_test_dollar(
     rpc_url: &str,
     deployer: &PrivateKeySigner,
+    name: &str,
+    version: &str,
 ) -> Result<Address, DevnetError> {
     let provider = ProviderBuilder::new()
         .wallet(deployer.clone())
         .connect_http(parse_url(rpc_url)?);
-    let deploy = TransactionRequest::default().with_deploy_code(test_dollar_bytecode());
+    let mut code = test_dollar_bytecode();
+    code.extend((name.to_owned(), version.to_owned()).abi_encode_params());
+    let deploy = TransactionRequest::default().with_deploy_code(code);
     let receipt = provider
         .send_transaction(deploy)
         .await
