@@ -9,6 +9,7 @@ pub mod address;
 pub mod api;
 pub mod chain;
 pub mod dev;
+pub mod doctor;
 pub mod error;
 pub mod faults;
 pub mod housebots;

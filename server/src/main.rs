@@ -1,12 +1,13 @@
 //! `arcade serve` runs the service; `arcade dev` runs it against a local dev chain it starts;
-//! `arcade migrate` applies the schema and exits.
+//! `arcade migrate` applies the schema and exits; `arcade doctor` checks that the settings, the
+//! database, the chain, the token and the house fit together.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use arcade_server::settings::Settings;
 use arcade_server::startup::Application;
-use arcade_server::{dev, store, telemetry};
+use arcade_server::{dev, doctor, store, telemetry};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -37,6 +38,9 @@ enum Command {
     },
     /// Apply migrations and exit.
     Migrate,
+    /// Check the settings against the database, the chain, the token and the house; exit 0
+    /// only if every check passes.
+    Doctor,
 }
 
 #[tokio::main]
@@ -49,11 +53,12 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    telemetry::init(&settings.log.filter);
+    telemetry::init(&settings.log);
     let outcome = match cli.command {
         Command::Serve => serve(settings).await,
         Command::Dev { anvil, chain_port } => dev::run(settings, &anvil, chain_port).await,
         Command::Migrate => migrate(settings).await,
+        Command::Doctor => return run_doctor(&settings).await,
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -65,9 +70,48 @@ async fn main() -> ExitCode {
 }
 
 async fn serve(settings: Settings) -> Result<(), Box<dyn std::error::Error>> {
+    let connection = store::connect(&settings.database).await?;
+    store::migrate(&connection).await?;
+    drop(connection);
+    let checks = doctor::run(&settings).await;
+    for check in &checks {
+        if check.passed() {
+            tracing::info!("doctor: {check}");
+        } else {
+            tracing::warn!("doctor: {check}");
+        }
+    }
+    let fatal: Vec<&str> = checks
+        .iter()
+        .filter(|c| c.is_fatal())
+        .map(|c| c.name)
+        .collect();
+    if !fatal.is_empty() {
+        return Err(format!(
+            "refusing to start: {} would lose money or strand payments (see above, or run `arcade doctor`)",
+            fatal.join(", ")
+        )
+        .into());
+    }
     let app = Application::build(settings).await?;
     app.run_until_stopped().await;
     Ok(())
+}
+
+#[allow(clippy::print_stdout)] // the report is the command's output
+async fn run_doctor(settings: &Settings) -> ExitCode {
+    let checks = doctor::run(settings).await;
+    for check in &checks {
+        println!("{check}");
+    }
+    let failed = checks.iter().filter(|c| !c.passed()).count();
+    if failed == 0 {
+        println!("all {} checks passed", checks.len());
+        ExitCode::SUCCESS
+    } else {
+        println!("{failed} of {} checks failed", checks.len());
+        ExitCode::FAILURE
+    }
 }
 
 async fn migrate(settings: Settings) -> Result<(), Box<dyn std::error::Error>> {

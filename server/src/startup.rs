@@ -26,8 +26,10 @@ use crate::service::play_writer::{PlayWriter, spawn_play_writers};
 use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
 use crate::service::reconcile::spawn_reconciler;
 use crate::service::seed_batches::Seeds;
+use crate::service::treasury::{Treasury, spawn_treasury_watch};
 use crate::settings::Settings;
 use crate::store;
+use crate::telemetry::metrics;
 use crate::x402::Terms;
 use crate::x402::facilitator::Facilitator;
 
@@ -66,6 +68,8 @@ pub enum StartupError {
 
 pub struct Application {
     acceptor: TcpAcceptor,
+    /// `metrics.listen`'s own listener, when set.
+    metrics_acceptor: Option<TcpAcceptor>,
     service: Service,
     base_url: String,
     arcade: Arc<Arcade>,
@@ -88,6 +92,13 @@ impl Application {
             .await?
             .map(|chain| payments(chain, &settings));
         let (acceptor, port) = bind(&settings).await?;
+        if settings.metrics.enabled {
+            metrics::install();
+        }
+        let metrics_acceptor = match (&settings.metrics.listen, settings.metrics.enabled) {
+            (Some(listen), true) => Some(listen_on(listen).await?),
+            _ => None,
+        };
         let base_url = settings
             .server
             .public_url
@@ -106,13 +117,12 @@ impl Application {
             arcade.clone(),
             &public_url,
             base_url.clone(),
-            settings.server.max_body_bytes,
-            &settings.mcp,
-            &settings.web,
+            &settings,
             shutdown.clone(),
         );
         Ok(Self {
             acceptor,
+            metrics_acceptor,
             service,
             base_url,
             arcade,
@@ -147,6 +157,17 @@ impl Application {
             .is_some()
             .then(|| spawn_reconciler(self.arcade.clone(), self.reconcile_interval));
         let upkeep = spawn_upkeep(self.arcade.clone(), self.upkeep_interval);
+        let treasury = spawn_treasury_watch(self.arcade.clone());
+        let metrics_upkeep = metrics::spawn_upkeep();
+        let metrics_server = self.metrics_acceptor.map(|acceptor| {
+            let address = acceptor
+                .local_addr()
+                .map(|a| a.to_string())
+                .unwrap_or_default();
+            tracing::info!(%address, "metrics listening at /metrics");
+            let server = Server::new(acceptor);
+            tokio::spawn(server.serve(api::metrics_service(self.arcade.clone())))
+        });
         tracing::info!(url = %self.base_url, "arcade listening");
         let house_token = self.arcade.rate_limits.house_token();
         self.arcade
@@ -157,12 +178,16 @@ impl Application {
             reconciler.abort();
         }
         upkeep.abort();
+        metrics_upkeep.abort();
+        for task in [treasury, metrics_server].into_iter().flatten() {
+            task.abort();
+        }
         tracing::info!("arcade stopped");
     }
 }
 
 /// Whether `host` (an interface to listen on) is reachable only from this machine.
-fn is_loopback(host: &str) -> bool {
+pub(crate) fn is_loopback(host: &str) -> bool {
     host.eq_ignore_ascii_case("localhost")
         || host
             .trim_matches(['[', ']'])
@@ -229,13 +254,7 @@ fn house_token() -> Result<String, StartupError> {
 /// Listens where the settings say; the port is the one bound (the settings may say 0).
 async fn bind(settings: &Settings) -> Result<(TcpAcceptor, u16), StartupError> {
     let listen = format!("{}:{}", settings.server.host, settings.server.port);
-    let acceptor = TcpListener::new(listen.clone())
-        .try_bind()
-        .await
-        .map_err(|source| StartupError::Bind {
-            address: listen.clone(),
-            source,
-        })?;
+    let acceptor = listen_on(&listen).await?;
     let port = acceptor
         .local_addr()
         .map_err(|e| StartupError::Bind {
@@ -244,6 +263,16 @@ async fn bind(settings: &Settings) -> Result<(TcpAcceptor, u16), StartupError> {
         })?
         .port();
     Ok((acceptor, port))
+}
+
+async fn listen_on(listen: &str) -> Result<TcpAcceptor, StartupError> {
+    TcpListener::new(listen.to_owned())
+        .try_bind()
+        .await
+        .map_err(|source| StartupError::Bind {
+            address: listen.to_owned(),
+            source,
+        })
 }
 
 async fn stop_on_signal(handle: ServerHandle, shutdown: CancellationToken) {
@@ -300,5 +329,10 @@ fn payments(chain: Chain, settings: &Settings) -> Payments {
         facilitator = if settings.payments.facilitator_url.is_some() { "configured" } else { "none (the house settles)" },
         "chip purchases enabled"
     );
-    Payments { chain, terms, rail }
+    Payments {
+        chain,
+        terms,
+        rail,
+        treasury: Treasury::new(settings.treasury.clone()),
+    }
 }

@@ -81,6 +81,15 @@ pub enum ConnectError {
     ChainId { configured: u64, rpc: u64 },
     #[error("the token at {token} has {decimals} decimals; a dollar token has 6")]
     Decimals { token: Address, decimals: u8 },
+    #[error(
+        "the token at {token} answers EIP-712 {field} {actual:?}, but chain.token_{field} is {configured:?}: payers would sign for another token"
+    )]
+    Domain {
+        token: Address,
+        field: &'static str,
+        configured: String,
+        actual: String,
+    },
     #[error("reading the token: {0}")]
     Token(#[from] ChainError),
 }
@@ -90,6 +99,24 @@ pub enum ConnectError {
 pub struct TokenDomain {
     pub name: String,
     pub version: String,
+}
+
+impl TokenDomain {
+    /// The first of `name` and `version` the settings pin to another value:
+    /// `(field, configured, the token's)`.
+    pub fn differs_from(&self, settings: &ChainSettings) -> Option<(&'static str, String, String)> {
+        [
+            ("name", &settings.token_name, &self.name),
+            ("version", &settings.token_version, &self.version),
+        ]
+        .into_iter()
+        .find_map(|(field, configured, actual)| {
+            configured
+                .as_ref()
+                .filter(|configured| *configured != actual)
+                .map(|configured| (field, configured.clone(), actual.clone()))
+        })
+    }
 }
 
 /// A transaction signed by the house, not necessarily broadcast yet.
@@ -172,6 +199,15 @@ impl Chain {
         if decimals != 6 {
             return Err(ConnectError::Decimals { token, decimals });
         }
+        let domain = TokenDomain { name, version };
+        if let Some((field, configured, actual)) = domain.differs_from(settings) {
+            return Err(ConnectError::Domain {
+                token,
+                field,
+                configured,
+                actual,
+            });
+        }
         Ok(Some(Self {
             provider,
             house: EthereumWallet::new(signer),
@@ -179,7 +215,7 @@ impl Chain {
             chain_id: settings.chain_id,
             token,
             pay_to,
-            domain: TokenDomain { name, version },
+            domain,
             confirmations: settings.confirmations.max(1),
             settle_timeout: Duration::from_millis(settings.settle_timeout_ms),
             send_lock: Mutex::new(()),
@@ -224,6 +260,11 @@ impl Chain {
             Some(self.token),
             None,
         )
+    }
+
+    /// An address's native balance (wei): for the house, what pays its gas.
+    pub async fn gas_balance(&self, owner: Address) -> Result<U256, ChainError> {
+        self.provider.get_balance(owner).await.map_err(rpc_error)
     }
 
     pub async fn token_balance(&self, owner: Address) -> Result<U256, ChainError> {

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::Path;
 
-use alloy::primitives::Address;
+use alloy::primitives::{Address, U256};
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
@@ -25,8 +25,32 @@ pub struct Settings {
     pub rate_limits: RateLimitSettings,
     pub signing: SigningSettings,
     pub seeds: SeedSettings,
+    pub treasury: TreasurySettings,
+    pub metrics: MetricsSettings,
     #[serde(default)]
     pub faults: FaultSettings,
+}
+
+/// The house's balances on the chain, watched against floors: under one, the service warns
+/// once, `/readyz` answers 503 and `arcade doctor` fails.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TreasurySettings {
+    /// The house's native balance (wei) below which it may soon not pay gas.
+    pub min_gas_wei: Amount,
+    /// The house's token balance (base units) below which cashouts may soon not be paid.
+    pub min_token: Amount,
+    /// How often the balances are read, in milliseconds.
+    pub check_every_ms: u64,
+}
+
+/// Prometheus metrics at `/metrics`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MetricsSettings {
+    /// `false`: no metrics are served.
+    pub enabled: bool,
+    /// A separate `host:port` serving only `/metrics` (to anyone who reaches it). Unset: the
+    /// main listener serves `/metrics` to loopback clients only.
+    pub listen: Option<String>,
 }
 
 /// The auth statement (an EIP-4361 message) every signature signs.
@@ -171,8 +195,14 @@ pub struct ChainSettings {
     pub chain_id: u64,
     /// JSON-RPC endpoint. Unset: no chain; purchases answer 503 `payments_unavailable`.
     pub rpc_url: Option<Secret>,
-    /// The dollar token (6 decimals, EIP-3009). Its EIP-712 name and version are read from it.
+    /// The dollar token (6 decimals, EIP-3009).
     pub token: Option<Address>,
+    /// The token's EIP-712 `name` the payers sign under (Base: `USD Coin`, Base Sepolia:
+    /// `USDC`). Set, the token must answer the same or the service refuses to start; unset,
+    /// the token's own is used.
+    pub token_name: Option<String>,
+    /// The token's EIP-712 `version` (USDC: `2`); checked like `token_name`.
+    pub token_version: Option<String>,
     /// The house key (0x + 64 hex): submits settlements and pays their gas.
     pub house_key: Option<Secret>,
     /// Where payments go. Unset: the house address.
@@ -208,6 +238,15 @@ pub struct HouseSettings {
 pub struct LogSettings {
     /// A `tracing` filter, e.g. `info` or `arcade_server=debug,info`. `RUST_LOG` overrides it.
     pub filter: String,
+    /// `text` (for people) or `json` (one JSON object per line, for log pipelines).
+    pub format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 impl Default for Settings {
@@ -227,6 +266,8 @@ impl Default for Settings {
                 chain_id: 84532,
                 rpc_url: None,
                 token: None,
+                token_name: None,
+                token_version: None,
                 house_key: None,
                 pay_to: None,
                 confirmations: 1,
@@ -258,12 +299,18 @@ impl Default for Settings {
             },
             log: LogSettings {
                 filter: "info".into(),
+                format: LogFormat::Text,
             },
             auth: AuthSettings::default(),
             rounds: RoundSettings::default(),
             rate_limits: RateLimitSettings::default(),
             signing: SigningSettings::default(),
             seeds: SeedSettings::default(),
+            treasury: TreasurySettings::default(),
+            metrics: MetricsSettings {
+                enabled: true,
+                listen: None,
+            },
             faults: FaultSettings::default(),
         }
     }
@@ -292,6 +339,18 @@ impl Default for SeedSettings {
         Self {
             secret: Secret::new("arcade-seed-batches"),
             batch_size: 1024,
+        }
+    }
+}
+
+impl Default for TreasurySettings {
+    fn default() -> Self {
+        Self {
+            // 0.001 ETH: some hundreds of token transfers on an L2 such as Base.
+            min_gas_wei: Amount::from(1_000_000_000_000_000u64),
+            // 10 dollars.
+            min_token: Amount::from(10_000_000u64),
+            check_every_ms: 15_000,
         }
     }
 }
@@ -333,6 +392,58 @@ impl Settings {
         figment
             .merge(Env::prefixed("ARCADE__").split("__"))
             .extract()
+    }
+}
+
+/// A non-negative integer amount (wei or token base units): a decimal string or a number in
+/// settings, as money is on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Amount(pub U256);
+
+impl From<u64> for Amount {
+    fn from(value: u64) -> Self {
+        Self(U256::from(value))
+    }
+}
+
+impl fmt::Display for Amount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Serialize for Amount {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0.to_string())
+    }
+}
+
+impl<'de> Deserialize<'de> for Amount {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Amount;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a non-negative integer (a decimal string or a number)")
+            }
+            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Amount, E> {
+                Ok(Amount::from(value))
+            }
+            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Amount, E> {
+                u64::try_from(value)
+                    .map(Amount::from)
+                    .map_err(|_| E::custom("a negative amount"))
+            }
+            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Amount, E> {
+                let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+                digits
+                    .then(|| U256::from_str_radix(value, 10).ok())
+                    .flatten()
+                    .map(Amount)
+                    .ok_or_else(|| E::custom(format!("{value:?} is not a decimal amount")))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
     }
 }
 

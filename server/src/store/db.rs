@@ -40,3 +40,8 @@ pub async fn connect(settings: &DatabaseSettings) -> Result<DatabaseConnection, 
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
     Migrator::up(db, None).await
 }
+
+/// Migrations not yet applied to `db` (`arcade migrate` or `arcade serve` applies them).
+pub async fn pending_migrations(db: &DatabaseConnection) -> Result<usize, DbErr> {
+    Ok(Migrator::get_pending_migrations(db).await?.len())
+}

@@ -27,7 +27,7 @@ pub mod rounds;
 pub mod seed_batches;
 pub mod stats;
 
-pub use db::{connect, migrate};
+pub use db::{connect, migrate, pending_migrations};
 pub use sea_orm::{DatabaseConnection as Db, DatabaseTransaction as Tx, DbErr};
 
 use sea_orm::{TransactionTrait, UpdateResult};
@@ -35,6 +35,13 @@ use sea_orm::{TransactionTrait, UpdateResult};
 /// Starts a transaction: the changes made through it land together at `commit`, or not at all.
 pub async fn begin(db: &Db) -> Result<Tx, DbErr> {
     db.begin().await
+}
+
+/// Rows not finished yet: how many, and when the oldest was created (ms since the epoch).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unfinished {
+    pub count: i64,
+    pub oldest_at: Option<i64>,
 }
 
 /// Whether a conditional update changed its one row.

@@ -1,0 +1,304 @@
+//! Checks against the chain: the RPC and its chain id, the token, the house's balances and
+//! where payments go. Without `chain.rpc_url` there is nothing to check: purchases are off.
+
+use std::time::Duration;
+
+use alloy::primitives::{Address, B256, address};
+use alloy::providers::{Provider, ProviderBuilder, RootProvider};
+use alloy::signers::local::PrivateKeySigner;
+
+use super::Check;
+use crate::chain::devnet::CHAIN_ID as ANVIL_CHAIN_ID;
+use crate::chain::token::DollarToken;
+use crate::settings::{ChainSettings, Settings};
+
+/// The addresses of anvil's (and hardhat's) ten well-known test keys: anyone can spend from
+/// them on a public chain.
+pub const WELL_KNOWN_TEST_ADDRESSES: [Address; 10] = [
+    address!("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"),
+    address!("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
+    address!("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
+    address!("0x90F79bf6EB2c4f870365E785982E1f101E93b906"),
+    address!("0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"),
+    address!("0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc"),
+    address!("0x976EA74026E726554dB657fA54763abd0C3a0aa9"),
+    address!("0x14dC79964da2C08b23698B3D3cc7Ca32193d9955"),
+    address!("0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f"),
+    address!("0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"),
+];
+
+pub async fn checks(settings: &Settings) -> Vec<Check> {
+    let chain = &settings.chain;
+    let Some(rpc_url) = &chain.rpc_url else {
+        return vec![Check::pass(
+            "chain",
+            "chain.rpc_url unset: purchases and cashouts are off (they answer 503 payments_unavailable)",
+        )];
+    };
+    let mut checks = Vec::new();
+    let Ok(url) = rpc_url.expose().parse() else {
+        checks.push(Check::fatal(
+            "RPC",
+            "chain.rpc_url is not a URL",
+            "set chain.rpc_url (ARCADE__CHAIN__RPC_URL) to the chain's JSON-RPC endpoint",
+        ));
+        return checks;
+    };
+    let timeout = Duration::from_millis(chain.rpc_timeout_ms);
+    let provider = ProviderBuilder::default().with_reqwest(url, |builder| {
+        builder
+            .timeout(timeout)
+            .build()
+            .expect("an HTTP client with a timeout builds")
+    });
+    let house = house_key(chain, &mut checks);
+    if !rpc(&provider, chain, &mut checks).await {
+        return checks;
+    }
+    let Some(token) = chain.token else {
+        checks.push(Check::fatal(
+            "token",
+            "chain.token is unset",
+            "set chain.token to the dollar token's address (USDC on Base)",
+        ));
+        return checks;
+    };
+    let token_ok = token_checks(&provider, chain, token, house, &mut checks).await;
+    if let Some(house) = house {
+        balances(&provider, settings, token, house, token_ok, &mut checks).await;
+        checks.push(pay_to(chain, token, house));
+    }
+    checks
+}
+
+/// The house key's address; a well-known test key is fatal anywhere but anvil's own chain.
+fn house_key(chain: &ChainSettings, checks: &mut Vec<Check>) -> Option<Address> {
+    const NAME: &str = "house key";
+    let fix = "set chain.house_key from the environment (ARCADE__CHAIN__HOUSE_KEY) or a file only the service can read; see deploy/README.md";
+    let Some(key) = &chain.house_key else {
+        checks.push(Check::fatal(NAME, "chain.house_key is unset", fix));
+        return None;
+    };
+    let Ok(signer) = key.expose().parse::<PrivateKeySigner>() else {
+        checks.push(Check::fatal(
+            NAME,
+            "chain.house_key is not a private key (0x + 64 hex)",
+            fix,
+        ));
+        return None;
+    };
+    let house = signer.address();
+    if WELL_KNOWN_TEST_ADDRESSES.contains(&house) && chain.chain_id != ANVIL_CHAIN_ID {
+        checks.push(Check::fatal(
+            NAME,
+            format!(
+                "the house {house} is a well-known test key on chain {}: anyone can spend its funds",
+                chain.chain_id
+            ),
+            fix,
+        ));
+    } else {
+        checks.push(Check::pass(
+            NAME,
+            format!("the house is {house} (it signs settlements and cashouts and pays their gas)"),
+        ));
+    }
+    Some(house)
+}
+
+/// The RPC answers, on the configured chain. Says whether the checks can go on.
+async fn rpc(provider: &RootProvider, chain: &ChainSettings, checks: &mut Vec<Check>) -> bool {
+    match provider.get_chain_id().await {
+        Ok(id) if id == chain.chain_id => {
+            checks.push(Check::pass("RPC", format!("answers, chain id {id}")));
+            true
+        }
+        Ok(id) => {
+            checks.push(Check::fatal(
+                "RPC",
+                format!(
+                    "the RPC serves chain {id}, but chain.chain_id is {}: payers would sign for the wrong chain",
+                    chain.chain_id
+                ),
+                "point chain.rpc_url at a node of the configured chain, or fix chain.chain_id",
+            ));
+            false
+        }
+        Err(error) => {
+            checks.push(Check::fatal(
+                "RPC",
+                format!("does not answer: {}", crate::chain::rpc_error(error)),
+                "check chain.rpc_url, the node, and the network between them",
+            ));
+            false
+        }
+    }
+}
+
+/// The token: 6 decimals, the EIP-712 domain the settings expect, EIP-3009 readable. Says
+/// whether it is the dollar token the arcade needs.
+async fn token_checks(
+    provider: &RootProvider,
+    chain: &ChainSettings,
+    token: Address,
+    house: Option<Address>,
+    checks: &mut Vec<Check>,
+) -> bool {
+    const NAME: &str = "token";
+    let contract = DollarToken::new(token, provider);
+    let fix = "set chain.token to the chain's USDC (see deploy/*.toml)";
+    let read = async {
+        let decimals = contract.decimals().call().await?;
+        let name = contract.name().call().await?;
+        let version = contract.version().call().await?;
+        Ok::<_, alloy::contract::Error>((decimals, name, version))
+    };
+    let (decimals, name, version) = match read.await {
+        Ok(found) => found,
+        Err(error) => {
+            checks.push(Check::fatal(
+                NAME,
+                format!(
+                    "{token} does not answer decimals/name/version ({}): is it a token on this chain?",
+                    crate::chain::contract_error(error)
+                ),
+                fix,
+            ));
+            return false;
+        }
+    };
+    if decimals != 6 {
+        checks.push(Check::fatal(
+            NAME,
+            format!("{token} has {decimals} decimals; a dollar token has 6"),
+            fix,
+        ));
+        return false;
+    }
+    let domain = crate::chain::TokenDomain { name, version };
+    if let Some((field, configured, actual)) = domain.differs_from(chain) {
+        checks.push(Check::fatal(
+            NAME,
+            format!(
+                "{token} answers EIP-712 {field} {actual:?}, but chain.token_{field} is {configured:?}: every payment would be signed for another domain"
+            ),
+            format!(
+                "set chain.token_{field} to the token's (\"USD Coin\" on Base, \"USDC\" on Base Sepolia), or fix chain.token"
+            ),
+        ));
+        return false;
+    }
+    let pinned = if chain.token_name.is_some() && chain.token_version.is_some() {
+        "as chain.token_name and chain.token_version expect"
+    } else {
+        "read from the token (pin them with chain.token_name and chain.token_version)"
+    };
+    checks.push(Check::pass(
+        NAME,
+        format!(
+            "{token}: 6 decimals, EIP-712 name {:?} version {:?}, {pinned}",
+            domain.name, domain.version
+        ),
+    ));
+    let probe = house.unwrap_or(Address::ZERO);
+    match contract.authorizationState(probe, B256::ZERO).call().await {
+        Ok(_) => {
+            checks.push(Check::pass(
+                "EIP-3009",
+                "authorizationState answers (eth_call): transfers with authorization can settle",
+            ));
+            true
+        }
+        Err(error) => {
+            checks.push(Check::fatal(
+                "EIP-3009",
+                format!(
+                    "authorizationState does not answer ({}): payments could not be settled",
+                    crate::chain::contract_error(error)
+                ),
+                fix,
+            ));
+            false
+        }
+    }
+}
+
+/// The house's gas and token balances against the treasury's floors.
+async fn balances(
+    provider: &RootProvider,
+    settings: &Settings,
+    token: Address,
+    house: Address,
+    token_ok: bool,
+    checks: &mut Vec<Check>,
+) {
+    let floors = &settings.treasury;
+    let fund = |what: &str, setting: &str| {
+        format!("send {what} to the house {house}, or lower treasury.{setting}")
+    };
+    match provider.get_balance(house).await {
+        Ok(held) if held >= floors.min_gas_wei.0 => checks.push(Check::pass(
+            "house gas",
+            format!("{held} wei, floor {}", floors.min_gas_wei),
+        )),
+        Ok(held) => checks.push(Check::fail(
+            "house gas",
+            format!(
+                "{held} wei, under the floor of {}: settlements and cashouts may soon fail",
+                floors.min_gas_wei
+            ),
+            fund("native gas (ETH)", "min_gas_wei"),
+        )),
+        Err(error) => checks.push(Check::fail(
+            "house gas",
+            format!("reading it: {}", crate::chain::rpc_error(error)),
+            "check the RPC",
+        )),
+    }
+    if !token_ok {
+        return;
+    }
+    match DollarToken::new(token, provider)
+        .balanceOf(house)
+        .call()
+        .await
+    {
+        Ok(held) if held >= floors.min_token.0 => checks.push(Check::pass(
+            "house tokens",
+            format!("{held} base units, floor {}", floors.min_token),
+        )),
+        Ok(held) => checks.push(Check::fail(
+            "house tokens",
+            format!(
+                "{held} base units, under the floor of {}: cashouts may soon be refused",
+                floors.min_token
+            ),
+            fund("tokens", "min_token"),
+        )),
+        Err(error) => checks.push(Check::fail(
+            "house tokens",
+            format!("reading it: {}", crate::chain::contract_error(error)),
+            "check the RPC",
+        )),
+    }
+}
+
+/// Where payments go: never nowhere, never the token itself.
+fn pay_to(chain: &ChainSettings, token: Address, house: Address) -> Check {
+    const NAME: &str = "pay_to";
+    let fix = "set chain.pay_to to an address the operator controls, or leave it unset (the house)";
+    match chain.pay_to {
+        None => Check::pass(NAME, format!("unset: payments go to the house {house}")),
+        Some(to) if to == Address::ZERO => Check::fatal(
+            NAME,
+            "chain.pay_to is the zero address: payments would be burned",
+            fix,
+        ),
+        Some(to) if to == token => Check::fatal(
+            NAME,
+            "chain.pay_to is the token contract: payments would be stuck in it",
+            fix,
+        ),
+        Some(to) => Check::pass(NAME, format!("payments go to {to}")),
+    }
+}
