@@ -84,6 +84,19 @@ impl Chain {
         }
     }
 
+    /// Whether the house could send a `transfer` of `value` to `to` now: the token would not
+    /// revert it (the house holds the tokens) and the house's gas covers its worst cost.
+    /// Nothing is signed or sent.
+    pub async fn check_transfer(&self, to: Address, value: U256) -> Result<(), ChainError> {
+        let call = DollarToken::transferCall { to, value };
+        let request = TransactionRequest::default()
+            .with_from(self.house_address)
+            .with_to(self.token)
+            .with_input(Bytes::from(call.abi_encode()))
+            .with_chain_id(self.chain_id);
+        self.priced(request).await.map(|_| ())
+    }
+
     async fn sign(&self, to: Address, input: Bytes) -> Result<SignedTx, ChainError> {
         let nonce = self
             .provider
@@ -97,6 +110,22 @@ impl Chain {
             .with_input(input)
             .with_chain_id(self.chain_id)
             .with_nonce(nonce);
+        let envelope = self
+            .priced(request)
+            .await?
+            .build(&self.house)
+            .await
+            .map_err(|error| ChainError::Refused(refusal(&format!("signing: {error}"))))?;
+        Ok(SignedTx {
+            hash: *envelope.tx_hash(),
+            raw: envelope.encoded_2718(),
+            nonce,
+        })
+    }
+
+    /// `request` with its gas limit and fees, once simulated (a revert is refused) and checked
+    /// against the house's gas balance.
+    async fn priced(&self, request: TransactionRequest) -> Result<TransactionRequest, ChainError> {
         let gas = self
             .provider
             .estimate_gas(request.clone())
@@ -124,18 +153,10 @@ impl Chain {
                 ),
             }));
         }
-        let envelope = request
+        Ok(request
             .with_gas_limit(gas_limit)
             .with_max_fee_per_gas(fees.max_fee_per_gas)
-            .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas)
-            .build(&self.house)
-            .await
-            .map_err(|error| ChainError::Refused(refusal(&format!("signing: {error}"))))?;
-        Ok(SignedTx {
-            hash: *envelope.tx_hash(),
-            raw: envelope.encoded_2718(),
-            nonce,
-        })
+            .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas))
     }
 
     /// Sends an already signed transaction again (same nonce, same hash).

@@ -56,7 +56,10 @@ impl EndpointOutRegister for ApiError {
                 "502",
                 "cashout_failed: the transfer could not be sent; the chips were refunded",
             ),
-            ("503", "chain_unavailable, payments_unavailable"),
+            (
+                "503",
+                "chain_unavailable, payments_unavailable, house_underfunded (a cashout the house cannot pay now; nothing debited)",
+            ),
         ] {
             operation.responses.insert(
                 status,

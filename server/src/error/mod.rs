@@ -86,6 +86,8 @@ pub enum ApiError {
     ChainUnavailable(String),
     #[error("chip purchases are not available: no chain is configured")]
     PaymentsUnavailable,
+    #[error("the house cannot pay this cashout now ({0}); nothing was debited, try again later")]
+    HouseUnderfunded(String),
     #[error(
         "{0} never bought chips; free chips can be played but a buy-in is required before a cashout"
     )]
@@ -116,6 +118,8 @@ pub enum ApiError {
     MethodNotAllowed,
     #[error("request body too large")]
     PayloadTooLarge,
+    #[error("not ready: {}", .0.failing().join(", "))]
+    NotReady(Box<crate::service::readiness::Readiness>),
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
@@ -167,9 +171,10 @@ impl ApiError {
             }
             Self::RateLimited(_) | Self::TooManyOpenRounds { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
-            Self::ChainUnavailable(_) | Self::PaymentsUnavailable => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            Self::ChainUnavailable(_)
+            | Self::PaymentsUnavailable
+            | Self::HouseUnderfunded(_)
+            | Self::NotReady(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -211,10 +216,12 @@ impl ApiError {
             Self::CashoutNotSent { .. } => "cashout_failed",
             Self::ChainUnavailable(_) => "chain_unavailable",
             Self::PaymentsUnavailable => "payments_unavailable",
+            Self::HouseUnderfunded(_) => "house_underfunded",
             Self::OriginForbidden(_) => "origin_forbidden",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::PayloadTooLarge => "payload_too_large",
+            Self::NotReady(_) => "not_ready",
             Self::Internal(_) => "internal",
         }
     }

@@ -30,6 +30,7 @@ impl ApiError {
         let value = match self {
             Self::PaymentRequired(challenge) => json!(challenge.required),
             Self::CashoutNotSent { receipt, .. } => json!(receipt),
+            Self::NotReady(readiness) => json!(readiness),
             _ => return Map::new(),
         };
         match value {

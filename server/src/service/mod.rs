@@ -20,6 +20,8 @@
 //! | finishing settlements a request could not | `reconcile.rs` |
 //! | cashouts: chips out as tokens (the money flow out) | `cashouts/` |
 //! | one sender for the house key across instances | `house_sender.rs` |
+//! | the house's balances against their floors; cashouts it cannot pay | `treasury.rs` |
+//! | whether this instance can serve (`/readyz`) | `readiness.rs` |
 
 pub mod auth;
 pub mod cashouts;
@@ -32,11 +34,13 @@ pub mod play_batch;
 pub mod play_writer;
 pub mod proofs;
 pub mod purchases;
+pub mod readiness;
 pub mod receipts;
 pub mod reconcile;
 pub mod rounds;
 pub mod seed_batches;
 pub mod stats;
+pub mod treasury;
 pub mod wallets;
 
 use std::collections::HashSet;

@@ -8,9 +8,11 @@
 //! | [`advance`] | `pending`, `sent` | `confirmed` |
 //! | [`fail_and_refund`] (the chips back in the same transaction) | `pending`, `sent` | `failed` |
 
+use alloy::primitives::U256;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, UpdateMany,
+    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    UpdateMany,
 };
 
 use super::entities::cashout::{self, CashoutStatus};
@@ -150,6 +152,40 @@ pub async fn fail_and_refund(db: &Db, id: i64, error: &str, at: i64) -> Result<b
     ledger::credit(&txn, &row.address, row.chips, entry).await?;
     txn.commit().await?;
     Ok(true)
+}
+
+/// Cashouts `pending` or `sent`.
+pub async fn unfinished(db: &Db) -> Result<super::Unfinished, DbErr> {
+    let found: Option<(i64, Option<i64>)> = cashout::Entity::find()
+        .select_only()
+        .column_as(cashout::Column::Id.count(), "count")
+        .column_as(cashout::Column::CreatedAt.min(), "oldest_at")
+        .filter(cashout::Column::Status.is_in(UNFINISHED))
+        .into_tuple()
+        .one(db)
+        .await?;
+    Ok(
+        found.map_or_else(Default::default, |(count, oldest_at)| super::Unfinished {
+            count,
+            oldest_at,
+        }),
+    )
+}
+
+/// What cashouts not yet confirmed or failed still owe, in token base units.
+pub async fn owed_in_flight(db: &Db) -> Result<U256, DbErr> {
+    let amounts: Vec<String> = cashout::Entity::find()
+        .select_only()
+        .column(cashout::Column::Amount)
+        .filter(cashout::Column::Status.is_in(UNFINISHED))
+        .into_tuple()
+        .all(db)
+        .await?;
+    amounts.iter().try_fold(U256::ZERO, |sum, amount| {
+        U256::from_str_radix(amount, 10)
+            .map(|amount| sum.saturating_add(amount))
+            .map_err(|_| DbErr::Custom(format!("a cashout amount {amount:?} is not decimal")))
+    })
 }
 
 /// A cashout and its owner's balance now.

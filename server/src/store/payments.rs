@@ -9,7 +9,8 @@
 
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, UpdateMany,
+    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    UpdateMany,
 };
 
 use super::entities::house_transaction::Purpose;
@@ -230,6 +231,24 @@ fn while_settling(id: i64, at: i64) -> UpdateMany<payment::Entity> {
         .col_expr(payment::Column::UpdatedAt, Expr::value(at))
         .filter(payment::Column::Id.eq(id))
         .filter(payment::Column::State.eq(PaymentState::Settling))
+}
+
+/// Payments still `settling`.
+pub async fn settling(db: &Db) -> Result<super::Unfinished, DbErr> {
+    let found: Option<(i64, Option<i64>)> = payment::Entity::find()
+        .select_only()
+        .column_as(payment::Column::Id.count(), "count")
+        .column_as(payment::Column::CreatedAt.min(), "oldest_at")
+        .filter(payment::Column::State.eq(PaymentState::Settling))
+        .into_tuple()
+        .one(db)
+        .await?;
+    Ok(
+        found.map_or_else(Default::default, |(count, oldest_at)| super::Unfinished {
+            count,
+            oldest_at,
+        }),
+    )
 }
 
 /// Payments `settling` and untouched since `before`, oldest first.

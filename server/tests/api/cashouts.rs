@@ -1,5 +1,5 @@
-//! Cashouts on a real chain: tokens arrive and the house pays the gas; refusals debit nothing;
-//! a send that cannot happen refunds; a transfer that reverts or loses its nonce refunds once;
+//! Cashouts on a real chain: tokens arrive and the house pays the gas; refusals debit nothing,
+//! a cashout the house cannot pay now included (refused before its debit); a transfer that reverts or loses its nonce refunds once;
 //! concurrent cashouts never overdraw. After each: the chain and the ledger agree.
 
 use std::time::Duration;
@@ -10,7 +10,7 @@ use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::SolValue;
 use arcade_server::entities::{cashout, ledger};
 use futures::future::join_all;
-use sea_orm::{ActiveEnum, ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ActiveEnum, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
 use serde_json::{Value, json};
 
 use crate::helpers::{Backend, sign};
@@ -225,7 +225,19 @@ async fn winning_seed(app: &PaidApp, round_id: &str) -> String {
         .unwrap()
 }
 
-async fn a_house_without_tokens_refunds(app: &PaidApp) {
+/// What a refused cashout must leave: the chips where they were, no cashout row, no ledger row.
+async fn nothing_debited(app: &PaidApp, player: &PrivateKeySigner, body: &Value) {
+    assert!(
+        body.get("cashout_id").is_none(),
+        "no cashout opened: {body}"
+    );
+    assert_eq!(app.chips(player.address()).await, 1000);
+    assert_eq!(app.token_balance(player.address()).await, U256::ZERO);
+    let cashouts = cashout::Entity::find().count(&app.arcade.db).await.unwrap();
+    assert_eq!(cashouts, 0);
+}
+
+async fn a_house_without_tokens_refuses_up_front(app: &PaidApp) {
     let player = player_with_chips(app).await;
     // The house sends almost all its tokens away: less than the 0.10 being cashed out remain.
     let held = app.token_balance(app.house()).await;
@@ -245,40 +257,81 @@ async fn a_house_without_tokens_refunds(app: &PaidApp) {
         .unwrap();
 
     let refused = app.cash_out(&player, 1000).await;
-    let body = refused.error(502, "cashout_failed");
-    assert_eq!(body["status"], "failed");
-    assert_eq!(body["balance"], 1000, "refunded: {body}");
-    assert_eq!(app.chips(player.address()).await, 1000);
-    assert_eq!(app.token_balance(player.address()).await, U256::ZERO);
-    let id = body["cashout_id"].as_i64().unwrap();
-    assert_eq!(
-        ledger_kinds(app, &format!("cashout:{id}")).await,
-        ["cashout", "refund"]
+    let body = refused.error(503, "house_underfunded");
+    assert!(
+        body["detail"].as_str().unwrap().contains("99999"),
+        "says what the house holds: {body}"
     );
+    nothing_debited(app, &player, &body).await;
 }
-paid_on_both_backends!(a_house_without_tokens_refunds);
+paid_on_both_backends!(a_house_without_tokens_refuses_up_front);
 
-async fn a_house_without_gas_refunds(app: &PaidApp) {
+async fn a_house_without_gas_refuses_up_front(app: &PaidApp) {
     let player = player_with_chips(app).await;
     app.anvil("anvil_setBalance", json!([app.house(), "0x0"]))
         .await;
     let body = app
         .cash_out(&player, 1000)
         .await
-        .error(502, "cashout_failed");
+        .error(503, "house_underfunded");
+    assert!(body["detail"].as_str().unwrap().contains("gas"), "{body}");
+    nothing_debited(app, &player, &body).await;
+    // Funded again, the same cashout is paid.
+    app.anvil(
+        "anvil_setBalance",
+        json!([app.house(), "0x56BC75E2D63100000"]),
+    )
+    .await;
     assert_eq!(
-        (body["status"].as_str(), body["balance"].as_i64()),
-        (Some("failed"), Some(1000))
+        app.cash_out(&player, 1000).await.ok()["status"],
+        "confirmed"
     );
-    assert!(
-        body["error"].as_str().unwrap().contains("would fail"),
-        "{body}"
-    );
-    assert_eq!(app.token_balance(player.address()).await, U256::ZERO);
 }
-paid_on_both_backends!(a_house_without_gas_refunds);
+paid_on_both_backends!(a_house_without_gas_refuses_up_front);
 
-async fn a_cashout_while_the_rpc_is_down_refunds(app: &PaidApp) {
+/// Two cashouts that the house's tokens cover only one of: the second is refused before its
+/// debit, because the first, in flight, is counted against the balance.
+async fn cashouts_in_flight_count_against_the_house(app: &PaidApp) {
+    let player = app.payer(200_000).await;
+    app.buy_chips(&player, "small").await;
+    app.buy_chips(&player, "small").await;
+    let held = app.token_balance(app.house()).await;
+    let house = ProviderBuilder::new()
+        .wallet(app.devnet.house.clone())
+        .connect_http(app.devnet.rpc_url().parse().unwrap());
+    // 0.15 dollars left: one cashout of 100 chips (0.10) fits, two do not.
+    arcade_server::chain::token::DollarToken::new(app.devnet.token, &house)
+        .transfer(
+            PrivateKeySigner::random().address(),
+            held - U256::from(150_000u64),
+        )
+        .send()
+        .await
+        .unwrap()
+        .get_receipt()
+        .await
+        .unwrap();
+    let signature = app.sign_statement(&player).await;
+    let body = json!({ "address": player.address(), "chips": 1000, "signature": signature });
+    let replies = join_all((0..2).map(|_| app.post("/api/arcade/cashout", &body))).await;
+    let mut statuses: Vec<_> = replies
+        .iter()
+        .map(|r| (r.status, r.body["code"].as_str().unwrap_or("").to_owned()))
+        .collect();
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [(200, String::new()), (503, "house_underfunded".to_owned())]
+    );
+    assert_eq!(app.chips(player.address()).await, 1000);
+    assert_eq!(
+        app.token_balance(player.address()).await,
+        U256::from(100_000u64)
+    );
+}
+paid_on_both_backends!(cashouts_in_flight_count_against_the_house);
+
+async fn a_cashout_while_the_rpc_is_down_debits_nothing(app: &PaidApp) {
     let player = player_with_chips(app).await;
     app.proxy.set_up(false);
     let body = app
@@ -286,11 +339,7 @@ async fn a_cashout_while_the_rpc_is_down_refunds(app: &PaidApp) {
         .await
         .error(503, "chain_unavailable");
     app.proxy.set_up(true);
-    assert_eq!(
-        (body["status"].as_str(), body["balance"].as_i64()),
-        (Some("failed"), Some(1000))
-    );
-    assert_eq!(app.token_balance(player.address()).await, U256::ZERO);
+    nothing_debited(app, &player, &body).await;
     // Back up, a cashout goes through.
     assert_eq!(app.cash_out(&player, 300).await.ok()["status"], "confirmed");
     assert_eq!(
@@ -298,7 +347,7 @@ async fn a_cashout_while_the_rpc_is_down_refunds(app: &PaidApp) {
         U256::from(30_000u64)
     );
 }
-paid_on_both_backends!(a_cashout_while_the_rpc_is_down_refunds);
+paid_on_both_backends!(a_cashout_while_the_rpc_is_down_debits_nothing);
 
 async fn sixteen_cashouts_on_a_balance_for_five(app: &PaidApp) {
     let player = player_with_chips(app).await;

@@ -16,7 +16,7 @@
 mod reconcile;
 mod send;
 
-use alloy::primitives::Address;
+use alloy::primitives::{Address, U256};
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 
@@ -28,6 +28,7 @@ use crate::faults::{CrashPoint, crash_if};
 use crate::rate_limits::{Caller, Operation};
 use crate::store;
 use crate::store::cashouts::{NewCashout, Opened};
+use crate::telemetry::money;
 use crate::tiers::BASE_UNITS_PER_CHIP;
 
 pub use reconcile::CashoutsReconciled;
@@ -74,8 +75,18 @@ impl Arcade {
             network: payments.terms.network.clone(),
             at: now_ms(),
         };
-        let id = match store::cashouts::open(&self.db, new).await? {
-            Opened::Pending { id } => id,
+        let amount = new.amount.clone();
+        let value = U256::from(chips.unsigned_abs()) * U256::from(BASE_UNITS_PER_CHIP);
+        let funding = payments.treasury.cashout_gate.lock().await;
+        self.ensure_payable(&payments.chain, *address, value)
+            .await?;
+        let opened = store::cashouts::open(&self.db, new).await?;
+        drop(funding);
+        let id = match opened {
+            Opened::Pending { id } => {
+                money::cashout_opened(id, &address::key(address), chips, &amount);
+                id
+            }
             Opened::NotBoughtIn => return Err(ApiError::BuyInRequired(address::display(address))),
             Opened::Short(wallet) if wallet.chips < chips => {
                 return Err(ApiError::CashoutAboveBalance {

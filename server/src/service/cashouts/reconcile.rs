@@ -114,9 +114,7 @@ impl Arcade {
                 return Ok(Some(Step::Refunded));
             }
             let unfinished = [CashoutStatus::Pending, CashoutStatus::Sent];
-            self.advance(id, &unfinished, CashoutStatus::Confirmed)
-                .await?;
-            tracing::info!(cashout = id, tx = %hash, "cashout confirmed");
+            self.confirm(id, &unfinished, hash).await?;
             return Ok(Some(Step::Confirmed));
         }
         let in_block = chain.mined(hash).await.map_err(unavailable)?.is_some();

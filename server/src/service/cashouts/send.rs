@@ -1,7 +1,7 @@
 //! Steps 2 and 3 of a cashout: the transfer signed, journalled and broadcast by the house
 //! sender, then its receipt; and the refund every failed path ends in.
 
-use alloy::primitives::{Address, U256};
+use alloy::primitives::{Address, B256, U256};
 
 use crate::chain::{ChainError, SendError, SignedTx};
 use crate::error::ApiError;
@@ -10,6 +10,7 @@ use crate::service::purchases::Payments;
 use crate::service::{Arcade, now_ms};
 use crate::store::entities::cashout::CashoutStatus;
 use crate::store::{self, DbErr};
+use crate::telemetry::money;
 
 /// What sending did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,10 +51,10 @@ impl Arcade {
                 crash_if(self.crash_after, CrashPoint::Broadcast);
                 self.advance(id, &[CashoutStatus::Pending], CashoutStatus::Sent)
                     .await?;
+                money::cashout_sent(id, &tx.hash.to_string());
                 match chain.wait_confirmed(tx.hash).await {
                     Some(mined) if mined.success => {
-                        self.advance(id, &[CashoutStatus::Sent], CashoutStatus::Confirmed)
-                            .await?;
+                        self.confirm(id, &[CashoutStatus::Sent], tx.hash).await?;
                     }
                     Some(_) => self.fail_and_refund(id, "the transfer reverted").await?,
                     None => {} // stays `sent`; the reconciler follows it up
@@ -76,6 +77,7 @@ impl Arcade {
                 tracing::warn!(cashout = id, tx = %tx.hash, %error, "broadcast unanswered; the reconciler will look it up");
                 self.advance(id, &[CashoutStatus::Pending], CashoutStatus::Sent)
                     .await?;
+                money::cashout_sent(id, &tx.hash.to_string());
                 Ok(Sent::Broadcast)
             }
         }
@@ -108,10 +110,23 @@ impl Arcade {
         store::cashouts::advance(&self.db, id, from, to, now_ms()).await
     }
 
+    /// Paid: the transfer `tx` is mined deep enough and succeeded.
+    pub(super) async fn confirm(
+        &self,
+        id: i64,
+        from: &[CashoutStatus],
+        tx: B256,
+    ) -> Result<(), DbErr> {
+        if self.advance(id, from, CashoutStatus::Confirmed).await? {
+            money::cashout_confirmed(id, &tx.to_string());
+        }
+        Ok(())
+    }
+
     /// Never paid: `failed` and the chips back, in one transaction, once.
     pub(super) async fn fail_and_refund(&self, id: i64, error: &str) -> Result<(), DbErr> {
         if store::cashouts::fail_and_refund(&self.db, id, error, now_ms()).await? {
-            tracing::warn!(cashout = id, error, "cashout failed; chips refunded");
+            money::refunded(id, error);
         }
         Ok(())
     }

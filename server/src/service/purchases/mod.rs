@@ -44,6 +44,8 @@ pub struct Payments {
     pub chain: Chain,
     pub terms: Terms,
     pub rail: Box<dyn Settler>,
+    /// The house's balances against their floors.
+    pub treasury: crate::service::treasury::Treasury,
 }
 
 /// The body of a successful purchase.

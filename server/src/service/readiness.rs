@@ -1,0 +1,78 @@
+//! Whether this instance can serve now (`GET /readyz`): the database answers, and when a chain
+//! is configured, the house's balances were read recently and are above their floors. Cheap
+//! enough to poll every second: one `SELECT 1` and the treasury watch's last reading.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::Arcade;
+use super::treasury::TreasuryHealth;
+
+/// Each part's state: `ok`, or why not.
+#[derive(Debug, Clone, Serialize)]
+pub struct Readiness {
+    pub ready: bool,
+    /// `database`, `chain`, `house_gas`, `house_token`: `"ok"`, `"off"` (no chain
+    /// configured) or what is wrong.
+    pub checks: BTreeMap<&'static str, String>,
+}
+
+impl Readiness {
+    /// The parts that are not ok.
+    pub fn failing(&self) -> Vec<&'static str> {
+        self.checks
+            .iter()
+            .filter(|(_, state)| !matches!(state.as_str(), "ok" | "off"))
+            .map(|(part, _)| *part)
+            .collect()
+    }
+}
+
+const OK: &str = "ok";
+
+impl Arcade {
+    pub async fn readiness(&self) -> Readiness {
+        let mut checks = BTreeMap::new();
+        let database = match self.db.ping().await {
+            Ok(()) => OK.to_owned(),
+            Err(error) => format!("the database does not answer: {error}"),
+        };
+        checks.insert("database", database);
+        match &self.payments {
+            None => {
+                for part in ["chain", "house_gas", "house_token"] {
+                    checks.insert(part, "off".to_owned());
+                }
+            }
+            Some(payments) => {
+                let (chain, gas, token) = match payments.treasury.health() {
+                    TreasuryHealth::Funded => (OK.into(), OK.into(), OK.into()),
+                    TreasuryHealth::BelowFloor(low) => {
+                        let state = |part| {
+                            if low.contains(&part) {
+                                format!("the house's {part} balance is under its floor")
+                            } else {
+                                OK.to_owned()
+                            }
+                        };
+                        (OK.into(), state("gas"), state("token"))
+                    }
+                    TreasuryHealth::Unknown(why) => {
+                        let unknown = "unknown: the chain's last answer is missing".to_owned();
+                        (why, unknown.clone(), unknown)
+                    }
+                };
+                checks.insert("chain", chain);
+                checks.insert("house_gas", gas);
+                checks.insert("house_token", token);
+            }
+        }
+        let mut readiness = Readiness {
+            ready: false,
+            checks,
+        };
+        readiness.ready = readiness.failing().is_empty();
+        readiness
+    }
+}
