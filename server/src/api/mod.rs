@@ -21,6 +21,9 @@
 //! | POST, GET, DELETE | /api/mcp | the same operations as MCP tools (`crate::mcp`) |
 //! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
 //! | GET | /, /web/{file}, /wasm/{file}, /vectors/fairness-v1.json | the verifier page (`web`) |
+//! | GET | /healthz, /readyz, /metrics | for monitoring (`health`), outside the rate limits |
+//!
+//! Every request gets an id and is counted and timed by route (`observe`).
 
 mod cashout;
 mod checked;
@@ -28,9 +31,11 @@ mod chips;
 mod client;
 mod cors;
 mod edge;
+mod health;
 mod housebot;
 mod identity;
 mod manifest;
+mod observe;
 mod openapi;
 mod proofs;
 mod rounds;
@@ -45,10 +50,11 @@ use salvo::compression::Compression;
 use salvo::prelude::*;
 
 pub use edge::{Shared, body as read_body};
+pub use observe::REQUEST_ID_HEADER;
 
 use crate::public_url::PublicUrl;
 use crate::service::Arcade;
-use crate::settings::{McpSettings, WebSettings};
+use crate::settings::Settings;
 use tokio_util::sync::CancellationToken;
 
 pub const OPENAPI_PATH: &str = "/api/openapi.json";
@@ -57,25 +63,18 @@ pub fn service(
     arcade: Arc<Arcade>,
     public_url: &PublicUrl,
     base_url: String,
-    max_body_bytes: usize,
-    mcp: &McpSettings,
-    web: &WebSettings,
+    settings: &Settings,
     shutdown: CancellationToken,
 ) -> Service {
-    let mcp = crate::mcp::router(arcade.clone(), public_url, mcp, shutdown);
+    let (web, metrics) = (&settings.web, &settings.metrics);
+    let mcp = crate::mcp::router(arcade.clone(), public_url, &settings.mcp, shutdown);
     let arcade_routes = arcade_routes();
     let housebot_routes = Router::with_path("api/housebot")
         .push(Router::with_path("status").get(housebot::status))
         .push(Router::with_path("message").post(housebot::message));
     let doc = openapi::document(&arcade_routes, &housebot_routes);
-    let router = Router::new()
-        .hoop(Shared {
-            arcade,
-            base_url,
-            max_body_bytes,
-            wasm_dir: web.wasm_dir.clone().into(),
-            proofs_wasm_dir: web.proofs_wasm_dir.clone().into(),
-        })
+    let monitoring = monitoring_routes(arcade.clone(), metrics.enabled && metrics.listen.is_none());
+    let limited = Router::new()
         .hoop(client::identify)
         .push(arcade_routes)
         .push(housebot_routes)
@@ -84,9 +83,42 @@ pub fn service(
         .push(page_routes())
         .push(Router::with_path(OPENAPI_PATH.trim_start_matches('/')).get(doc))
         .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
+    let router = Router::new()
+        .hoop(Shared {
+            arcade,
+            base_url,
+            max_body_bytes: settings.server.max_body_bytes,
+            wasm_dir: web.wasm_dir.clone().into(),
+            proofs_wasm_dir: web.proofs_wasm_dir.clone().into(),
+        })
+        .push(monitoring)
+        .push(limited);
     Service::new(router)
+        .hoop(observe::observe)
         .hoop(cors::cors)
         .catcher(Catcher::default().hoop(edge::json_errors))
+}
+
+/// `/healthz`, `/readyz`, and `/metrics` when this listener serves it (loopback clients only).
+fn monitoring_routes(arcade: Arc<Arcade>, with_metrics: bool) -> Router {
+    let router = Router::new()
+        .push(Router::with_path("healthz").get(health::healthz))
+        .push(Router::with_path("readyz").get(health::readyz));
+    if !with_metrics {
+        return router;
+    }
+    router.push(Router::with_path("metrics").get(health::MetricsEndpoint {
+        arcade,
+        loopback_only: true,
+    }))
+}
+
+/// The separate `metrics.listen` listener's service: `/metrics` for anyone who reaches it.
+pub fn metrics_service(arcade: Arc<Arcade>) -> Service {
+    Service::new(Router::with_path("metrics").get(health::MetricsEndpoint {
+        arcade,
+        loopback_only: false,
+    }))
 }
 
 /// `/api/arcade/*`: the interface's operations.

@@ -4,12 +4,22 @@
 //! transport failure is described by its kind only, and anything URL-like in a node's own
 //! message is cut out.
 
+use crate::telemetry::metrics;
 use alloy::transports::{RpcError, TransportErrorKind};
 
 use super::{ChainError, Refusal, RefusalKind};
 
 /// A node's error answer is a refusal; anything else means the RPC did not really answer.
 pub(crate) fn rpc_error(error: RpcError<TransportErrorKind>) -> ChainError {
+    let error = chain_error(error);
+    metrics::rpc_error(match error {
+        ChainError::Unavailable(_) => "unavailable",
+        ChainError::Refused(_) => "refused",
+    });
+    error
+}
+
+fn chain_error(error: RpcError<TransportErrorKind>) -> ChainError {
     match error {
         RpcError::ErrorResp(payload) => ChainError::Refused(refusal(&payload.message)),
         RpcError::Transport(kind) => ChainError::Unavailable(transport_failure(&kind)),
@@ -29,7 +39,10 @@ pub(crate) fn rpc_error(error: RpcError<TransportErrorKind>) -> ChainError {
 pub(crate) fn contract_error(error: alloy::contract::Error) -> ChainError {
     match error {
         alloy::contract::Error::TransportError(error) => rpc_error(error),
-        other => ChainError::Refused(refusal(&other.to_string())),
+        other => {
+            metrics::rpc_error("refused");
+            ChainError::Refused(refusal(&other.to_string()))
+        }
     }
 }
 

@@ -12,6 +12,8 @@ use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
 
+use crate::telemetry::metrics;
+
 pub struct CappedSessions<M> {
     inner: M,
     max: usize,
@@ -32,6 +34,14 @@ impl<M> CappedSessions<M> {
 
     fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Instant>> {
         self.last_used.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Forgets a session that ended.
+    fn forget(&self, id: &SessionId) {
+        let mut sessions = self.sessions();
+        if sessions.remove(id).is_some() {
+            metrics::mcp_sessions(sessions.len());
+        }
     }
 
     fn touch(&self, id: &SessionId) {
@@ -60,14 +70,19 @@ impl<M: SessionManager> SessionManager for CappedSessions<M> {
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
         let _one_at_a_time = self.creating.lock().await;
         while let Some(idlest) = self.idlest_if_full() {
-            self.sessions().remove(&idlest);
+            self.forget(&idlest);
             if let Err(error) = self.inner.close_session(&idlest).await {
                 tracing::warn!(%error, "ending the idlest MCP session");
             }
             tracing::info!(session = %idlest, "MCP session cap reached: the idlest session ended");
         }
         let (id, transport) = self.inner.create_session().await?;
-        self.sessions().insert(id.clone(), Instant::now());
+        let live = {
+            let mut sessions = self.sessions();
+            sessions.insert(id.clone(), Instant::now());
+            sessions.len()
+        };
+        metrics::mcp_session_opened(live);
         Ok((id, transport))
     }
 
@@ -83,13 +98,13 @@ impl<M: SessionManager> SessionManager for CappedSessions<M> {
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
         let live = self.inner.has_session(id).await?;
         if !live {
-            self.sessions().remove(id);
+            self.forget(id);
         }
         Ok(live)
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
-        self.sessions().remove(id);
+        self.forget(id);
         self.inner.close_session(id).await
     }
 

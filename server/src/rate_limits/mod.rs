@@ -17,6 +17,7 @@ pub use bounded::BoundedStore;
 pub use client::{BadProxy, ClientKey, TrustedProxies};
 
 use crate::settings::{Bucket, RateLimitSettings};
+use crate::telemetry::metrics;
 
 /// Who is calling, as far as limits go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,22 +109,27 @@ impl RateLimits {
 
     /// Draws from the general bucket (every request).
     pub fn request(&self, caller: Caller) -> Result<(), RateLimited> {
-        self.draw(&self.general, caller)
+        self.draw(&self.general, caller, "general")
     }
 
     /// Draws from `operation`'s bucket.
     pub fn operation(&self, caller: Caller, operation: Operation) -> Result<(), RateLimited> {
-        let limiter = match operation {
-            Operation::Free => &self.free,
-            Operation::Commit => &self.commit,
-            Operation::Purchase => &self.purchase,
-            Operation::Cashout => &self.cashout,
-            Operation::Rotate => &self.rotate,
+        let (limiter, bucket) = match operation {
+            Operation::Free => (&self.free, "free"),
+            Operation::Commit => (&self.commit, "commit"),
+            Operation::Purchase => (&self.purchase, "purchase"),
+            Operation::Cashout => (&self.cashout, "cashout"),
+            Operation::Rotate => (&self.rotate, "rotate"),
         };
-        self.draw(limiter, caller)
+        self.draw(limiter, caller, bucket)
     }
 
-    fn draw(&self, limiter: &Limiter, caller: Caller) -> Result<(), RateLimited> {
+    fn draw(
+        &self,
+        limiter: &Limiter,
+        caller: Caller,
+        bucket: &'static str,
+    ) -> Result<(), RateLimited> {
         let Caller::Client(key) = caller else {
             return Ok(());
         };
@@ -131,6 +137,7 @@ impl RateLimits {
             return Ok(());
         }
         limiter.check_key(&key).map_err(|not_until| {
+            metrics::rate_limited(bucket);
             let wait = not_until.wait_time_from(self.clock.now());
             RateLimited {
                 retry_after_s: whole_seconds(wait),

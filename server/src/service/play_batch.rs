@@ -19,6 +19,7 @@ use crate::store;
 use crate::store::entities::ledger::LedgerKind;
 use crate::store::entities::{bet, round, wallet};
 use crate::store::plays::{LedgerRow, WalletAfter};
+use crate::telemetry::metrics;
 
 /// What became of one queued play.
 #[derive(Debug)]
@@ -101,6 +102,12 @@ impl Arcade {
         store::plays::insert_bets(&txn, bets).await?;
         store::plays::insert_ledger(&txn, book.ledger).await?;
         txn.commit().await?;
+        for outcome in &outcomes {
+            if let Outcome::Settled(settled) = outcome {
+                let receipt = &settled.receipt;
+                metrics::round_settled(&receipt.game, receipt.wager, receipt.payout);
+            }
+        }
         Ok(outcomes)
     }
 

@@ -17,6 +17,7 @@ use super::{Arcade, now_ms};
 use crate::error::ApiError;
 use crate::store;
 use crate::store::entities::payment::{self, Rail};
+use crate::telemetry::metrics;
 
 /// What one pass did, for logs and tests.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +113,7 @@ pub fn spawn_reconciler(arcade: Arc<Arcade>, interval: Duration) -> tokio::task:
                 .payments
                 .as_ref()
                 .map_or(Duration::ZERO, |p| p.chain.settle_timeout() * 2);
+            metrics::reconcile_pass("payments");
             match arcade.reconcile_payments(min_age).await {
                 Ok(done) if done != Reconciled::default() => {
                     tracing::info!(?done, "payments reconciled");
@@ -119,6 +121,7 @@ pub fn spawn_reconciler(arcade: Arc<Arcade>, interval: Duration) -> tokio::task:
                 Ok(_) => {}
                 Err(error) => tracing::warn!(%error, "reconciling payments"),
             }
+            metrics::reconcile_pass("cashouts");
             match arcade.reconcile_cashouts(min_age).await {
                 Ok(done) if done != CashoutsReconciled::default() => {
                     tracing::info!(?done, "cashouts reconciled");

@@ -10,6 +10,7 @@ use crate::error::ApiError;
 use crate::rate_limits::{Caller, Operation};
 use crate::store;
 use crate::store::entities::wallet;
+use crate::telemetry::money;
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Balance {
@@ -61,6 +62,7 @@ impl Arcade {
             store::ledger::claim_free(&self.db, &address::key(address), granted, now_ms()).await?;
         let wallet =
             claimed.ok_or_else(|| ApiError::FreeAlreadyClaimed(address::display(address)))?;
+        money::granted(&wallet.address, granted);
         Ok(FreeGrant {
             address: address::display(address),
             granted,

@@ -76,7 +76,7 @@ impl TestApp {
         // Every test client is 127.0.0.1: the rate limits' own tests turn them back on.
         settings.rate_limits.enabled = false;
         configure(&mut settings);
-        arcade_server::telemetry::init(&settings.log.filter);
+        arcade_server::telemetry::init(&settings.log);
         let app = Application::build(settings)
             .await
             .expect("the server starts");

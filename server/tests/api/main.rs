@@ -19,6 +19,7 @@ mod batches;
 mod housebots;
 mod identity;
 mod openapi;
+mod operations;
 mod play;
 mod purchases;
 mod races;

@@ -16,6 +16,7 @@ use crate::chain::proof::{ExpectedPayment, Settlement, Unpaid};
 use crate::service::{Arcade, now_ms};
 use crate::store::entities::payment::PaymentState;
 use crate::store::{self, DbErr};
+use crate::telemetry::money;
 
 /// A payment reserved in `payments`, with what the chain must show for it.
 #[derive(Debug, Clone, Copy)]
@@ -75,13 +76,11 @@ impl Arcade {
         match settlement {
             Settlement::Paid(tx) => {
                 let purchase = self.credit(payments, claim.id, &tx.to_string()).await?;
-                tracing::info!(payment = claim.id, %tx, chips = purchase.chips_credited, "payment proven; chips credited");
                 Ok(Decision::Credited(purchase))
             }
             Settlement::Unpaid(why) => {
                 let (reason, detail) = unpaid_reason(why);
                 self.mark_failed(claim.id, &detail).await?;
-                tracing::warn!(payment = claim.id, reason, detail, "payment failed");
                 Ok(Decision::Failed { reason, detail })
             }
             Settlement::Open { candidate_reverted } => Ok(Decision::Open {
@@ -100,6 +99,9 @@ impl Arcade {
     ) -> Result<Purchase, DecideError> {
         let settled = store::payments::settle(&self.db, payment_id, tx_hash, now_ms()).await?;
         let row = settled.row;
+        if settled.settled {
+            money::credited(payment_id, &row.payer, tx_hash, row.chips);
+        }
         if row.state != PaymentState::Settled {
             return Err(DecideError::NotSettled {
                 payment: payment_id,
@@ -122,7 +124,9 @@ impl Arcade {
     /// Nothing moved for this payment, and nothing will: the reservation is released (the
     /// authorization may be presented again, and is checked afresh).
     pub(crate) async fn mark_failed(&self, payment_id: i64, error: &str) -> Result<(), DbErr> {
-        store::payments::fail(&self.db, payment_id, error, now_ms()).await?;
+        if store::payments::fail(&self.db, payment_id, error, now_ms()).await? {
+            money::purchase_failed(payment_id, error);
+        }
         Ok(())
     }
 }

@@ -10,6 +10,7 @@ use super::{Claim, Presented, Settler, Submission};
 use crate::service::{Arcade, now_ms};
 use crate::store;
 use crate::store::entities::payment::Rail;
+use crate::telemetry::money;
 use crate::x402::facilitator::{Facilitator, FacilitatorError};
 use crate::x402::wire::decode_json;
 
@@ -62,8 +63,11 @@ impl Settler for FacilitatorRail {
         if let Some(hash) = transaction {
             let hash = hash.to_string();
             let recorded = store::payments::record_reported(&arcade.db, claim.id, &hash, now_ms());
-            if let Err(error) = recorded.await {
-                tracing::error!(payment = claim.id, %error, "recording the facilitator's transaction");
+            match recorded.await {
+                Ok(_) => money::settlement_submitted(claim.id, &hash, "facilitator"),
+                Err(error) => {
+                    tracing::error!(payment = claim.id, %error, "recording the facilitator's transaction");
+                }
             }
         }
         if settled.success || transaction.is_some() {

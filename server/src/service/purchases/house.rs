@@ -9,6 +9,7 @@ use crate::faults::{CrashPoint, crash_if};
 use crate::service::{Arcade, now_ms};
 use crate::store::entities::payment::Rail;
 use crate::store::{self, DbErr};
+use crate::telemetry::money;
 
 pub struct HouseRail;
 
@@ -36,11 +37,13 @@ impl Settler for HouseRail {
         match sent {
             Ok(tx) => {
                 crash_if(arcade.crash_after, CrashPoint::SettlementBroadcast);
+                money::settlement_submitted(claim.id, &tx.hash.to_string(), "house");
                 Submission::Submitted(Some(tx.hash))
             }
             Err(SendError::NotSent(error)) => Submission::from_chain_error(error),
             Err(SendError::Journal(error)) => Submission::JournalFailed(error),
             Err(SendError::Unconfirmed { tx, error }) => {
+                money::settlement_submitted(claim.id, &tx.hash.to_string(), "house");
                 tracing::warn!(payment = claim.id, tx = %tx.hash, %error, "broadcast unanswered; the reconciler will look it up");
                 Submission::BroadcastUnanswered(tx.hash)
             }

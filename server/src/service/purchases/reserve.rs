@@ -11,6 +11,7 @@ use crate::service::{Arcade, now_ms};
 use crate::store::entities::payment;
 use crate::store::payments::{NewPayment, Reserved};
 use crate::store::{self, DbErr};
+use crate::telemetry::money;
 use crate::tiers::Tier;
 use crate::x402::verify::Verified;
 
@@ -50,17 +51,21 @@ impl Arcade {
             at: now_ms(),
         };
         match store::payments::reserve(&self.db, new).await? {
-            Reserved::Held { id } => Ok(Claim {
-                id,
-                expected: ExpectedPayment {
-                    payer: auth.from,
-                    pay_to: auth.to,
-                    value: auth.value,
-                    nonce: auth.nonce,
-                },
-                from_block,
-                valid_before: auth.validBefore,
-            }),
+            Reserved::Held { id } => {
+                let payer = address::key(&auth.from);
+                money::purchase_reserved(id, &payer, tier.name, &auth.value.to_string());
+                Ok(Claim {
+                    id,
+                    expected: ExpectedPayment {
+                        payer: auth.from,
+                        pay_to: auth.to,
+                        value: auth.value,
+                        nonce: auth.nonce,
+                    },
+                    from_block,
+                    valid_before: auth.validBefore,
+                })
+            }
             Reserved::Taken { state, tx_hash } => Err(PurchaseError::AlreadyPresented {
                 state,
                 tx_hash,
