@@ -12,6 +12,8 @@
 mod chain;
 mod local;
 
+pub use chain::WELL_KNOWN_TEST_ADDRESSES;
+
 use std::fmt;
 
 use crate::settings::Settings;

@@ -162,6 +162,21 @@ mod readiness {
     }
 }
 
+/// The doctor's list of well-known keys is anvil's own: a public chain never runs on them.
+#[tokio::test]
+async fn the_doctor_knows_every_anvil_test_key() {
+    let devnet = Devnet::start(&anvil_bin(), 0).await.unwrap();
+    let keys = devnet.anvil.keys();
+    assert_eq!(keys.len(), 10);
+    for key in keys {
+        let address = alloy::signers::local::PrivateKeySigner::from(key.clone()).address();
+        assert!(
+            arcade_server::doctor::WELL_KNOWN_TEST_ADDRESSES.contains(&address),
+            "{address}"
+        );
+    }
+}
+
 /// The settings pin the token's EIP-712 domain; a token answering another refuses the start.
 #[tokio::test]
 async fn a_token_under_another_domain_refuses_the_start() {
