@@ -119,6 +119,7 @@ mod tests {
     use super::*;
     use crate::tiers::TIERS;
     use crate::x402::Terms;
+    use crate::x402::discovery::{ChipsResource, Method};
     use crate::x402::verify::verify;
     use crate::x402::wire::decode_payment;
 
@@ -132,7 +133,12 @@ mod tests {
             token_version: "2".into(),
             max_timeout_seconds: 300,
         };
-        let required = terms.payment_required(&TIERS[0], "https://arcade.example/x".into(), None);
+        let required = terms.payment_required(
+            ChipsResource::Tier(&TIERS[0]),
+            Method::Post,
+            "https://arcade.example",
+            None,
+        );
         let payer = PrivateKeySigner::random();
         let now = 1_800_000_000;
         let header = pay(&required, &payer, now).unwrap();
