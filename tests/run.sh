@@ -66,7 +66,7 @@ export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="
 stage "Node: arcade-audit (installed from the packaged arcade-wasm) against thousands of signed rounds and a lying feed"
 (cd tests/audit-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
-stage "Python: PyPI x402 buying chips on the dev chain, PyPI mcp playing through the tools"
+stage "Python: PyPI x402 buying chips on the dev chain and reading its discovery metadata, PyPI mcp playing through the tools"
 venv="$HOME/.cache/arcade/venv-$(cat tests/api-python/requirements.txt tests/api-python/constraints.txt | sha256sum | cut -c1-12)"
 if [ ! -e "$venv/.installed" ]; then
     rm -rf "$venv"

@@ -5,6 +5,8 @@ use alloy::primitives::Address;
 pub const ADDRESS_RULE: &str = "address must be 0x followed by 40 hex characters";
 /// [`ADDRESS_RULE`] as a JSON Schema pattern (with `minLength`/`maxLength` 42 beside it).
 pub const ADDRESS_PATTERN: &str = "^0[xX][0-9a-fA-F]{40}$";
+/// An address for examples (EIP-55's own test vector).
+pub const EXAMPLE: &str = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 
 pub fn parse(text: &str) -> Option<Address> {
     let hex = text

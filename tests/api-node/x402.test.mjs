@@ -70,6 +70,37 @@ test('the official client buys chips; the signer gets them and the token moves o
   assert.equal(transfer.args.value, 100_000n);
 });
 
+test('the official client echoes the discovery metadata of the 402 it pays', async () => {
+  const manifest = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
+  const { client } = payingFetch(privateKeyToAccount(DEMO_PAYER_KEY), manifest);
+  // The payment header the client sends, recorded on its way out.
+  const sent = [];
+  const recording = (request) => {
+    sent.push(request.headers.get('PAYMENT-SIGNATURE'));
+    return fetch(request);
+  };
+  const pay = wrapFetchWithPayment(recording, client);
+  const url = `${server.baseUrl}/api/arcade/chips/micro`;
+  const challenge = await fetch(url, { method: 'POST' });
+  const requiredHeader = challenge.headers.get('PAYMENT-REQUIRED');
+  const required = new x402HTTPClient(client).getPaymentRequiredResponse((name) => challenge.headers.get(name));
+  const bazaar = required.extensions.bazaar;
+  assert.deepEqual(bazaar.info.input, { type: 'http', method: 'POST', bodyType: 'json', body: {}, pathParams: { tier: 'micro' } });
+  assert.equal(bazaar.routeTemplate, '/api/arcade/chips/:tier');
+  assert.equal(required.resource.serviceName, 'Provably Fair Arcade');
+
+  const response = await pay(url, { method: 'POST' });
+  assert.equal(response.status, 200, await response.clone().text());
+  const paymentHeader = sent.find(Boolean);
+  const payment = JSON.parse(Buffer.from(paymentHeader, 'base64').toString('utf8'));
+  assert.deepEqual(payment.extensions, required.extensions);
+  assert.deepEqual(payment.resource, required.resource);
+  // Headers stay well inside common proxy limits (a 4 KiB response header buffer, 8 KiB lines).
+  assert.ok(requiredHeader.length < 4096, `PAYMENT-REQUIRED is ${requiredHeader.length} bytes`);
+  assert.ok(paymentHeader.length < 8192, `PAYMENT-SIGNATURE is ${paymentHeader.length} bytes`);
+  console.log(`PAYMENT-REQUIRED ${requiredHeader.length} bytes, PAYMENT-SIGNATURE ${paymentHeader.length} bytes`);
+});
+
 test('a payer without tokens is refused with the reason, and credited nothing', async () => {
   const manifest = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
   const account = privateKeyToAccount('0x' + '11'.repeat(32));

@@ -12,13 +12,16 @@ use super::edge::{arcade, shared};
 use crate::error::ApiError;
 use crate::inputs::chips::{NoBody, TierPath};
 use crate::service::purchases::Purchase;
-use crate::tiers::{DEFAULT_TIER, Tier};
+use crate::x402::discovery::{ChipsResource, Method};
 use crate::x402::wire::{SettleResponse, encode_header};
 use crate::x402::{PAYMENT_HEADERS, PAYMENT_RESPONSE_HEADERS};
 
 /// Buy 1000 chips for 0.10 USD (the `small` tier) over x402. Send no payment to get the 402
 /// challenge (header `PAYMENT-REQUIRED`, also in the body); sign its `accepts[0]` as an EIP-3009
 /// authorization and retry with `PAYMENT-SIGNATURE` (or `X-PAYMENT`). Chips go to the signer.
+/// The challenge also describes the resource for discovery: `resource.description`,
+/// `mimeType`, `serviceName`, `tags`, and `extensions.bazaar` (how to call it, an example answer,
+/// and the JSON Schema of both).
 #[endpoint(
     tags("chips"),
     parameters(
@@ -34,7 +37,7 @@ pub async fn buy_default(
     depot: &mut Depot,
     res: &mut Response,
 ) -> Result<Json<Purchase>, ApiError> {
-    buy(req, depot, res, &DEFAULT_TIER).await
+    buy(req, depot, res, ChipsResource::Default).await
 }
 
 /// Buy a tier's chips over x402: micro (100 chips, 0.01 USD), small (1000, 0.10) or medium
@@ -55,23 +58,24 @@ pub async fn buy_tier(
     depot: &mut Depot,
     res: &mut Response,
 ) -> Result<Json<Purchase>, ApiError> {
-    buy(req, depot, res, tier.0.tier.value()).await
+    buy(req, depot, res, ChipsResource::Tier(tier.0.tier.value())).await
 }
 
 async fn buy(
     req: &mut Request,
     depot: &mut Depot,
     res: &mut Response,
-    tier: &Tier,
+    resource: ChipsResource,
 ) -> Result<Json<Purchase>, ApiError> {
-    let resource_url = format!("{}{}", shared(depot)?.base_url, req.uri().path());
+    let base_url = shared(depot)?.base_url.clone();
+    let method = Method::of(req.method());
     let header = PAYMENT_HEADERS
         .iter()
         .find_map(|name| req.headers().get(*name))
         .map(|value| value.to_str().unwrap_or("\u{fffd}").to_owned());
     let arcade = arcade(depot)?;
     let purchase = match arcade
-        .buy_chips(tier, header.as_deref(), caller(depot))
+        .buy_chips(resource.tier(), header.as_deref(), caller(depot))
         .await
     {
         Ok(purchase) => purchase,
@@ -79,7 +83,7 @@ async fn buy(
             let terms = &arcade.payments()?.terms;
             return Err(ApiError::purchase(
                 error,
-                terms.payment_required(tier, resource_url, None),
+                terms.payment_required(resource, method, &base_url, None),
             ));
         }
     };

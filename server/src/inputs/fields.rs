@@ -31,7 +31,7 @@ impl JsonSchema for WalletAddress {
             "maxLength": 42,
             "pattern": address::ADDRESS_PATTERN,
             "x-rule": address::ADDRESS_RULE,
-            "examples": ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"],
+            "examples": [address::EXAMPLE],
         })
     }
 }

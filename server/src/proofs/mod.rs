@@ -8,4 +8,4 @@ mod signer;
 pub mod typed;
 
 pub use seeds::{SeedBook, seed_of};
-pub use signer::{HouseSigner, SigningError};
+pub use signer::{DOMAIN_NAME, HouseSigner, SigningError};

@@ -4,11 +4,12 @@
 
 use salvo::oapi::ToSchema;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::Arcade;
-use crate::tiers::{CHIP_VALUE_USD, DEFAULT_TIER, TIERS, Tier};
-use crate::x402::{Terms, X402_VERSION, describe};
+use crate::tiers::CHIP_VALUE_USD;
+use crate::x402::discovery::{self, ChipsResource, Method};
+use crate::x402::{Terms, X402_VERSION};
 
 /// Why nothing is for sale when no chain is configured.
 const NO_CHAIN: &str = "no chain is configured on this deployment, so chips cannot be bought; free chips can still be claimed and played";
@@ -65,32 +66,56 @@ pub struct PaidResource {
     /// available).
     #[salvo(schema(value_type = Vec<Object>))]
     pub accepts: Vec<Value>,
+    /// The 402's `resource`, as x402 v2 spells it: `url`, `description`, `mimeType`,
+    /// `serviceName` and `tags`.
+    #[salvo(schema(value_type = Object))]
+    pub resource: Value,
+    /// Per method (`GET`, `POST`), the `extensions` of the 402 that method gets: `bazaar`, with
+    /// `info` (how to call the resource, an example of its answer) and the JSON Schema that
+    /// validates it (empty when the resource is not available).
+    #[salvo(schema(value_type = Object))]
+    pub extensions: Map<String, Value>,
 }
 
 impl Arcade {
     pub fn manifest(&self, base_url: &str) -> Manifest {
         let terms = self.payments.as_ref().map(|payments| &payments.terms);
-        let resource = |path: String, tier: &Tier| PaidResource {
-            methods: vec!["GET".into(), "POST".into()],
-            url: format!("{base_url}{path}"),
-            path,
-            tier: tier.name.into(),
-            chips: tier.chips,
-            price_usd: tier.price_text().trim_start_matches('$').to_owned(),
-            amount: tier.price_base_units().to_string(),
-            description: describe(tier),
-            available: terms.is_some(),
-            accepts: terms
-                .map(|terms| serde_json::to_value(terms.requirements(tier)).unwrap_or_default())
-                .into_iter()
-                .collect(),
-        };
-        let mut resources = vec![resource("/api/arcade/chips".into(), &DEFAULT_TIER)];
-        resources.extend(
-            TIERS
-                .iter()
-                .map(|tier| resource(format!("/api/arcade/chips/{}", tier.name), tier)),
-        );
+        let resources = ChipsResource::all()
+            .map(|resource| {
+                let tier = resource.tier();
+                PaidResource {
+                    methods: Method::ALL.map(|m| m.as_str().to_owned()).to_vec(),
+                    url: resource.url(base_url),
+                    path: resource.path(),
+                    tier: tier.name.into(),
+                    chips: tier.chips,
+                    price_usd: tier.price_text().trim_start_matches('$').to_owned(),
+                    amount: tier.price_base_units().to_string(),
+                    description: discovery::describe(tier),
+                    available: terms.is_some(),
+                    accepts: terms
+                        .map(|terms| {
+                            serde_json::to_value(terms.requirements(tier)).unwrap_or_default()
+                        })
+                        .into_iter()
+                        .collect(),
+                    resource: serde_json::to_value(discovery::resource_info(resource, base_url))
+                        .unwrap_or_default(),
+                    extensions: terms
+                        .map(|terms| {
+                            Method::ALL
+                                .iter()
+                                .map(|&method| {
+                                    let extensions =
+                                        discovery::extensions(terms, resource, method, base_url);
+                                    (method.as_str().to_owned(), Value::Object(extensions))
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                }
+            })
+            .collect();
         Manifest {
             x402_version: X402_VERSION,
             available: terms.is_some(),

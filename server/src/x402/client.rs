@@ -69,7 +69,8 @@ pub fn authorization(
 }
 
 /// Signs `authorization` for the challenge's first offer and encodes the `PAYMENT-SIGNATURE`
-/// header (standard base64 of the v2 payload).
+/// header (standard base64 of the v2 payload), echoing the challenge's `resource` and
+/// `extensions` as the official clients do.
 pub fn payment_header(
     required: &PaymentRequired,
     authorization: &TransferWithAuthorization,
@@ -82,7 +83,7 @@ pub fn payment_header(
     let signature = signer
         .sign_typed_data_sync(authorization, &domain(offer)?)
         .map_err(|e| ClientError::Signing(e.to_string()))?;
-    Ok(encode_header(&json!({
+    let mut payload = json!({
         "x402Version": X402_VERSION,
         "resource": required.resource,
         "accepted": offer,
@@ -97,7 +98,11 @@ pub fn payment_header(
                 "nonce": authorization.nonce.to_string(),
             }
         }
-    })))
+    });
+    if !required.extensions.is_empty() {
+        payload["extensions"] = json!(required.extensions);
+    }
+    Ok(encode_header(&payload))
 }
 
 /// The whole client step: pay the challenge's first offer as `signer`.
@@ -119,6 +124,7 @@ mod tests {
     use super::*;
     use crate::tiers::TIERS;
     use crate::x402::Terms;
+    use crate::x402::discovery::{ChipsResource, Method};
     use crate::x402::verify::verify;
     use crate::x402::wire::decode_payment;
 
@@ -132,7 +138,12 @@ mod tests {
             token_version: "2".into(),
             max_timeout_seconds: 300,
         };
-        let required = terms.payment_required(&TIERS[0], "https://arcade.example/x".into(), None);
+        let required = terms.payment_required(
+            ChipsResource::Tier(&TIERS[0]),
+            Method::Post,
+            "https://arcade.example",
+            None,
+        );
         let payer = PrivateKeySigner::random();
         let now = 1_800_000_000;
         let header = pay(&required, &payer, now).unwrap();

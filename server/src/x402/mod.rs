@@ -4,6 +4,7 @@
 //! client of an x402 facilitator for deployments that settle through one.
 
 pub mod client;
+pub mod discovery;
 pub mod facilitator;
 pub mod verify;
 pub mod wire;
@@ -12,7 +13,8 @@ use alloy::primitives::Address;
 use serde_json::json;
 
 use crate::tiers::Tier;
-use wire::{PaymentRequired, PaymentRequirements, ResourceInfo};
+use discovery::{ChipsResource, Method};
+use wire::{PaymentRequired, PaymentRequirements};
 
 pub const X402_VERSION: u64 = 2;
 pub const SCHEME: &str = "exact";
@@ -50,32 +52,21 @@ impl Terms {
         }
     }
 
-    /// The 402 challenge for a tier's resource; `error` says why a payment was refused.
+    /// The 402 challenge of a paid resource as `method` reaches it (the discovery metadata
+    /// says how that method is called); `error` says why a payment was refused.
     pub fn payment_required(
         &self,
-        tier: &Tier,
-        resource_url: String,
+        resource: ChipsResource,
+        method: Method,
+        base_url: &str,
         error: Option<String>,
     ) -> PaymentRequired {
         PaymentRequired {
             x402_version: X402_VERSION,
             error,
-            resource: ResourceInfo {
-                url: resource_url,
-                description: Some(describe(tier)),
-                mime_type: Some("application/json".into()),
-            },
-            accepts: vec![self.requirements(tier)],
+            resource: discovery::resource_info(resource, base_url),
+            accepts: vec![self.requirements(resource.tier())],
+            extensions: discovery::extensions(self, resource, method, base_url),
         }
     }
-}
-
-/// What a tier buys, in a sentence.
-pub fn describe(tier: &Tier) -> String {
-    format!(
-        "{} arcade chips ({} tier) for {}, credited to the address that signs the payment",
-        tier.chips,
-        tier.name,
-        tier.price_text()
-    )
 }

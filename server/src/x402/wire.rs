@@ -5,8 +5,11 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+/// What is sold: its URL, what the buyer gets, and the service metadata discovery services
+/// list it under (`serviceName` at most 32 printable ASCII characters; at most 5 `tags` of at
+/// most 32 each, as the official SDKs' `ResourceInfo` validates them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceInfo {
@@ -15,6 +18,10 @@ pub struct ResourceInfo {
     pub description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
 }
 
 /// One way to pay: `accepts[i]` of a challenge, echoed back as `accepted`.
@@ -42,6 +49,10 @@ pub struct PaymentRequired {
     pub error: Option<String>,
     pub resource: ResourceInfo,
     pub accepts: Vec<PaymentRequirements>,
+    /// `key -> {info, schema}`: here `bazaar`, how to call the resource and what it answers.
+    /// Clients echo it in their payment; this server neither needs nor checks the echo.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub extensions: Map<String, Value>,
 }
 
 /// What a client sends back in `PAYMENT-SIGNATURE`.

@@ -6,6 +6,7 @@ mod bounded;
 mod cashouts;
 mod chain_control;
 mod crashes;
+mod discovery;
 mod facilitator;
 mod helpers;
 mod lying_facilitator;

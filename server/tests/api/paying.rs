@@ -197,7 +197,19 @@ impl PaidApp {
 
     /// A request to a chip endpoint with an optional payment header.
     pub async fn buy(&self, path: &str, payment: Option<&str>) -> Reply {
-        let mut request = self.client.post(format!("{}{path}", self.base_url));
+        self.buy_by(reqwest::Method::POST, path, payment).await
+    }
+
+    /// [`Self::buy`] with another method (chip endpoints sell on GET too).
+    pub async fn buy_by(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        payment: Option<&str>,
+    ) -> Reply {
+        let mut request = self
+            .client
+            .request(method, format!("{}{path}", self.base_url));
         if let Some(payment) = payment {
             request = request.header("PAYMENT-SIGNATURE", payment);
         }
@@ -244,7 +256,12 @@ impl PaidApp {
 
     /// The decoded 402 challenge of a chip endpoint.
     pub async fn challenge(&self, path: &str) -> Value {
-        let reply = self.buy(path, None).await;
+        self.challenge_by(reqwest::Method::POST, path).await
+    }
+
+    /// The decoded 402 challenge of a chip endpoint reached with `method`.
+    pub async fn challenge_by(&self, method: reqwest::Method, path: &str) -> Value {
+        let reply = self.buy_by(method, path, None).await;
         assert_eq!(reply.status, 402, "{}", reply.body);
         reply.header_json("payment-required")
     }

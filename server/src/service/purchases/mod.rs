@@ -13,6 +13,7 @@
 //! `reconcile::reconcile_payments` takes the same decision later for every row left
 //! `settling`. Refusals are a domain [`PurchaseError`]; `crate::error` turns them into the 402.
 
+use rmcp::schemars::JsonSchema;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
@@ -49,7 +50,7 @@ pub struct Payments {
 }
 
 /// The body of a successful purchase.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, JsonSchema)]
 pub struct Purchase {
     /// The payment signer, who got the chips (EIP-55).
     pub address: String,
@@ -66,6 +67,27 @@ pub struct Purchase {
     pub asset: String,
     pub payment_id: i64,
 }
+
+impl Purchase {
+    /// What a first purchase of `tier` answers (the example discovery metadata shows).
+    pub fn example(tier: &Tier, terms: &Terms) -> Self {
+        let chips = i64::try_from(tier.chips).unwrap_or(i64::MAX);
+        Self {
+            address: crate::address::EXAMPLE.to_owned(),
+            tier: tier.name.to_owned(),
+            chips_credited: chips,
+            balance: chips,
+            tx_hash: EXAMPLE_TX_HASH.to_owned(),
+            network: terms.network.clone(),
+            amount: tier.price_base_units().to_string(),
+            asset: terms.asset.to_checksum(None),
+            payment_id: 1,
+        }
+    }
+}
+
+/// A transaction hash for examples.
+const EXAMPLE_TX_HASH: &str = "0x8d5b6a3f0e2c47d19b6e4f7a2c3d5e8f90a1b2c3d4e5f60718293a4b5c6d7e8f";
 
 impl Arcade {
     pub fn payments(&self) -> Result<&Payments, PurchaseError> {
