@@ -1,8 +1,10 @@
 //! What the house signs and how its seeds are fixed in advance (`docs/proofs.md`): EIP-712
-//! typed data for commitments, receipts and seed batches (`typed.rs`), the signing key
+//! typed data for commitments, receipts and seed batches (`typed.rs`) and the same hashes from
+//! static types for the hot paths (`hashes.rs`), the signing key
 //! (`signer.rs`) and the seed batches derived from a secret, with their Merkle trees
 //! (`seeds.rs`). Pure: no database, no clock.
 
+pub mod hashes;
 mod seeds;
 mod signer;
 pub mod typed;

@@ -2,9 +2,10 @@
 //! published as `signer`, and the EIP-712 domain every signature is made in.
 
 use alloy::dyn_abi::TypedData;
-use alloy::primitives::Address;
+use alloy::primitives::{Address, B256, U256};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
+use alloy::sol_types::Eip712Domain;
 use serde_json::{Value, json};
 
 /// The EIP-712 domain's `name` and `version`.
@@ -25,6 +26,7 @@ pub enum SigningError {
 pub struct HouseSigner {
     key: PrivateKeySigner,
     chain_id: u64,
+    domain: Eip712Domain,
 }
 
 impl std::fmt::Debug for HouseSigner {
@@ -39,7 +41,18 @@ impl std::fmt::Debug for HouseSigner {
 impl HouseSigner {
     pub fn new(key: &str, chain_id: u64) -> Result<Self, SigningError> {
         let key = key.parse().map_err(|_| SigningError::BadKey)?;
-        Ok(Self { key, chain_id })
+        let domain = Eip712Domain::new(
+            Some(DOMAIN_NAME.into()),
+            Some(DOMAIN_VERSION.into()),
+            Some(U256::from(chain_id)),
+            None,
+            None,
+        );
+        Ok(Self {
+            key,
+            chain_id,
+            domain,
+        })
     }
 
     /// The address every signature recovers to.
@@ -52,6 +65,11 @@ impl HouseSigner {
         json!({ "name": DOMAIN_NAME, "version": DOMAIN_VERSION, "chainId": self.chain_id })
     }
 
+    /// The same domain, for the static hashes (`hashes.rs`).
+    pub fn eip712_domain(&self) -> &Eip712Domain {
+        &self.domain
+    }
+
     /// The signature (`0x` r ‖ s ‖ v, v 27 or 28) of full typed data
     /// (`{domain, types, primaryType, message}`).
     pub fn sign(&self, typed_data: &Value) -> Result<String, SigningError> {
@@ -60,9 +78,14 @@ impl HouseSigner {
         let hash = typed
             .eip712_signing_hash()
             .map_err(|e| SigningError::Encoding(e.to_string()))?;
+        self.sign_hash(&hash)
+    }
+
+    /// The signature of an EIP-712 signing hash made in this signer's domain.
+    pub fn sign_hash(&self, hash: &B256) -> Result<String, SigningError> {
         let signature = self
             .key
-            .sign_hash_sync(&hash)
+            .sign_hash_sync(hash)
             .map_err(|e| SigningError::Signing(e.to_string()))?;
         Ok(format!("0x{}", alloy::hex::encode(signature.as_bytes())))
     }

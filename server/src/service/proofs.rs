@@ -11,6 +11,7 @@ use super::Arcade;
 use super::receipts::BetReceipt;
 use crate::address;
 use crate::error::ApiError;
+use crate::proofs::hashes;
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage};
 use crate::store::entities::round;
 
@@ -70,63 +71,26 @@ impl Arcade {
         receipt: &BetReceipt,
         round: &round::Model,
     ) -> Option<Value> {
-        let (params, result) = (&receipt.params, &receipt.result);
-        let (call, target, number, outcome) = match receipt.game.as_str() {
-            "coinflip" => (
-                &params["call"],
-                0,
-                None,
-                i64::from(result["outcome"] == "heads"),
-            ),
-            "dice" => (
-                &params["direction"],
-                params["target"].as_i64()?,
-                None,
-                result["roll_hundredths"].as_i64()?,
-            ),
-            _ => (
-                &params["bet"],
-                0,
-                params["number"].as_i64(),
-                result["pocket"].as_i64()?,
-            ),
-        };
-        let message = ReceiptMessage {
-            round_id: &receipt.round_id,
-            bet_id: receipt.bet_id,
-            player: &receipt.address,
-            game: &receipt.game,
-            commitment: &receipt.commitment,
-            server_seed: receipt.server_seed.as_deref()?,
-            client_seed: &receipt.client_seed,
-            nonce: receipt.nonce,
-            call: call.as_str()?,
-            target,
-            number,
-            wager: receipt.wager,
-            outcome,
-            won: receipt.won,
-            payout: receipt.payout,
-            balance_change: receipt.profit,
-            batch_id: round.batch_id?,
-            index: round.seed_index?,
-            fairness_version: receipt.fairness_version,
-            settled_at: chrono::DateTime::parse_from_rfc3339(&receipt.settled_at)
-                .ok()?
-                .timestamp(),
-        };
+        let message = receipt_message(receipt, round)?;
         Some(typed::receipt(&self.seeds.signer.domain(), &message))
     }
 
-    /// Signs a freshly settled receipt (`None` for a round from before batches).
+    /// Signs a freshly settled receipt (`None` for a round from before batches), hashing its
+    /// typed data from static types: the hot path of every play.
     pub(super) fn sign_receipt(
         &self,
         receipt: &BetReceipt,
         round: &round::Model,
     ) -> Result<Option<String>, ApiError> {
-        self.receipt_typed(receipt, round)
-            .map(|typed| self.seeds.signer.sign(&typed).map_err(ApiError::internal))
-            .transpose()
+        let Some(message) = receipt_message(receipt, round) else {
+            return Ok(None);
+        };
+        let signer = &self.seeds.signer;
+        let hash = hashes::receipt(signer.eip712_domain(), &message).map_err(ApiError::internal)?;
+        signer
+            .sign_hash(&hash)
+            .map(Some)
+            .map_err(ApiError::internal)
     }
 
     /// Where the round's seed sits in its batch.
@@ -170,4 +134,58 @@ impl Arcade {
         });
         Ok(receipt)
     }
+}
+
+/// What a settled round's receipt signs, read from the receipt and its round (`None` for a
+/// round from before batches).
+fn receipt_message<'a>(
+    receipt: &'a BetReceipt,
+    round: &round::Model,
+) -> Option<ReceiptMessage<'a>> {
+    let (params, result) = (&receipt.params, &receipt.result);
+    let (call, target, number, outcome) = match receipt.game.as_str() {
+        "coinflip" => (
+            &params["call"],
+            0,
+            None,
+            i64::from(result["outcome"] == "heads"),
+        ),
+        "dice" => (
+            &params["direction"],
+            params["target"].as_i64()?,
+            None,
+            result["roll_hundredths"].as_i64()?,
+        ),
+        _ => (
+            &params["bet"],
+            0,
+            params["number"].as_i64(),
+            result["pocket"].as_i64()?,
+        ),
+    };
+    let message = ReceiptMessage {
+        round_id: &receipt.round_id,
+        bet_id: receipt.bet_id,
+        player: &receipt.address,
+        game: &receipt.game,
+        commitment: &receipt.commitment,
+        server_seed: receipt.server_seed.as_deref()?,
+        client_seed: &receipt.client_seed,
+        nonce: receipt.nonce,
+        call: call.as_str()?,
+        target,
+        number,
+        wager: receipt.wager,
+        outcome,
+        won: receipt.won,
+        payout: receipt.payout,
+        balance_change: receipt.profit,
+        batch_id: round.batch_id?,
+        index: round.seed_index?,
+        fairness_version: receipt.fairness_version,
+        settled_at: chrono::DateTime::parse_from_rfc3339(&receipt.settled_at)
+            .ok()?
+            .timestamp(),
+    };
+    Some(message)
 }

@@ -12,6 +12,7 @@ use super::receipts::BetReceipt;
 use super::{Arcade, now_ms, rfc3339};
 use crate::address;
 use crate::error::ApiError;
+use crate::proofs::hashes;
 use crate::proofs::typed::{self, CommitmentMessage};
 use crate::rate_limits::{Caller, Operation};
 use crate::store;
@@ -135,19 +136,19 @@ impl Arcade {
     ) -> Result<(Sealed, serde_json::Value), DbErr> {
         let server_seed = self.seeds.book.seed(taken.batch_id, taken.index);
         let commitment = Commitment::of(&server_seed).as_str().to_owned();
-        let typed = typed::commitment(
-            &self.seeds.signer.domain(),
-            &CommitmentMessage {
-                round_id,
-                player,
-                commitment: &commitment,
-                batch_id: taken.batch_id,
-                index: taken.index,
-                fairness_version: FAIRNESS_VERSION,
-                created_at: now / 1000,
-            },
-        );
-        let signature = self.seeds.signer.sign(&typed).map_err(db_error)?;
+        let message = CommitmentMessage {
+            round_id,
+            player,
+            commitment: &commitment,
+            batch_id: taken.batch_id,
+            index: taken.index,
+            fairness_version: FAIRNESS_VERSION,
+            created_at: now / 1000,
+        };
+        let signer = &self.seeds.signer;
+        let hash = hashes::commitment(signer.eip712_domain(), &message).map_err(db_error)?;
+        let signature = signer.sign_hash(&hash).map_err(db_error)?;
+        let typed = typed::commitment(&signer.domain(), &message);
         let sealed = Sealed {
             server_seed,
             commitment,
