@@ -1,13 +1,17 @@
 //! Typed settings, loaded once: built-in defaults, then an optional TOML file, then environment
 //! variables `ARCADE__SECTION__KEY` (for example `ARCADE__DATABASE__URL`).
 
-use std::fmt;
 use std::path::Path;
 
-use alloy::primitives::{Address, U256};
+use alloy::primitives::Address;
 use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
+
+mod operations;
+mod values;
+pub use operations::{MetricsSettings, TreasurySettings};
+pub use values::{Amount, Secret};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Settings {
@@ -29,28 +33,6 @@ pub struct Settings {
     pub metrics: MetricsSettings,
     #[serde(default)]
     pub faults: FaultSettings,
-}
-
-/// The house's balances on the chain, watched against floors: under one, the service warns
-/// once, `/readyz` answers 503 and `arcade doctor` fails.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct TreasurySettings {
-    /// The house's native balance (wei) below which it may soon not pay gas.
-    pub min_gas_wei: Amount,
-    /// The house's token balance (base units) below which cashouts may soon not be paid.
-    pub min_token: Amount,
-    /// How often the balances are read, in milliseconds.
-    pub check_every_ms: u64,
-}
-
-/// Prometheus metrics at `/metrics`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct MetricsSettings {
-    /// `false`: no metrics are served.
-    pub enabled: bool,
-    /// A separate `host:port` serving only `/metrics` (to anyone who reaches it). Unset: the
-    /// main listener serves `/metrics` to loopback clients only.
-    pub listen: Option<String>,
 }
 
 /// The auth statement (an EIP-4361 message) every signature signs.
@@ -343,18 +325,6 @@ impl Default for SeedSettings {
     }
 }
 
-impl Default for TreasurySettings {
-    fn default() -> Self {
-        Self {
-            // 0.001 ETH: some hundreds of token transfers on an L2 such as Base.
-            min_gas_wei: Amount::from(1_000_000_000_000_000u64),
-            // 10 dollars.
-            min_token: Amount::from(10_000_000u64),
-            check_every_ms: 15_000,
-        }
-    }
-}
-
 impl Default for RoundSettings {
     fn default() -> Self {
         Self {
@@ -392,79 +362,6 @@ impl Settings {
         figment
             .merge(Env::prefixed("ARCADE__").split("__"))
             .extract()
-    }
-}
-
-/// A non-negative integer amount (wei or token base units): a decimal string or a number in
-/// settings, as money is on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Amount(pub U256);
-
-impl From<u64> for Amount {
-    fn from(value: u64) -> Self {
-        Self(U256::from(value))
-    }
-}
-
-impl fmt::Display for Amount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl Serialize for Amount {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for Amount {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl serde::de::Visitor<'_> for Visitor {
-            type Value = Amount;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a non-negative integer (a decimal string or a number)")
-            }
-            fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Amount, E> {
-                Ok(Amount::from(value))
-            }
-            fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Amount, E> {
-                u64::try_from(value)
-                    .map(Amount::from)
-                    .map_err(|_| E::custom("a negative amount"))
-            }
-            fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Amount, E> {
-                let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
-                digits
-                    .then(|| U256::from_str_radix(value, 10).ok())
-                    .flatten()
-                    .map(Amount)
-                    .ok_or_else(|| E::custom(format!("{value:?} is not a decimal amount")))
-            }
-        }
-        deserializer.deserialize_any(Visitor)
-    }
-}
-
-/// A value that never appears in logs or debug output.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Self(value.into())
-    }
-
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[redacted]")
     }
 }
 

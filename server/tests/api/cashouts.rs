@@ -225,6 +225,25 @@ async fn winning_seed(app: &PaidApp, round_id: &str) -> String {
         .unwrap()
 }
 
+/// The house sends its tokens away but `left` base units.
+async fn house_keeps_only(app: &PaidApp, left: u64) {
+    let held = app.token_balance(app.house()).await;
+    let house = ProviderBuilder::new()
+        .wallet(app.devnet.house.clone())
+        .connect_http(app.devnet.rpc_url().parse().unwrap());
+    arcade_server::chain::token::DollarToken::new(app.devnet.token, &house)
+        .transfer(
+            PrivateKeySigner::random().address(),
+            held - U256::from(left),
+        )
+        .send()
+        .await
+        .unwrap()
+        .get_receipt()
+        .await
+        .unwrap();
+}
+
 /// What a refused cashout must leave: the chips where they were, no cashout row, no ledger row.
 async fn nothing_debited(app: &PaidApp, player: &PrivateKeySigner, body: &Value) {
     assert!(
@@ -240,21 +259,7 @@ async fn nothing_debited(app: &PaidApp, player: &PrivateKeySigner, body: &Value)
 async fn a_house_without_tokens_refuses_up_front(app: &PaidApp) {
     let player = player_with_chips(app).await;
     // The house sends almost all its tokens away: less than the 0.10 being cashed out remain.
-    let held = app.token_balance(app.house()).await;
-    let house = ProviderBuilder::new()
-        .wallet(app.devnet.house.clone())
-        .connect_http(app.devnet.rpc_url().parse().unwrap());
-    arcade_server::chain::token::DollarToken::new(app.devnet.token, &house)
-        .transfer(
-            PrivateKeySigner::random().address(),
-            held - U256::from(99_999u64),
-        )
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+    house_keeps_only(app, 99_999).await;
 
     let refused = app.cash_out(&player, 1000).await;
     let body = refused.error(503, "house_underfunded");
@@ -295,22 +300,8 @@ async fn cashouts_in_flight_count_against_the_house(app: &PaidApp) {
     let player = app.payer(200_000).await;
     app.buy_chips(&player, "small").await;
     app.buy_chips(&player, "small").await;
-    let held = app.token_balance(app.house()).await;
-    let house = ProviderBuilder::new()
-        .wallet(app.devnet.house.clone())
-        .connect_http(app.devnet.rpc_url().parse().unwrap());
-    // 0.15 dollars left: one cashout of 100 chips (0.10) fits, two do not.
-    arcade_server::chain::token::DollarToken::new(app.devnet.token, &house)
-        .transfer(
-            PrivateKeySigner::random().address(),
-            held - U256::from(150_000u64),
-        )
-        .send()
-        .await
-        .unwrap()
-        .get_receipt()
-        .await
-        .unwrap();
+    // 0.15 dollars left: one cashout of 1000 chips (0.10) fits, two do not.
+    house_keeps_only(app, 150_000).await;
     let signature = app.sign_statement(&player).await;
     let body = json!({ "address": player.address(), "chips": 1000, "signature": signature });
     let replies = join_all((0..2).map(|_| app.post("/api/arcade/cashout", &body))).await;
