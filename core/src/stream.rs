@@ -39,11 +39,16 @@ impl<'a> ByteStream<'a> {
         // HMAC accepts keys of any length, so this cannot fail.
         let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(self.key)
             .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-        mac.update(self.client_seed.as_bytes());
-        mac.update(b":");
-        mac.update(Decimal::of(self.nonce).as_bytes());
-        mac.update(b":");
-        mac.update(Decimal::of(r).as_bytes());
+        let (nonce, r) = (Decimal::of(self.nonce), Decimal::of(r));
+        for part in [
+            self.client_seed.as_bytes(),
+            b":",
+            nonce.as_bytes(),
+            b":",
+            r.as_bytes(),
+        ] {
+            mac.update(part);
+        }
         mac.finalize().into_bytes().into()
     }
 
@@ -57,7 +62,14 @@ impl<'a> ByteStream<'a> {
 
     /// The HMAC message of block `r` as text: `client_seed:nonce:r`.
     pub fn message(&self, r: u64) -> alloc::string::String {
-        alloc::format!("{}:{}:{}", self.client_seed, self.nonce, r)
+        let (nonce, r) = (Decimal::of(self.nonce), Decimal::of(r));
+        let mut text = alloc::string::String::with_capacity(
+            self.client_seed.len() + nonce.as_str().len() + r.as_str().len() + 2,
+        );
+        for part in [self.client_seed, ":", nonce.as_str(), ":", r.as_str()] {
+            text.push_str(part);
+        }
+        text
     }
 }
 
@@ -86,13 +98,13 @@ impl Draws {
 }
 
 /// A u64 written as decimal ASCII on the stack (the HMAC message needs no allocation).
-struct Decimal {
+pub(crate) struct Decimal {
     buf: [u8; 20],
     start: usize,
 }
 
 impl Decimal {
-    fn of(mut n: u64) -> Self {
+    pub(crate) fn of(mut n: u64) -> Self {
         let mut buf = [0u8; 20];
         let mut start = buf.len();
         loop {
@@ -106,8 +118,13 @@ impl Decimal {
         Self { buf, start }
     }
 
-    fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.buf[self.start..]
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        // Only ASCII digits are written.
+        core::str::from_utf8(self.as_bytes()).unwrap_or_default()
     }
 }
 

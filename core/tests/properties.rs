@@ -2,8 +2,8 @@
 //! max-wager function is tight, and nothing overflows at any settleable wager.
 
 use arcade_core::{
-    BetKind, Call, ClientSeed, DiceCall, Direction, Game, Limits, MAX_SETTLEABLE_WAGER,
-    RouletteBet, Round, ServerSeed, Side,
+    BetKind, Call, ClaimedRoll, ClientSeed, DiceCall, Direction, Game, Limits,
+    MAX_SETTLEABLE_WAGER, RouletteBet, Round, ServerSeed, Side,
 };
 use proptest::prelude::*;
 
@@ -120,6 +120,25 @@ proptest! {
             prop_assert_eq!(s.payout, 0);
         }
         prop_assert_eq!(i128::from(s.profit), i128::from(s.payout) - i128::from(wager));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(65536))]
+
+    /// A claimed roll is shown from its shortest digits exactly as Rust's `{}` shows the f64,
+    /// whichever notation the digits came in: `{:e}` (the server) or the plain notation
+    /// JavaScript uses between 1e-7 and 1e21 (the wasm verifier).
+    #[test]
+    fn claimed_roll_shows_like_the_f64(bits in any::<u64>(), hundredths in 0u32..=10_000) {
+        for value in [f64::from_bits(bits), f64::from(hundredths) / 100.0] {
+            let shown = format!("{value}");
+            prop_assert_eq!(ClaimedRoll::from_f64(value).to_string(), shown.as_str());
+            if value.is_finite() {
+                prop_assert_eq!(ClaimedRoll::new(value, &format!("{value:e}")).unwrap().to_string(), shown.as_str());
+                prop_assert_eq!(ClaimedRoll::new(value, &shown).unwrap().to_string(), shown.as_str());
+            }
+        }
     }
 }
 
