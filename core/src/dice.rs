@@ -339,17 +339,16 @@ fn round_half_up(num: u64, den: u64) -> u64 {
 /// An integer scaled by 10^4, shown with four decimals, then `suffix`.
 fn fixed4(scaled: u64, suffix: &str) -> alloc::string::String {
     let whole = crate::stream::Decimal::of(scaled / 10_000);
+    // 1dddd: the four decimals with their zeros, after a leading 1.
+    let fraction = crate::stream::Decimal::of(10_000 + scaled % 10_000);
+    let fraction = fraction
+        .as_str()
+        .split_at_checked(1)
+        .map_or("", |(_, digits)| digits);
     let mut text = alloc::string::String::with_capacity(whole.as_str().len() + 5 + suffix.len());
-    text.push_str(whole.as_str());
-    text.push('.');
-    let fraction = scaled % 10_000;
-    for unit in [1000, 100, 10, 1] {
-        // A digit: 0 to 9.
-        text.push(char::from(
-            b'0' + u8::try_from(fraction / unit % 10).unwrap_or(0),
-        ));
+    for part in [whole.as_str(), ".", fraction, suffix] {
+        text.push_str(part);
     }
-    text.push_str(suffix);
     text
 }
 

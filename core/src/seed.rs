@@ -88,7 +88,8 @@ impl Commitment {
 
     /// Whether `claimed` (any case) names this commitment.
     pub fn matches(&self, claimed: &str) -> bool {
-        claimed.len() == 64 && claimed.as_bytes().eq_ignore_ascii_case(&self.0)
+        // The lowercase form is the usual one: compare it whole first.
+        claimed.as_bytes() == self.0 || claimed.as_bytes().eq_ignore_ascii_case(&self.0)
     }
 }
 

@@ -10,9 +10,6 @@
 //!
 //! [`ServerSeed`]: crate::ServerSeed
 
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
-
 /// Bytes in one block of the stream.
 pub const BLOCK_LEN: usize = 32;
 
@@ -36,20 +33,17 @@ impl<'a> ByteStream<'a> {
 
     /// `block(r)`: 32 bytes of HMAC-SHA256 output.
     pub fn block(&self, r: u64) -> [u8; BLOCK_LEN] {
-        // HMAC accepts keys of any length, so this cannot fail.
-        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(self.key)
-            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
         let (nonce, r) = (Decimal::of(self.nonce), Decimal::of(r));
-        for part in [
-            self.client_seed.as_bytes(),
-            b":",
-            nonce.as_bytes(),
-            b":",
-            r.as_bytes(),
-        ] {
-            mac.update(part);
-        }
-        mac.finalize().into_bytes().into()
+        crate::digest::hmac_sha256(
+            self.key,
+            &[
+                self.client_seed.as_bytes(),
+                b":",
+                nonce.as_bytes(),
+                b":",
+                r.as_bytes(),
+            ],
+        )
     }
 
     /// `u_i`: the i-th big-endian u32 of the stream (`float_i = u_i / 2^32`).
