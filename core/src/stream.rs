@@ -98,6 +98,8 @@ pub(crate) struct Decimal {
 }
 
 impl Decimal {
+    // One copy of the digit loop for the message, the stream and the display texts.
+    #[inline(never)]
     pub(crate) fn of(mut n: u64) -> Self {
         let mut buf = [0u8; 20];
         let mut start = buf.len();
