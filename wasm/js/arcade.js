@@ -4,8 +4,9 @@
 // check, outcome, payout and text of a report comes from the core. See wasm/src/lib.rs for
 // the flat form of each answer.
 //
-// `wasm/js/package.mjs` copies this file into each built package: as it is for the `web` and
-// `bundler` builds, as CommonJS for the `nodejs` build (the import and export lines rewritten).
+// `wasm/js/package.mjs` copies this file into each built package: as it is for the `web` build,
+// without the web-only line for `bundler`, as CommonJS for `nodejs` (import and exports
+// rewritten).
 import * as raw from './arcade_wasm.js';
 
 // web build: instantiate the module first (`await init()`, or `initSync({ module })`).
