@@ -2,7 +2,7 @@
 // (arcade-wasm: verify, commitment, verifyInclusion, merkleRoot) and the signature checks
 // (arcade-proofs: checkSigned, expectedReceiptMessages). Installed, both sit next to this file
 // (`nodejs`-target builds, CommonJS); from a checkout, ARCADE_WASM and ARCADE_PROOFS name
-// their .js files (e.g. wasm/pkg-node/arcade_wasm.js, proofs-wasm/pkg-node/arcade_proofs.js).
+// their entry files (e.g. wasm/pkg-node/arcade.js, proofs-wasm/pkg-node/arcade_proofs.js).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -21,5 +21,5 @@ function load(envName, fileName) {
 
 /** `{ wasm, proofs }`: the fairness core and the signature module. */
 export function loadModules() {
-  return { wasm: load('ARCADE_WASM', 'arcade_wasm.js'), proofs: load('ARCADE_PROOFS', 'arcade_proofs.js') };
+  return { wasm: load('ARCADE_WASM', 'arcade.js'), proofs: load('ARCADE_PROOFS', 'arcade_proofs.js') };
 }

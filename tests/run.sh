@@ -42,8 +42,7 @@ cargo build -p arcade-core --target riscv32imac-unknown-none-elf --locked
 cargo build -p arcade-core --features serde --target riscv32imac-unknown-none-elf --locked
 
 stage "wasm package (web and nodejs targets)"
-wasm-pack build wasm --release --target nodejs --out-dir pkg-node
-wasm-pack build wasm --release --target web --out-dir pkg-web
+wasm/build.sh nodejs web
 echo "arcade_wasm_bg.wasm: $(wc -c < wasm/pkg-web/arcade_wasm_bg.wasm) bytes"
 
 stage "Node suite of the installed wasm package"

@@ -1,7 +1,7 @@
 // The verifier page: the live floor, three ways to verify a round, the fairness monitor
 // (monitor.js), the golden-vector self-check.
 // Every verdict is computed here by the wasm core; the server only supplies receipts.
-import { commitment, deriveCoinflip, deriveDice, deriveRoulette, verify, version } from '../wasm/arcade_wasm.js';
+import { commitment, deriveCoinflip, deriveDice, deriveRoulette, verify, version } from '../wasm/arcade.js';
 import { startMonitor } from './monitor.js';
 import { explain, refused } from './steps.js';
 import { core } from './verifier.js';

@@ -3,7 +3,7 @@
 // seed-batch proof checked, then drawn: the return to player per game beside the exact
 // expectation and its 95% band, and the dice rolls and roulette pockets against a fair law.
 // Runs when the section comes into view, and again on "Check".
-import * as wasm from '../wasm/arcade_wasm.js';
+import * as wasm from '../wasm/arcade.js';
 import { histogram, returnChart } from './charts.js';
 import { fetchReceipts, fetchTrust, getJson, latestBetId } from './feed.mjs';
 import { isUnsigned, judgeReceipt, rederive } from './rounds.mjs';

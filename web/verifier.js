@@ -4,7 +4,7 @@
 //   <script type="module" src="https://ARCADE/web/verifier.js"></script>
 //   <arcade-verifier bet-id="42" api="https://ARCADE"></arcade-verifier>
 //   <arcade-verifier receipt='{"game":"dice",...}'></arcade-verifier>
-import init, { verify } from '../wasm/arcade_wasm.js';
+import init, { verify } from '../wasm/arcade.js';
 import { explain, refused } from './steps.js';
 
 let ready;

@@ -20,6 +20,7 @@ extern crate alloc;
 mod call;
 pub mod coinflip;
 pub mod dice;
+mod digest;
 mod error;
 pub mod hex;
 mod limits;
@@ -30,12 +31,11 @@ mod round;
 mod seed;
 mod stream;
 mod verify;
-#[cfg(feature = "serde")]
 pub mod wire;
 
 pub use call::{Call, Game, Outcome};
 pub use coinflip::Side;
-pub use dice::{DiceCall, Direction, Roll, Schedule};
+pub use dice::{ClaimedRoll, DiceCall, Direction, Roll, Schedule};
 pub use error::{CallError, LimitError, ReceiptError, SeedError};
 pub use limits::{Limits, MIN_WAGER};
 pub use payout::WinReturn;

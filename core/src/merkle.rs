@@ -11,26 +11,17 @@
 //! assert!(!verify_inclusion(2, 5, &leaves[3], &path, &tree.root()));
 //! ```
 
+use crate::digest::sha256;
 use alloc::vec::Vec;
-use sha2::{Digest, Sha256};
 
 /// A leaf's hash: `SHA-256(0x00 ‖ data)`.
 pub fn leaf_hash(data: &[u8]) -> [u8; 32] {
-    Sha256::new()
-        .chain_update([0x00])
-        .chain_update(data)
-        .finalize()
-        .into()
+    sha256(&[&[0x00], data])
 }
 
 /// An inner node's hash: `SHA-256(0x01 ‖ left ‖ right)`.
 pub fn node_hash(left: &[u8; 32], right: &[u8; 32]) -> [u8; 32] {
-    Sha256::new()
-        .chain_update([0x01])
-        .chain_update(left)
-        .chain_update(right)
-        .finalize()
-        .into()
+    sha256(&[&[0x01], left, right])
 }
 
 /// The largest power of two smaller than `n` (`n >= 2`).
@@ -68,7 +59,7 @@ impl Tree {
     /// The tree head: the hash of every leaf (`SHA-256` of nothing for an empty tree).
     pub fn root(&self) -> [u8; 32] {
         match self.size() {
-            0 => Sha256::digest([]).into(),
+            0 => sha256(&[]),
             n => self.subtree(0, n),
         }
     }
@@ -149,11 +140,12 @@ pub fn verify_inclusion(
 mod tests {
     use super::*;
     use alloc::vec;
+    use sha2::Digest;
 
     /// `MTH` exactly as RFC 9162 writes it, recursively over the leaf data.
     fn naive_root(leaves: &[[u8; 32]]) -> [u8; 32] {
         match leaves.len() {
-            0 => Sha256::digest([]).into(),
+            0 => sha2::Sha256::digest([]).into(),
             1 => leaves[0],
             n => {
                 let k = split(n);

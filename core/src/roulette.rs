@@ -183,6 +183,9 @@ pub enum Color {
 }
 
 impl Color {
+    /// Every colour.
+    pub const ALL: [Color; 3] = [Self::Green, Self::Red, Self::Black];
+
     /// `"green"`, `"red"` or `"black"`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -190,6 +193,11 @@ impl Color {
             Self::Red => "red",
             Self::Black => "black",
         }
+    }
+
+    /// Parses `"green"`, `"red"` or `"black"` exactly.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == text)
     }
 }
 

@@ -4,6 +4,7 @@ use crate::call::{Call, Outcome};
 use crate::coinflip::{self, Side};
 use crate::dice::{Roll, Schedule};
 use crate::error::ReceiptError;
+use crate::payout::WinReturn;
 use crate::roulette::{self, Color};
 use crate::seed::{ClientSeed, ServerSeed};
 use crate::stream::{ByteStream, Draws};
@@ -100,6 +101,18 @@ pub struct Settlement {
     pub payout: u64,
     /// `payout - wager`.
     pub profit: i64,
+}
+
+impl Settlement {
+    /// The exact return a win on this call and wager pays, `a / b` chips.
+    pub fn win_return(&self) -> WinReturn {
+        self.call.win_return(self.wager)
+    }
+
+    /// Whether the fractional chip was paid: a win whose `u_1` draw falls under it.
+    pub fn bonus_chip(&self) -> bool {
+        self.won && self.win_return().bonus(self.draws.u1)
+    }
 }
 
 /// The result object of a receipt.

@@ -1,8 +1,8 @@
 //! Server seeds, client seeds and the commitment (fairness v1, "Inputs").
 
+use crate::digest::sha256;
 use crate::error::SeedError;
 use crate::hex;
-use sha2::{Digest, Sha256};
 
 /// Length of a server seed in characters (32 bytes written as hex).
 pub const SERVER_SEED_LEN: usize = 64;
@@ -76,7 +76,7 @@ impl Commitment {
     /// SHA-256 over the seed's text (the 64 characters, not the decoded bytes), as
     /// `printf %s "$server_seed" | sha256sum` computes it.
     pub fn of(server_seed_text: &str) -> Self {
-        let digest: [u8; 32] = Sha256::digest(server_seed_text.as_bytes()).into();
+        let digest = sha256(&[server_seed_text.as_bytes()]);
         Self(hex::encode32(&digest))
     }
 
@@ -88,7 +88,8 @@ impl Commitment {
 
     /// Whether `claimed` (any case) names this commitment.
     pub fn matches(&self, claimed: &str) -> bool {
-        claimed.len() == 64 && claimed.as_bytes().eq_ignore_ascii_case(&self.0)
+        // The lowercase form is the usual one: compare it whole first.
+        claimed.as_bytes() == self.0 || claimed.as_bytes().eq_ignore_ascii_case(&self.0)
     }
 }
 

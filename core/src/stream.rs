@@ -10,9 +10,6 @@
 //!
 //! [`ServerSeed`]: crate::ServerSeed
 
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
-
 /// Bytes in one block of the stream.
 pub const BLOCK_LEN: usize = 32;
 
@@ -36,15 +33,17 @@ impl<'a> ByteStream<'a> {
 
     /// `block(r)`: 32 bytes of HMAC-SHA256 output.
     pub fn block(&self, r: u64) -> [u8; BLOCK_LEN] {
-        // HMAC accepts keys of any length, so this cannot fail.
-        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(self.key)
-            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-        mac.update(self.client_seed.as_bytes());
-        mac.update(b":");
-        mac.update(Decimal::of(self.nonce).as_bytes());
-        mac.update(b":");
-        mac.update(Decimal::of(r).as_bytes());
-        mac.finalize().into_bytes().into()
+        let (nonce, r) = (Decimal::of(self.nonce), Decimal::of(r));
+        crate::digest::hmac_sha256(
+            self.key,
+            &[
+                self.client_seed.as_bytes(),
+                b":",
+                nonce.as_bytes(),
+                b":",
+                r.as_bytes(),
+            ],
+        )
     }
 
     /// `u_i`: the i-th big-endian u32 of the stream (`float_i = u_i / 2^32`).
@@ -57,7 +56,14 @@ impl<'a> ByteStream<'a> {
 
     /// The HMAC message of block `r` as text: `client_seed:nonce:r`.
     pub fn message(&self, r: u64) -> alloc::string::String {
-        alloc::format!("{}:{}:{}", self.client_seed, self.nonce, r)
+        let (nonce, r) = (Decimal::of(self.nonce), Decimal::of(r));
+        let mut text = alloc::string::String::with_capacity(
+            self.client_seed.len() + nonce.as_str().len() + r.as_str().len() + 2,
+        );
+        for part in [self.client_seed, ":", nonce.as_str(), ":", r.as_str()] {
+            text.push_str(part);
+        }
+        text
     }
 }
 
@@ -86,13 +92,15 @@ impl Draws {
 }
 
 /// A u64 written as decimal ASCII on the stack (the HMAC message needs no allocation).
-struct Decimal {
+pub(crate) struct Decimal {
     buf: [u8; 20],
     start: usize,
 }
 
 impl Decimal {
-    fn of(mut n: u64) -> Self {
+    // One copy of the digit loop for the message, the stream and the display texts.
+    #[inline(never)]
+    pub(crate) fn of(mut n: u64) -> Self {
         let mut buf = [0u8; 20];
         let mut start = buf.len();
         loop {
@@ -106,8 +114,13 @@ impl Decimal {
         Self { buf, start }
     }
 
-    fn as_bytes(&self) -> &[u8] {
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.buf[self.start..]
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        // Only ASCII digits are written.
+        core::str::from_utf8(self.as_bytes()).unwrap_or_default()
     }
 }
 

@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use crate::call::Call;
 use crate::coinflip::Side;
+use crate::dice::ClaimedRoll;
 use crate::error::ReceiptError;
 use crate::roulette::Color;
 use crate::round::{GameResult, Round, Settlement};
@@ -56,7 +57,7 @@ pub struct ClaimedResult {
     /// Coinflip side.
     pub outcome: Option<Side>,
     /// Dice roll as a number (display form).
-    pub roll: Option<f64>,
+    pub roll: Option<ClaimedRoll>,
     /// Dice roll in hundredths.
     pub roll_hundredths: Option<u64>,
     /// Dice win chance text, e.g. `"49.5000%"`.
@@ -80,6 +81,17 @@ pub enum Check {
     Outcome,
     /// The payout and profit follow from the result and the wager.
     Payout,
+}
+
+impl Check {
+    /// `"commitment"`, `"outcome"` or `"payout"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Commitment => "commitment",
+            Self::Outcome => "outcome",
+            Self::Payout => "payout",
+        }
+    }
 }
 
 /// One field whose claimed value differs from the re-derived one.
@@ -233,35 +245,23 @@ fn compare_result(
                     h,
                 );
             }
-            if let Some(r) = claimed.roll {
+            if let Some(claimed_roll) = claimed.roll {
                 // The display number must name the same hundredth.
-                let d = roll.as_f64();
+                let (r, d) = (claimed_roll.value(), roll.as_f64());
                 if !(r - d < 0.005 && d - r < 0.005) {
                     out.push(Mismatch {
                         check: Check::Outcome,
                         field: "result.roll",
                         derived: roll.to_string(),
-                        claimed: alloc::format!("{r}"),
+                        claimed: claimed_roll.to_string(),
                     });
                 }
             }
             if let Some(text) = &claimed.win_chance {
-                push_if_differs(
-                    out,
-                    Check::Outcome,
-                    "result.win_chance",
-                    schedule.win_chance(),
-                    text.clone(),
-                );
+                push_if_text_differs(out, "result.win_chance", schedule.win_chance(), text);
             }
             if let Some(text) = &claimed.multiplier {
-                push_if_differs(
-                    out,
-                    Check::Outcome,
-                    "result.multiplier",
-                    schedule.multiplier(),
-                    text.clone(),
-                );
+                push_if_text_differs(out, "result.multiplier", schedule.multiplier(), text);
             }
         }
         GameResult::Roulette { pocket, color } => {
@@ -301,6 +301,23 @@ fn push_if_differs<T: PartialEq + ToString>(
             check,
             field,
             derived: derived.to_string(),
+            claimed: claimed.to_string(),
+        });
+    }
+}
+
+/// An outcome text (a dice schedule's) that must equal the claimed one.
+fn push_if_text_differs(
+    out: &mut Vec<Mismatch>,
+    field: &'static str,
+    derived: String,
+    claimed: &str,
+) {
+    if derived != claimed {
+        out.push(Mismatch {
+            check: Check::Outcome,
+            field,
+            derived,
             claimed: claimed.to_string(),
         });
     }

@@ -1,23 +1,35 @@
-//! The JSON shape of receipts and verification reports (feature `serde`), one definition for
-//! the server's responses, the wasm verifier's input and output, and the golden vectors.
+//! The JSON shape of receipts and verification reports, one definition for the server's
+//! responses, the verifiers' input and the golden vectors. The input types are plain data (the
+//! wasm verifier fills them from JavaScript values); their `Deserialize` and the output views'
+//! `Serialize` come with feature `serde`.
 //!
 //! Receipt fields (see the API documentation): `game`, `fairness_version`, `commitment`,
 //! `server_seed`, `client_seed`, `nonce`, `wager`, `params`, `result`, `won`, `payout`, `profit`.
 //! Unknown fields (`bet_id`, `address`, …) are ignored on input.
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
+#[cfg(feature = "serde")]
+use alloc::string::ToString;
 
+#[cfg(feature = "serde")]
 use serde::ser::{SerializeMap, SerializeStruct};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::call::{Call, Game};
 use crate::coinflip::Side;
+#[cfg(feature = "serde")]
+use crate::dice::ClaimedRoll;
 use crate::dice::{DiceCall, Direction};
 use crate::error::ReceiptError;
 use crate::roulette::{BetKind, RouletteBet};
+#[cfg(feature = "serde")]
 use crate::round::{GameResult, Settlement};
-use crate::verify::{Claimed, ClaimedResult, FAIRNESS_VERSION, Receipt, Verification};
+use crate::verify::{Claimed, ClaimedResult, Receipt};
+#[cfg(feature = "serde")]
+use crate::verify::{FAIRNESS_VERSION, Verification};
 
+#[cfg(feature = "serde")]
 impl Serialize for GameResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -44,10 +56,20 @@ impl Serialize for GameResult {
     }
 }
 
+#[cfg(feature = "serde")]
+/// A claimed `result.roll` is any JSON number; its shortest digits are kept for reports.
+impl<'de> Deserialize<'de> for ClaimedRoll {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        f64::deserialize(deserializer).map(ClaimedRoll::from_f64)
+    }
+}
+
+#[cfg(feature = "serde")]
 /// A call's `params` object: `{"call"}`, `{"target", "direction"}` or `{"bet", "number"}`.
 #[derive(Debug, Clone, Copy)]
 pub struct CallParams<'a>(pub &'a Call);
 
+#[cfg(feature = "serde")]
 impl Serialize for CallParams<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(2))?;
@@ -66,6 +88,7 @@ impl Serialize for CallParams<'_> {
     }
 }
 
+#[cfg(feature = "serde")]
 /// The fairness fields of a settled round's receipt, ready to be flattened into a response.
 #[derive(Debug, Clone, Copy)]
 pub struct ReceiptView<'a> {
@@ -81,6 +104,7 @@ pub struct ReceiptView<'a> {
     pub settlement: &'a Settlement,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for ReceiptView<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let st = self.settlement;
@@ -102,7 +126,8 @@ impl Serialize for ReceiptView<'_> {
 }
 
 /// A receipt as JSON gives it, before its parameters are checked against its game.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(Deserialize))]
 pub struct ReceiptInput {
     /// `"coinflip"`, `"dice"` or `"roulette"`.
     pub game: Game,
@@ -115,7 +140,7 @@ pub struct ReceiptInput {
     /// The player's seed.
     pub client_seed: String,
     /// Defaults to 0.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub nonce: u64,
     /// Chips wagered.
     pub wager: u64,
@@ -132,8 +157,9 @@ pub struct ReceiptInput {
 }
 
 /// Every parameter any game takes; the receipt's `game` says which must be present.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+#[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "serde", derive(Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
 pub struct ParamsInput {
     /// Coinflip call.
     pub call: Option<Side>,
@@ -189,6 +215,7 @@ impl TryFrom<ReceiptInput> for Receipt {
     }
 }
 
+#[cfg(feature = "serde")]
 /// The steps of a settlement a person can follow: the HMAC key and message, the digest, the
 /// two draws and the exact return with its fractional chip.
 #[derive(Debug, Clone, Copy)]
@@ -201,10 +228,11 @@ pub struct TraceView<'a> {
     pub settlement: &'a Settlement,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for TraceView<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let st = self.settlement;
-        let ret = st.call.win_return(st.wager);
+        let ret = st.win_return();
         let mut s = serializer.serialize_struct("Trace", 6)?;
         s.serialize_field("hmac_key", self.server_seed)?;
         s.serialize_field("hmac_message", self.message)?;
@@ -218,13 +246,14 @@ impl Serialize for TraceView<'_> {
                 denominator: ret.denominator().to_string(),
                 floor: ret.floor().to_string(),
                 remainder: ret.remainder().to_string(),
-                bonus_chip: st.won && ret.bonus(st.draws.u1),
+                bonus_chip: st.bonus_chip(),
             },
         )?;
         s.end()
     }
 }
 
+#[cfg(feature = "serde")]
 /// `a / b` of the win return as decimal strings (they can exceed 2^53), and how it was paid.
 #[derive(Debug, Clone, Serialize)]
 struct ExactReturn {
@@ -235,6 +264,7 @@ struct ExactReturn {
     bonus_chip: bool,
 }
 
+#[cfg(feature = "serde")]
 #[derive(Debug, Clone, Serialize)]
 struct Derived<'a> {
     commitment: &'a str,
@@ -244,6 +274,7 @@ struct Derived<'a> {
     profit: i64,
 }
 
+#[cfg(feature = "serde")]
 /// A verification report as JSON: `verified`, `checks`, `derived`, `trace`, `mismatches`.
 #[derive(Debug, Clone, Copy)]
 pub struct VerificationView<'a> {
@@ -253,6 +284,7 @@ pub struct VerificationView<'a> {
     pub server_seed: &'a str,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for VerificationView<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let v = self.verification;

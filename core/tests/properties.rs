@@ -2,10 +2,12 @@
 //! max-wager function is tight, and nothing overflows at any settleable wager.
 
 use arcade_core::{
-    BetKind, Call, ClientSeed, DiceCall, Direction, Game, Limits, MAX_SETTLEABLE_WAGER,
-    RouletteBet, Round, ServerSeed, Side,
+    BetKind, ByteStream, Call, ClaimedRoll, ClientSeed, DiceCall, Direction, Game, Limits,
+    MAX_SETTLEABLE_WAGER, RouletteBet, Round, ServerSeed, Side,
 };
+use hmac::{Hmac, KeyInit, Mac};
 use proptest::prelude::*;
+use sha2::Sha256;
 
 fn any_call() -> impl Strategy<Value = Call> {
     prop_oneof![
@@ -120,6 +122,44 @@ proptest! {
             prop_assert_eq!(s.payout, 0);
         }
         prop_assert_eq!(i128::from(s.profit), i128::from(s.payout) - i128::from(wager));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(65536))]
+
+    /// A claimed roll is shown from its shortest digits exactly as Rust's `{}` shows the f64,
+    /// whichever notation the digits came in: `{:e}` (the server) or the plain notation
+    /// JavaScript uses between 1e-7 and 1e21 (the wasm verifier).
+    #[test]
+    fn claimed_roll_shows_like_the_f64(bits in any::<u64>(), hundredths in 0u32..=10_000) {
+        for value in [f64::from_bits(bits), f64::from(hundredths) / 100.0] {
+            let shown = format!("{value}");
+            prop_assert_eq!(ClaimedRoll::from_f64(value).to_string(), shown.as_str());
+            if value.is_finite() {
+                prop_assert_eq!(ClaimedRoll::new(value, &format!("{value:e}")).unwrap().to_string(), shown.as_str());
+                prop_assert_eq!(ClaimedRoll::new(value, &shown).unwrap().to_string(), shown.as_str());
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4096))]
+
+    /// block(r) is RustCrypto's HMAC-SHA256 of `client_seed:nonce:r` under the key, for keys
+    /// shorter than, as long as and longer than SHA-256's 64-byte block.
+    #[test]
+    fn the_stream_is_hmac_sha256(
+        key in proptest::collection::vec(any::<u8>(), 0..200),
+        client_seed in ".{0,80}",
+        nonce in any::<u64>(),
+        r in 0u64..1000,
+    ) {
+        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&key).unwrap();
+        mac.update(format!("{client_seed}:{nonce}:{r}").as_bytes());
+        let expected: [u8; 32] = mac.finalize().into_bytes().into();
+        prop_assert_eq!(ByteStream::new(&key, &client_seed, nonce).block(r), expected);
     }
 }
 

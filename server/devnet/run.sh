@@ -13,6 +13,6 @@ echo "==> npm packages for the dev chain (anvil, the x402 client) in server/devn
 (cd server/devnet && npm ci --no-audit --no-fund --loglevel=error)
 echo "==> the verifier page's wasm package (wasm-pack and wasm-bindgen-cli are compiled into ~/.cache/arcade/tools the first time: about 8 minutes)"
 eval "$(tests/scripts/install-tools.sh)"
-wasm-pack build wasm --release --target web --out-dir pkg-web
+wasm/build.sh web
 echo "==> building the arcade (a first build compiles for several minutes) and starting it"
 exec cargo run --locked -p arcade-server --bin arcade -- dev "$@"

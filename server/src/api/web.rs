@@ -69,9 +69,11 @@ const FILES: [(&str, &str, &str); 11] = [
     ),
 ];
 const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");
-/// The files of the wasm packages the page loads: the fairness verifier, and the signature
-/// checker (`true`: from `web.proofs_wasm_dir`).
-const WASM_FILES: [(&str, &str, bool); 4] = [
+/// The files of the wasm packages the page loads: the fairness verifier (its entry `arcade.js`,
+/// which wraps wasm-bindgen's `arcade_wasm.js`), and the signature checker (`true`: from
+/// `web.proofs_wasm_dir`).
+const WASM_FILES: [(&str, &str, bool); 5] = [
+    ("arcade.js", "text/javascript; charset=utf-8", false),
     ("arcade_wasm.js", "text/javascript; charset=utf-8", false),
     ("arcade_wasm_bg.wasm", "application/wasm", false),
     ("arcade_proofs.js", "text/javascript; charset=utf-8", true),
@@ -127,7 +129,7 @@ pub async fn wasm(
             tracing::warn!(dir = %dir.display(), %error, "the wasm package is not built");
             res.status_code(StatusCode::SERVICE_UNAVAILABLE);
             res.render(Text::Plain(
-                "the wasm package is not built: wasm-pack build wasm --release --target web --out-dir pkg-web (and proofs-wasm likewise)",
+                "the wasm package is not built: wasm/build.sh web (wasm-pack build and its entry, arcade.js), and proofs-wasm: wasm-pack build proofs-wasm --release --target web --out-dir pkg-web",
             ));
         }
     }

@@ -20,8 +20,8 @@ pub async fn checks(settings: &Settings) -> Vec<Check> {
             "verifier wasm",
             &settings.web.wasm_dir,
             "web.wasm_dir",
-            &["arcade_wasm.js", "arcade_wasm_bg.wasm"],
-            "wasm-pack build wasm --release --target web --out-dir pkg-web",
+            &["arcade.js", "arcade_wasm.js", "arcade_wasm_bg.wasm"],
+            "wasm/build.sh web",
         ),
         wasm(
             "signature checker wasm",

@@ -1,9 +1,4 @@
-//! TypeScript types of the exported functions' objects, written once.
-
-use wasm_bindgen::prelude::*;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &'static str = r#"
+// Types of arcade-wasm's entry (arcade.js). Copied into each package by wasm/js/package.mjs.
 /** Errors thrown by every function: a real `Error` with a stable `code`. */
 export interface ArcadeError extends Error {
   code:
@@ -107,4 +102,62 @@ export interface RoundInput<P extends Params> {
 export type Derivation = Omit<Receipt, "nonce"> & { nonce: number; result: GameResult; trace: Trace };
 
 export interface VersionInfo { package: string; fairness_version: 1 }
-"#;
+
+/**
+ * Re-derives a receipt (the object `GET /api/arcade/verify/{bet_id}` returns, or a game call's
+ * response) and reports each check. A tampered receipt is not an error: it comes back with
+ * `verified: false` and the differing fields in `mismatches`.
+ */
+export function verify(receipt: Receipt): Verification;
+
+/**
+ * Verifies many receipts: an array of receipts, or a string of JSON lines (one receipt per
+ * line; blank lines are skipped). Returns each receipt's report, exactly what `verify` returns,
+ * in order. A receipt that cannot be verified at all throws `verify`'s error, with the
+ * receipt's 0-based `index` and, for JSON lines, its 1-based `line`.
+ */
+export function verifyMany(receipts: Receipt[] | string): Verification[];
+
+/** The error `verifyMany` throws: the receipt's position besides the code. */
+export interface BatchError extends ArcadeError {
+  index: number;
+  line?: number;
+}
+
+/** The commitment of a server seed: the lowercase hex SHA-256 of its 64 ASCII characters. */
+export function commitment(server_seed: string): string;
+
+/** Settles a coinflip from its seeds; returns the receipt fields and the `trace`. */
+export function deriveCoinflip(input: RoundInput<CoinflipParams>): Derivation;
+
+/** Settles a dice round: `params: {target: 1..99, direction?: "under" | "over"}`. */
+export function deriveDice(input: RoundInput<DiceParams>): Derivation;
+
+/** Settles a roulette spin: `params: {bet, number?}` (`number` for straight bets only). */
+export function deriveRoulette(input: RoundInput<RouletteParams>): Derivation;
+
+/** One seed's place in a published batch, with the batch's signed `merkle_root`. */
+export interface Inclusion {
+  commitment: string;
+  index: number;
+  size: number;
+  audit_path: string[];
+  merkle_root: string;
+}
+
+/** Whether a commitment is leaf `index` of the batch whose root is `merkle_root` (RFC 9162). */
+export function verifyInclusion(input: Inclusion): boolean;
+
+/** The RFC 9162 root (hex) over commitments given in index order. */
+export function merkleRoot(commitments: string[]): string;
+
+/** The package version and the fairness version it implements. */
+export function version(): VersionInfo;
+
+// web build: instantiate the module first (`await init()`, or `initSync({ module })`).
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+export function initSync(module: { module: BufferSource | WebAssembly.Module }): unknown;
+export default function init(
+  module_or_path?: { module_or_path: InitInput | Promise<InitInput> },
+): Promise<unknown>;
+// end of web build

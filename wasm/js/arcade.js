@@ -1,0 +1,448 @@
+// arcade-wasm's entry: verify receipts and re-derive rounds with the fairness core compiled to
+// wasm. This glue reads the objects and builds the reports; the module (arcade_wasm.js and
+// its .wasm, from wasm-bindgen) takes strings and numbers and decides everything: every
+// check, outcome, payout and text of a report comes from the core. See wasm/src/lib.rs for
+// the flat form of each answer.
+//
+// `wasm/js/package.mjs` copies this file into each built package: as it is for the `web` build,
+// without the web-only line for `bundler`, as CommonJS for `nodejs` (import and exports
+// rewritten).
+import * as raw from './arcade_wasm.js';
+
+// web build: instantiate the module first (`await init()`, or `initSync({ module })`).
+export { default, initSync } from './arcade_wasm.js';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** The `Error` every function throws, with its stable `code`. */
+function error(code, message) {
+  return Object.assign(new Error(message), { code });
+}
+
+function invalid(message) {
+  return error('invalid_input', message);
+}
+
+/** An answer of the module, or its failure thrown. */
+function answer(out) {
+  if (out.charCodeAt(0) === 1) {
+    const at = out.indexOf('\n');
+    throw error(out.slice(1, at), out.slice(at + 1));
+  }
+  return out;
+}
+
+// Reading values as the module needs them, by the same rules as before the flat boundary
+// (serde-wasm-bindgen's): a struct is any object; an absent, undefined or null optional field
+// is none; integers are safe integers (or BigInts within them, for 64-bit fields), never
+// rounded. Each reader has a fast path; the slow paths work out the error.
+
+function kind(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? `string ${JSON.stringify(value)}` : `${typeof value} ${String(value)}`;
+}
+
+/** The error for field `key` of `parent`: missing, or of the wrong type. */
+function wrong(parent, key, value, expected) {
+  if (value === undefined && !(key in parent)) return invalid(`missing field \`${key}\``);
+  return invalid(`${key}: invalid type: ${kind(value)}, expected ${expected}`);
+}
+
+function object(value, key) {
+  if (typeof value === 'object' && value !== null) return value;
+  throw invalid(`${key}: invalid type: ${kind(value)}, expected an object`);
+}
+
+// Each reader takes the field's value (read where the field is named, which is fast) and, for
+// an error, the object and the key it came from.
+
+function objectField(value, parent, key) {
+  if (typeof value === 'object' && value !== null) return value;
+  throw wrong(parent, key, value, 'an object');
+}
+
+function string(value, parent, key) {
+  if (typeof value === 'string') return value;
+  throw wrong(parent, key, value, 'a string');
+}
+
+function optionalString(value, parent, key) {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return undefined;
+  throw wrong(parent, key, value, 'a string');
+}
+
+/** A BigInt within the safe integers, as a number (64-bit fields take them). */
+function fromBigInt(value, signed) {
+  if (typeof value === 'bigint' && value <= MAX_SAFE && value >= (signed ? -MAX_SAFE : 0)) return Number(value);
+  return undefined;
+}
+
+function u64(value, parent, key) {
+  if (Number.isSafeInteger(value) && value >= 0) return value;
+  const n = fromBigInt(value, false);
+  if (n !== undefined) return n;
+  throw wrong(parent, key, value, 'a non-negative safe integer');
+}
+
+function i64(value, parent, key) {
+  if (Number.isSafeInteger(value)) return value;
+  const n = fromBigInt(value, true);
+  if (n !== undefined) return n;
+  throw wrong(parent, key, value, 'a safe integer');
+}
+
+/** An integer that defaults to 0 when absent (a nonce). */
+function u64OrZero(value, parent, key) {
+  return value === undefined && !(key in parent) ? 0 : u64(value, parent, key);
+}
+
+/** An optional integer (-1: none); the module checks a 32-bit field's range. */
+function optionalInteger(value, parent, key, wide) {
+  if (Number.isSafeInteger(value) && value >= 0) return value;
+  if (value === undefined || value === null) return -1;
+  const n = wide ? fromBigInt(value, false) : undefined;
+  if (n !== undefined) return n;
+  throw wrong(parent, key, value, 'a non-negative safe integer');
+}
+
+function boolean(value, parent, key) {
+  if (typeof value === 'boolean') return value;
+  throw wrong(parent, key, value, 'a boolean');
+}
+
+/** A string field's UTF-16 length for the module, -1 when absent. */
+function length(value) {
+  return value === undefined ? -1 : value.length;
+}
+
+// The string fields of a call go into the module's memory as one UTF-8 text, in one step.
+const encoder = new TextEncoder();
+let bytes = new Uint8Array(1024);
+
+function encoded(text) {
+  // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+  if (text.length * 3 > bytes.length) bytes = new Uint8Array(text.length * 3);
+  return bytes.subarray(0, encoder.encodeInto(text, bytes).written);
+}
+
+// The numbers of an answer: a view of the module's memory, made again when the memory grows
+// (which leaves the old view empty).
+let numbers;
+
+function slots() {
+  if (numbers === undefined || numbers.byteLength === 0) {
+    numbers = new Float64Array(raw.wasmMemory().buffer, raw.numbers(), 64);
+  }
+  return numbers;
+}
+
+// Slots: flags, payout, profit, u0, u1, the result's number, a count (mismatches) or the
+// call's number, then the ends of the texts. Flags: bit 0 verified, bits 1-3 the checks
+// commitment, outcome and payout, bit 4 won, bit 5 the bonus chip.
+const TEXTS = 7;
+
+function verifyOne(receipt) {
+  const r = object(receipt, 'receipt');
+  const game = string(r.game, r, 'game');
+  const fairnessVersion = optionalInteger(r.fairness_version, r, 'fairness_version', false);
+  const commitment = string(r.commitment, r, 'commitment');
+  const serverSeed = string(r.server_seed, r, 'server_seed');
+  const clientSeed = string(r.client_seed, r, 'client_seed');
+  const nonce = u64OrZero(r.nonce, r, 'nonce');
+  const wager = u64(r.wager, r, 'wager');
+  const params = objectField(r.params, r, 'params');
+  const call = optionalString(params.call, params, 'call');
+  const target = optionalInteger(params.target, params, 'target', false);
+  const direction = optionalString(params.direction, params, 'direction');
+  const bet = optionalString(params.bet, params, 'bet');
+  const number = optionalInteger(params.number, params, 'number', false);
+  const result = objectField(r.result, r, 'result');
+  const outcome = optionalString(result.outcome, result, 'outcome');
+  let roll = result.roll;
+  // A claimed roll goes with its shortest decimal digits (JavaScript's own), from which the
+  // core shows it exactly as Rust shows the number.
+  let rollText;
+  if (typeof roll === 'number') rollText = String(roll);
+  else if (roll === undefined || roll === null) roll = 0;
+  else throw wrong(result, 'roll', roll, 'a number');
+  const rollHundredths = optionalInteger(result.roll_hundredths, result, 'roll_hundredths', true);
+  const winChance = optionalString(result.win_chance, result, 'win_chance');
+  const multiplier = optionalString(result.multiplier, result, 'multiplier');
+  const pocket = optionalInteger(result.pocket, result, 'pocket', true);
+  const color = optionalString(result.color, result, 'color');
+  const won = boolean(r.won, r, 'won');
+  const payout = u64(r.payout, r, 'payout');
+  const profit = i64(r.profit, r, 'profit');
+  const text =
+    game + commitment + serverSeed + clientSeed + (call ?? '') + (direction ?? '') + (bet ?? '') +
+    (outcome ?? '') + (winChance ?? '') + (multiplier ?? '') + (color ?? '') + (rollText ?? '');
+  const out = answer(
+    raw.verifyReceipt(
+      encoded(text),
+      game.length,
+      commitment.length,
+      serverSeed.length,
+      clientSeed.length,
+      length(call),
+      length(direction),
+      length(bet),
+      length(outcome),
+      length(winChance),
+      length(multiplier),
+      length(color),
+      length(rollText),
+      fairnessVersion,
+      nonce,
+      wager,
+      target,
+      number,
+      roll,
+      rollHundredths,
+      pocket,
+      won,
+      payout,
+      profit,
+    ),
+  );
+  return report(out, game, serverSeed);
+}
+
+/** The result object of `game`: its texts from slot `i` of `n` in `out`. */
+function result(game, out, n, i) {
+  if (game === 'coinflip') return { outcome: out.slice(n[i - 1], n[i]) };
+  if (game === 'dice') {
+    const hundredths = n[5];
+    // The same double as the core's f64::from(hundredths) / 100.0.
+    return {
+      roll: hundredths / 100,
+      roll_hundredths: hundredths,
+      win_chance: out.slice(n[i - 1], n[i]),
+      multiplier: out.slice(n[i], n[i + 1]),
+    };
+  }
+  return { pocket: n[5], color: out.slice(n[i - 1], n[i]) };
+}
+
+/** Texts after the result's: 1 for coinflip and roulette, 2 for dice. */
+const RESULT_TEXTS = { coinflip: 1, dice: 2, roulette: 1 };
+
+function trace(serverSeed, out, n) {
+  return {
+    hmac_key: serverSeed,
+    hmac_message: out.slice(n[7], n[8]),
+    block0: out.slice(n[8], n[9]),
+    u0: n[3],
+    u1: n[4],
+    exact_return: {
+      numerator: out.slice(n[9], n[10]),
+      denominator: out.slice(n[10], n[11]),
+      floor: out.slice(n[11], n[12]),
+      remainder: out.slice(n[12], n[13]),
+      bonus_chip: (n[0] & 32) !== 0,
+    },
+  };
+}
+
+function report(out, game, serverSeed) {
+  const n = slots();
+  const flags = n[0];
+  const mismatches = [];
+  const count = n[6];
+  for (let i = 0, j = 14 + RESULT_TEXTS[game]; i < count; i++, j += 4) {
+    mismatches.push({
+      check: out.slice(n[j - 1], n[j]),
+      field: out.slice(n[j], n[j + 1]),
+      derived: out.slice(n[j + 1], n[j + 2]),
+      claimed: out.slice(n[j + 2], n[j + 3]),
+    });
+  }
+  return {
+    verified: (flags & 1) !== 0,
+    checks: { commitment: (flags & 2) !== 0, outcome: (flags & 4) !== 0, payout: (flags & 8) !== 0 },
+    derived: {
+      commitment: out.slice(0, n[TEXTS]),
+      result: result(game, out, n, 14),
+      won: (flags & 16) !== 0,
+      payout: n[1],
+      profit: n[2],
+    },
+    trace: trace(serverSeed, out, n),
+    mismatches,
+  };
+}
+
+/**
+ * Re-derives a receipt and reports each check: `{verified, checks: {commitment, outcome,
+ * payout}, derived, trace, mismatches}`. A tampered receipt is not an error: it comes back with
+ * `verified: false` and the differing fields in `mismatches`.
+ */
+export function verify(receipt) {
+  return verifyOne(receipt);
+}
+
+function atReceipt(e, index, line) {
+  e.index = index;
+  if (line !== undefined) e.line = line;
+  e.message = `${line === undefined ? `receipt ${index}` : `line ${line}`}: ${e.message}`;
+  return e;
+}
+
+/**
+ * Verifies many receipts: an array of receipt objects, or a string of JSON lines (one receipt
+ * per line; blank lines are skipped). Returns the reports in order, each exactly what `verify`
+ * returns for that receipt. A receipt that cannot be verified at all (a line that is not
+ * JSON, a malformed receipt) throws `verify`'s `Error`, with the same `code`, its position as
+ * `index` (0-based, among the receipts) and for JSON lines its 1-based `line`.
+ */
+export function verifyMany(receipts) {
+  const reports = [];
+  if (typeof receipts === 'string') {
+    let index = 0;
+    let line = 0;
+    for (let start = 0; start <= receipts.length; line++) {
+      let end = receipts.indexOf('\n', start);
+      if (end < 0) end = receipts.length;
+      const text = receipts.slice(start, end);
+      start = end + 1;
+      if (text.trim() === '') continue;
+      let receipt;
+      try {
+        receipt = JSON.parse(text);
+      } catch (e) {
+        throw atReceipt(invalid(`not JSON: ${e.message}`), index, line + 1);
+      }
+      try {
+        reports.push(verifyOne(receipt));
+      } catch (e) {
+        throw atReceipt(e, index, line + 1);
+      }
+      index++;
+    }
+    return reports;
+  }
+  if (!Array.isArray(receipts)) {
+    throw invalid(`verifyMany takes an array of receipts or a string of JSON lines, not ${kind(receipts)}`);
+  }
+  for (let index = 0; index < receipts.length; index++) {
+    try {
+      reports.push(verifyOne(receipts[index]));
+    } catch (e) {
+      throw atReceipt(e, index);
+    }
+  }
+  return reports;
+}
+
+/** The commitment of a server seed: the lowercase hex SHA-256 of its 64 ASCII characters. */
+export function commitment(serverSeed) {
+  if (typeof serverSeed !== 'string') throw invalid(`server_seed: invalid type: ${kind(serverSeed)}, expected a string`);
+  return answer(raw.commitment(serverSeed));
+}
+
+function derive(game, input) {
+  const r = object(input, 'input');
+  const serverSeed = string(r.server_seed, r, 'server_seed');
+  const clientSeed = string(r.client_seed, r, 'client_seed');
+  const nonce = u64OrZero(r.nonce, r, 'nonce');
+  const wager = u64(r.wager, r, 'wager');
+  const p = objectField(r.params, r, 'params');
+  const call = optionalString(p.call, p, 'call');
+  const target = optionalInteger(p.target, p, 'target', false);
+  const direction = optionalString(p.direction, p, 'direction');
+  const bet = optionalString(p.bet, p, 'bet');
+  const number = optionalInteger(p.number, p, 'number', false);
+  const text = serverSeed + clientSeed + (call ?? '') + (direction ?? '') + (bet ?? '');
+  const out = answer(
+    raw.deriveRound(
+      game,
+      encoded(text),
+      serverSeed.length,
+      clientSeed.length,
+      length(call),
+      length(direction),
+      length(bet),
+      nonce,
+      wager,
+      target,
+      number,
+    ),
+  );
+  const n = slots();
+  const at = 14 + RESULT_TEXTS[game];
+  const named = out.slice(n[at - 1], n[at]);
+  let params;
+  if (game === 'coinflip') params = { call: named };
+  else if (game === 'dice') params = { target: n[6], direction: named };
+  else params = { bet: named, number: n[6] < 0 ? null : n[6] };
+  return {
+    game,
+    fairness_version: raw.fairnessVersion(),
+    commitment: out.slice(0, n[TEXTS]),
+    server_seed: serverSeed,
+    client_seed: clientSeed,
+    nonce,
+    wager,
+    params,
+    result: result(game, out, n, 14),
+    won: (n[0] & 16) !== 0,
+    payout: n[1],
+    profit: n[2],
+    trace: trace(serverSeed, out, n),
+  };
+}
+
+/** Settles a coinflip from its seeds: `{server_seed, client_seed, nonce?, wager, params: {call}}`. */
+export function deriveCoinflip(input) {
+  return derive('coinflip', input);
+}
+
+/** Settles a dice round: `params: {target: 1..99, direction?: "under" | "over"}`. */
+export function deriveDice(input) {
+  return derive('dice', input);
+}
+
+/** Settles a roulette spin: `params: {bet, number?}` (`number` for straight bets only). */
+export function deriveRoulette(input) {
+  return derive('roulette', input);
+}
+
+/** Strings for the module: their text and UTF-16 lengths. */
+function strings(values) {
+  return [encoded(values.join('')), Float64Array.from(values, (value) => value.length)];
+}
+
+function isStringArray(value) {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/**
+ * Whether a commitment is leaf `index` of the batch whose root is `merkle_root` (RFC 9162):
+ * `{commitment, index, size, audit_path, merkle_root}` → boolean.
+ */
+export function verifyInclusion(input) {
+  const r = object(input, 'input');
+  const commitment = string(r.commitment, r, 'commitment');
+  const index = u64(r.index, r, 'index');
+  const size = u64(r.size, r, 'size');
+  const path = r.audit_path;
+  if (!isStringArray(path)) throw wrong(r, 'audit_path', path, 'an array of strings');
+  const root = string(r.merkle_root, r, 'merkle_root');
+  const [text, lengths] = strings([commitment, root, ...path]);
+  return answer(raw.verifyInclusion(text, lengths, index, size)) === '1';
+}
+
+/** The RFC 9162 root (hex) over commitments given in index order. */
+export function merkleRoot(commitments) {
+  if (!isStringArray(commitments)) {
+    throw invalid(`commitments: invalid type: ${kind(commitments)}, expected an array of strings`);
+  }
+  const [text, lengths] = strings(commitments);
+  return answer(raw.merkleRoot(text, lengths));
+}
+
+/** The package version and the fairness version it implements: `{package, fairness_version}`. */
+export function version() {
+  return { package: raw.packageVersion(), fairness_version: raw.fairnessVersion() };
+}
