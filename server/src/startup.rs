@@ -107,7 +107,9 @@ impl Application {
             .unwrap_or_else(|| format!("http://{}:{port}", settings.server.host));
         let public_url = PublicUrl::parse(&base_url)?;
         let arcade = Arc::new(arcade(&settings, db, payments, &public_url)?);
-        spawn_play_writers(Arc::downgrade(&arcade));
+        let checkpointer =
+            store::wal_checkpoints::WalCheckpointer::open(settings.database.url.expose()).await?;
+        spawn_play_writers(Arc::downgrade(&arcade), checkpointer);
         arcade
             .ensure_seed_room()
             .await

@@ -42,8 +42,8 @@ pub struct Settled {
 
 /// A balance moved under a batch that held its wallet (another writer on the database).
 #[derive(Debug, thiserror::Error)]
-#[error("wallet {0} changed while its batch held it")]
-struct BalanceMoved(String);
+#[error("a wallet among the batch's {0} changed while the batch held it")]
+struct BalanceMoved(usize);
 
 /// A round whose wallet row is missing: the database was changed by hand.
 #[derive(Debug, thiserror::Error)]
@@ -94,10 +94,9 @@ impl Arcade {
             .await?
             .into_iter();
         let (outcomes, bets) = self.record(pending, &book, &mut bet_ids, now)?;
-        for after in book.wallets_after() {
-            if !store::plays::write_wallet(&txn, &after).await? {
-                return Err(ApiError::internal(BalanceMoved(after.address)));
-            }
+        let wallets_after = book.wallets_after();
+        if !store::plays::write_wallets(&txn, &wallets_after).await? {
+            return Err(ApiError::internal(BalanceMoved(wallets_after.len())));
         }
         store::plays::insert_bets(&txn, bets).await?;
         store::plays::insert_ledger(&txn, book.ledger).await?;

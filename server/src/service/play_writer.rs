@@ -9,12 +9,13 @@
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::Arcade;
 use super::play::Play;
 use super::play_batch::Outcome;
 use crate::error::ApiError;
+use crate::store::wal_checkpoints::WalCheckpointer;
 
 /// The most plays settled in one transaction.
 const MAX_BATCH: usize = 256;
@@ -22,6 +23,11 @@ const MAX_BATCH: usize = 256;
 const QUEUE_DEPTH: usize = 4096;
 /// Whole-batch attempts before settling its plays one at a time.
 const ATTEMPTS: u32 = 4;
+/// The least time between two checkpoints of the SQLite log: under load each copies the pages
+/// of several batches at once.
+const CHECKPOINT_GAP: Duration = Duration::from_millis(10);
+/// How often an idle checkpointer looks whether the service is gone.
+const IDLE_CHECK: Duration = Duration::from_secs(1);
 
 /// A play checked against the rules that need no database, waiting for the writer.
 #[derive(Debug)]
@@ -39,6 +45,8 @@ struct Job {
 pub struct PlayWriter {
     queue: mpsc::Sender<Job>,
     writer_end: Mutex<Option<mpsc::Receiver<Job>>>,
+    /// Told after each batch commits: there is log to copy back (SQLite).
+    committed: Arc<Notify>,
 }
 
 impl Default for PlayWriter {
@@ -47,6 +55,7 @@ impl Default for PlayWriter {
         Self {
             queue,
             writer_end: Mutex::new(Some(writer_end)),
+            committed: Arc::default(),
         }
     }
 }
@@ -79,6 +88,7 @@ impl Arcade {
                 Ok(outcomes) => {
                     tracing::debug!(plays = outcomes.len(), "play batch settled");
                     self.floor.changed();
+                    self.play_writer.committed.notify_one();
                     for (answer, outcome) in answers.into_iter().zip(outcomes) {
                         let _ = answer.send(Ok(outcome));
                     }
@@ -98,10 +108,16 @@ impl Arcade {
     }
 }
 
-/// Starts the writers; they stop when the service (its last `Arc`) is dropped. SQLite has one
-/// connection, so one writer; on PostgreSQL two, so one batch's round trips overlap the next
-/// batch's work (their wallets locked in address order, as between instances).
-pub fn spawn_play_writers(arcade: Weak<Arcade>) -> Option<()> {
+/// Starts the writers on a thread of their own; they stop when the service (its last `Arc`)
+/// is dropped. SQLite has one connection, so one writer; on PostgreSQL two, so one batch's
+/// round trips overlap the next batch's work (their wallets locked in address order, as between
+/// instances). The thread runs its own single-threaded runtime: a batch awaits a dozen database
+/// round trips, and on the server's runtime each wake-up would queue behind every request task
+/// in flight, so a loaded server would stretch every batch (and every play waiting on it).
+pub fn spawn_play_writers(
+    arcade: Weak<Arcade>,
+    checkpointer: Option<WalCheckpointer>,
+) -> Option<()> {
     let service = arcade.upgrade()?;
     let writer_end = service
         .play_writer
@@ -113,20 +129,65 @@ pub fn spawn_play_writers(arcade: Weak<Arcade>) -> Option<()> {
         sea_orm::DbBackend::Postgres => 2,
         _ => 1,
     };
+    let committed = service.play_writer.committed.clone();
     drop(service);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .inspect_err(|error| tracing::error!(%error, "the play writers' runtime did not start"))
+        .ok()?;
     let writer_end = Arc::new(tokio::sync::Mutex::new(writer_end));
-    for _ in 0..writers {
-        let (arcade, writer_end) = (arcade.clone(), writer_end.clone());
-        tokio::spawn(async move {
-            while let Some(jobs) = next_batch(&writer_end).await {
-                let Some(arcade) = arcade.upgrade() else {
-                    return;
-                };
-                arcade.settle_jobs(jobs).await;
-            }
-        });
-    }
+    std::thread::Builder::new()
+        .name("play-writer".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let mut running = tokio::task::JoinSet::new();
+                for _ in 0..writers {
+                    running.spawn(write_batches(arcade.clone(), writer_end.clone()));
+                }
+                if let Some(checkpointer) = checkpointer {
+                    running.spawn(copy_log_back(arcade, committed, checkpointer));
+                }
+                running.join_all().await;
+            });
+        })
+        .inspect_err(|error| tracing::error!(%error, "the play writers' thread did not start"))
+        .ok()?;
     Some(())
+}
+
+/// One writer: batch after batch until the queue closes or the service is gone.
+async fn write_batches(
+    arcade: Weak<Arcade>,
+    writer_end: Arc<tokio::sync::Mutex<mpsc::Receiver<Job>>>,
+) {
+    while let Some(jobs) = next_batch(&writer_end).await {
+        let Some(arcade) = arcade.upgrade() else {
+            return;
+        };
+        arcade.settle_jobs(jobs).await;
+    }
+}
+
+/// Checkpoints the SQLite log after batches commit, at most once per `CHECKPOINT_GAP`, while
+/// the service lives.
+async fn copy_log_back(
+    arcade: Weak<Arcade>,
+    committed: Arc<Notify>,
+    mut checkpointer: WalCheckpointer,
+) {
+    while arcade.strong_count() > 0 {
+        if tokio::time::timeout(IDLE_CHECK, committed.notified())
+            .await
+            .is_err()
+        {
+            continue;
+        }
+        if let Err(error) = checkpointer.checkpoint().await {
+            tracing::warn!(%error, "checkpointing the SQLite log");
+        }
+        tokio::time::sleep(CHECKPOINT_GAP).await;
+    }
 }
 
 /// Every play waiting (at least one, at most `MAX_BATCH`); `None` once the queue is closed.

@@ -12,6 +12,8 @@ use crate::settings::DatabaseSettings;
 /// Negative: KiB rather than pages.
 const SQLITE_CACHE_KIB: &str = "-65536";
 const SQLITE_MMAP_BYTES: &str = "1073741824";
+/// A pooled connection idle this long is pinged before it is handed out.
+const IDLE_BEFORE_PING: Duration = Duration::from_secs(30);
 
 pub async fn connect(settings: &DatabaseSettings) -> Result<DatabaseConnection, DbErr> {
     let url = settings.url.expose();
@@ -24,6 +26,10 @@ pub async fn connect(settings: &DatabaseSettings) -> Result<DatabaseConnection, 
         .max_connections(pool_size)
         .acquire_timeout(Duration::from_secs(30))
         .sqlx_logging(false)
+        // sqlx pings a connection when it goes back to the pool; pinging it again on every
+        // checkout costs each statement a second round trip, so only a connection idle long
+        // enough to have been dropped by the server or a proxy is tested first.
+        .test_before_acquire_if_idle_for(IDLE_BEFORE_PING)
         .map_sqlx_sqlite_opts(|opts| {
             opts.journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)

@@ -26,6 +26,7 @@ pub mod plays;
 pub mod rounds;
 pub mod seed_batches;
 pub mod stats;
+pub mod wal_checkpoints;
 
 pub use db::{connect, migrate, pending_migrations};
 pub use sea_orm::{DatabaseConnection as Db, DatabaseTransaction as Tx, DbErr};

@@ -1,10 +1,10 @@
 //! Settling a batch of plays in one transaction (the group commit of `service::settler`): the
 //! batch's rounds read in one statement, its wallets locked in address order, the rounds spent
-//! by one conditional update, each wallet written once by a conditional update, and the bets
+//! by one conditional update, the wallets written by one conditional update, and the bets
 //! and their ledger rows inserted as multi-row inserts. Every balance change keeps its ledger
 //! row; nothing here decides who wins or who may play.
 
-use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, DbErr, EntityTrait, FromQueryResult,
     QueryFilter, QueryOrder, QuerySelect, Statement,
@@ -87,21 +87,54 @@ pub struct WalletAfter {
     pub rounds_spent: i64,
 }
 
-/// Writes one wallet's batch result if its balance is still the one read; whether it was.
-pub async fn write_wallet(db: &impl ConnectionTrait, after: &WalletAfter) -> Result<bool, DbErr> {
-    let updated = wallet::Entity::update_many()
-        .col_expr(wallet::Column::Chips, Expr::value(after.chips))
-        .col_expr(wallet::Column::NetDay, Expr::value(after.net_day))
-        .col_expr(wallet::Column::NetToday, Expr::value(after.net_today))
-        .col_expr(
-            wallet::Column::OpenRounds,
-            Expr::col(wallet::Column::OpenRounds).sub(after.rounds_spent),
-        )
-        .filter(wallet::Column::Address.eq(&after.address))
-        .filter(wallet::Column::Chips.eq(after.chips_before))
-        .exec(db)
+/// Writes every wallet's batch result in one statement, each only if its balance is still
+/// the one read; whether all of them were (if not, the caller rolls the batch back).
+pub async fn write_wallets(
+    db: &impl ConnectionTrait,
+    wallets: &[WalletAfter],
+) -> Result<bool, DbErr> {
+    if wallets.is_empty() {
+        return Ok(true);
+    }
+    let backend = db.get_database_backend();
+    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(wallets.len() * 6);
+    let mut rows = Vec::with_capacity(wallets.len());
+    for after in wallets {
+        let first = values.len();
+        values.extend([
+            after.address.clone().into(),
+            after.chips_before.into(),
+            after.chips.into(),
+            after.net_day.into(),
+            after.net_today.into(),
+            after.rounds_spent.into(),
+        ]);
+        let row: Vec<String> = (first + 1..=values.len())
+            .map(|n| placeholder(backend, n))
+            .collect();
+        rows.push(format!("({})", row.join(", ")));
+    }
+    let sql = format!(
+        "WITH batch (address, chips_before, chips, net_day, net_today, rounds_spent) AS \
+         (VALUES {}) \
+         UPDATE wallets SET chips = batch.chips, net_day = batch.net_day, \
+         net_today = batch.net_today, open_rounds = wallets.open_rounds - batch.rounds_spent \
+         FROM batch \
+         WHERE wallets.address = batch.address AND wallets.chips = batch.chips_before",
+        rows.join(", ")
+    );
+    let updated = db
+        .execute_raw(Statement::from_sql_and_values(backend, sql, values))
         .await?;
-    Ok(super::happened(updated))
+    Ok(updated.rows_affected() == wallets.len() as u64)
+}
+
+/// The `n`th bound value's placeholder (from 1).
+fn placeholder(backend: DbBackend, n: usize) -> String {
+    match backend {
+        DbBackend::Postgres => format!("${n}"),
+        _ => "?".to_owned(),
+    }
 }
 
 #[derive(Debug, FromQueryResult)]

@@ -3,6 +3,10 @@
 //! the plays around it settle. Everything is sent at once, so the writer takes them together.
 
 use alloy::signers::local::PrivateKeySigner;
+use arcade_server::entities::ledger::LedgerKind;
+use arcade_server::store;
+use arcade_server::store::plays::{LedgerRow, WalletAfter};
+use arcade_server::store::wal_checkpoints::WalCheckpointer;
 use futures::future::join_all;
 use serde_json::{Value, json};
 
@@ -115,4 +119,87 @@ async fn two_instances_batch_plays_of_the_same_wallets() {
         assert_eq!(first.chips(player.address()).await, 1_000 + profit);
     }
     first.audit().await;
+}
+
+/// A batch writes all its wallets in one statement, each only if its balance is still the one
+/// the batch read: one stale balance among them is reported, so the batch rolls back whole.
+async fn wallets_are_written_only_from_the_balances_read(app: &TestApp) {
+    let (first, second) = (PrivateKeySigner::random(), PrivateKeySigner::random());
+    app.fund(first.address(), 100).await;
+    app.fund(second.address(), 50).await;
+    let after = |signer: &PrivateKeySigner, chips_before, chips| WalletAfter {
+        address: format!("{:#x}", signer.address()),
+        chips_before,
+        chips,
+        net_day: 7,
+        net_today: chips - chips_before,
+        rounds_spent: 0,
+    };
+    let db = &app.arcade.db;
+
+    let txn = store::begin(db).await.unwrap();
+    let stale = [after(&first, 100, 90), after(&second, 49, 60)];
+    assert!(!store::plays::write_wallets(&txn, &stale).await.unwrap());
+    txn.rollback().await.unwrap();
+    assert_eq!(app.chips(first.address()).await, 100);
+    assert_eq!(app.chips(second.address()).await, 50);
+
+    let txn = store::begin(db).await.unwrap();
+    let fresh = [after(&first, 100, 90), after(&second, 50, 60)];
+    assert!(store::plays::write_wallets(&txn, &fresh).await.unwrap());
+    // Their ledger rows, as a batch writes them, so the audit that follows adds up.
+    let row = |signer: &PrivateKeySigner, kind, delta, balance_after| LedgerRow {
+        address: format!("{:#x}", signer.address()),
+        kind,
+        delta,
+        balance_after,
+        reference: "test:wallets".into(),
+        at: 0,
+    };
+    let rows = vec![
+        row(&first, LedgerKind::Wager, -10, 90),
+        row(&second, LedgerKind::Win, 10, 60),
+    ];
+    store::plays::insert_ledger(&txn, rows).await.unwrap();
+    txn.commit().await.unwrap();
+    assert_eq!(app.chips(first.address()).await, 90);
+    assert_eq!(app.chips(second.address()).await, 60);
+}
+on_both_backends!(wallets_are_written_only_from_the_balances_read);
+
+/// On SQLite the committed log is copied back into the database file from a connection of
+/// its own: after a checkpoint every frame of the log is in the file, and the plays are there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_sqlite_log_is_copied_back_by_its_own_connection() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let player = PrivateKeySigner::random();
+    app.fund(player.address(), 100).await;
+    for i in 0..8 {
+        let round_id = app.commit(&player).await;
+        let played = app
+            .post("/api/arcade/flip", &flip(&round_id, &format!("log {i}"), 1))
+            .await;
+        assert_eq!(played.status, 200, "{}", played.body);
+    }
+    let mut checkpointer = WalCheckpointer::open(&app.database_url)
+        .await
+        .unwrap()
+        .expect("a SQLite file has a log");
+    let checkpointed = checkpointer.checkpoint().await.unwrap();
+    assert!(
+        checkpointed.logged > 0,
+        "the plays were logged: {checkpointed:?}"
+    );
+    assert_eq!(
+        checkpointed.copied, checkpointed.logged,
+        "every committed frame is in the file"
+    );
+    assert!(
+        WalCheckpointer::open("postgres://postgres@127.0.0.1:1/none")
+            .await
+            .unwrap()
+            .is_none(),
+        "PostgreSQL has no log to copy"
+    );
+    app.audit().await;
 }
