@@ -1,9 +1,10 @@
-//! One batch of plays in one transaction. The batch's rounds are read in one statement, its
-//! wallets locked in address order, its rounds spent by one conditional update; then every
+//! One batch of plays in one transaction. The batch's rounds and their wallets are read (the
+//! wallets locked in address order), its rounds spent by one conditional update; then every
 //! play is settled in memory, in queue order, against its wallet's running balance and the
 //! day's net (a refused play changes nothing: its round is opened again); then each wallet is
 //! written once, and the bets (signed, their ids reserved first) and their ledger rows go in as
-//! multi-row inserts. A play whose round is missing, not open, expired, or already played
+//! multi-row inserts (on SQLite the reads are one statement and the writes one list of them:
+//! `store::plays`). A play whose round is missing, not open, expired, or already played
 //! earlier in the batch is left to its request, which answers from the stored state.
 
 use std::collections::{HashMap, HashSet};
@@ -17,8 +18,8 @@ use super::{Arcade, now_ms, utc_day};
 use crate::error::ApiError;
 use crate::store;
 use crate::store::entities::ledger::LedgerKind;
-use crate::store::entities::{bet, round, wallet};
-use crate::store::plays::{LedgerRow, WalletAfter};
+use crate::store::entities::{bet, round};
+use crate::store::plays::{LedgerRow, WalletAfter, WalletRead};
 use crate::telemetry::metrics;
 
 /// What became of one queued play.
@@ -56,12 +57,8 @@ impl Arcade {
         let now = now_ms();
         let txn = store::begin(&self.db).await?;
         let ids: Vec<&str> = queued.iter().map(|q| q.play.round_id.as_str()).collect();
-        let rounds = store::plays::rounds(&txn, &ids).await?;
-        let candidates = self.candidates(queued, &rounds, now);
-        let mut addresses: Vec<&str> = candidates.iter().flatten().map(|r| &*r.address).collect();
-        addresses.sort_unstable();
-        addresses.dedup();
-        let wallets = store::plays::lock_wallets(&txn, &addresses).await?;
+        let read = store::plays::read_batch(&txn, &ids).await?;
+        let candidates = self.candidates(queued, &read.rounds, now);
         let wanted: Vec<&str> = candidates.iter().flatten().map(|r| &*r.id).collect();
         let spent: HashSet<String> =
             store::plays::spend(&txn, &wanted, now, self.opened_after(now))
@@ -69,7 +66,7 @@ impl Arcade {
                 .into_iter()
                 .collect();
 
-        let mut book = Book::new(wallets, now);
+        let mut book = Book::new(&read.wallets, now);
         let mut refused = Vec::new();
         let mut pending = Vec::with_capacity(queued.len());
         for (queued, candidate) in queued.iter().zip(candidates) {
@@ -90,16 +87,14 @@ impl Arcade {
             .iter()
             .filter(|p| matches!(p, Pending::Settled(..)))
             .count();
-        let mut bet_ids = store::plays::reserve_bet_ids(&txn, settled_count)
+        let mut bet_ids = store::plays::reserve_bet_ids(&txn, settled_count, &read)
             .await?
             .into_iter();
         let (outcomes, bets) = self.record(pending, &book, &mut bet_ids, now)?;
         let wallets_after = book.wallets_after();
-        if !store::plays::write_wallets(&txn, &wallets_after).await? {
+        if !store::plays::write_batch(&txn, &wallets_after, bets, book.ledger).await? {
             return Err(ApiError::internal(BalanceMoved(wallets_after.len())));
         }
-        store::plays::insert_bets(&txn, bets).await?;
-        store::plays::insert_ledger(&txn, book.ledger).await?;
         txn.commit().await?;
         for outcome in &outcomes {
             if let Outcome::Settled(settled) = outcome {
@@ -195,9 +190,9 @@ struct Book {
 }
 
 impl Book {
-    fn new(wallets: Vec<wallet::Model>, now: i64) -> Self {
+    fn new(wallets: &[WalletRead], now: i64) -> Self {
         let wallets = wallets
-            .into_iter()
+            .iter()
             .map(|w| {
                 let after = WalletAfter {
                     address: w.address.clone(),
@@ -207,7 +202,7 @@ impl Book {
                     net_today: w.net_today,
                     rounds_spent: 0,
                 };
-                (w.address, after)
+                (w.address.clone(), after)
             })
             .collect();
         Self {

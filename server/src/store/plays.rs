@@ -1,13 +1,15 @@
-//! Settling a batch of plays in one transaction (the group commit of `service::settler`): the
-//! batch's rounds read in one statement, its wallets locked in address order, the rounds spent
-//! by one conditional update, the wallets written by one conditional update, and the bets
-//! and their ledger rows inserted as multi-row inserts. Every balance change keeps its ledger
-//! row; nothing here decides who wins or who may play.
+//! Settling a batch of plays in one transaction (the group commit of `service::play_writer`):
+//! the batch's rounds and their wallets read (the wallets locked in address order), the rounds
+//! spent by one conditional update, then the wallets written by one conditional update and the
+//! bets and their ledger rows inserted as multi-row inserts. On SQLite, whose statements each
+//! cost a hop to the connection's own thread, the reads are one statement and the writes are
+//! one; PostgreSQL takes them one by one. Every balance change keeps its ledger row; nothing
+//! here decides who wins or who may play.
 
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, DbErr, EntityTrait, FromQueryResult,
-    QueryFilter, QueryOrder, QuerySelect, Statement,
+    QueryFilter, QueryOrder, QuerySelect, QueryTrait, Statement,
 };
 
 use super::entities::ledger::{self, LedgerKind};
@@ -15,27 +17,105 @@ use super::entities::round::{self, RoundState};
 use super::entities::{bet, wallet};
 use super::ledger::Entry;
 
-/// The rounds among `ids` (any order; missing ids are simply absent).
-pub async fn rounds(db: &impl ConnectionTrait, ids: &[&str]) -> Result<Vec<round::Model>, DbErr> {
-    round::Entity::find()
-        .filter(round::Column::Id.is_in(ids.iter().copied()))
-        .all(db)
-        .await
+/// A wallet as a batch reads it: the balance and the day's net the plays are settled against.
+#[derive(Debug, Clone)]
+pub struct WalletRead {
+    pub address: String,
+    pub chips: i64,
+    pub net_day: i64,
+    pub net_today: i64,
 }
 
-/// The wallets of `addresses`, locked until the transaction ends (on PostgreSQL, `FOR UPDATE`
-/// in address order, the order every batch takes them in, so two instances' batches queue
-/// instead of deadlocking; SQLite has one writer).
-pub async fn lock_wallets(
-    db: &impl ConnectionTrait,
-    addresses: &[&str],
-) -> Result<Vec<wallet::Model>, DbErr> {
-    wallet::Entity::find()
-        .filter(wallet::Column::Address.is_in(addresses.iter().copied()))
+/// What a batch reads before it settles.
+#[derive(Debug)]
+pub struct BatchRead {
+    /// The rounds among the batch's ids (missing ids are simply absent).
+    pub rounds: Vec<round::Model>,
+    /// The wallets of those rounds, one per address.
+    pub wallets: Vec<WalletRead>,
+    /// SQLite: the largest bet id, read with the rounds (bet ids follow it; see
+    /// `reserve_bet_ids`).
+    largest_bet: Option<i64>,
+}
+
+/// The rounds among `ids` and their wallets. PostgreSQL locks the wallets `FOR UPDATE` in
+/// address order, the order every batch takes them in, so two instances' batches queue instead
+/// of deadlocking; SQLite has one writer, and reads it all in one statement.
+pub async fn read_batch(db: &impl ConnectionTrait, ids: &[&str]) -> Result<BatchRead, DbErr> {
+    if db.get_database_backend() == DbBackend::Sqlite {
+        return read_batch_in_one(db, ids).await;
+    }
+    let rounds = round::Entity::find()
+        .filter(round::Column::Id.is_in(ids.iter().copied()))
+        .all(db)
+        .await?;
+    let mut addresses: Vec<&str> = rounds.iter().map(|r| &*r.address).collect();
+    addresses.sort_unstable();
+    addresses.dedup();
+    let wallets = wallet::Entity::find()
+        .filter(wallet::Column::Address.is_in(addresses))
         .order_by_asc(wallet::Column::Address)
         .lock_exclusive()
         .all(db)
-        .await
+        .await?
+        .into_iter()
+        .map(|w| WalletRead {
+            address: w.address,
+            chips: w.chips,
+            net_day: w.net_day,
+            net_today: w.net_today,
+        })
+        .collect();
+    Ok(BatchRead {
+        rounds,
+        wallets,
+        largest_bet: None,
+    })
+}
+
+/// SQLite: the rounds, their wallets and the largest bet id in one statement.
+async fn read_batch_in_one(db: &impl ConnectionTrait, ids: &[&str]) -> Result<BatchRead, DbErr> {
+    let mut read = BatchRead {
+        rounds: Vec::with_capacity(ids.len()),
+        wallets: Vec::new(),
+        largest_bet: None,
+    };
+    if ids.is_empty() {
+        return Ok(read);
+    }
+    let marks = vec!["?"; ids.len()].join(", ");
+    let sql = format!(
+        "SELECT rounds.*, wallets.chips AS wallet_chips, wallets.net_day AS wallet_net_day, \
+         wallets.net_today AS wallet_net_today, \
+         (SELECT COALESCE(MAX(id), 0) FROM bets) AS largest_bet \
+         FROM rounds LEFT JOIN wallets ON wallets.address = rounds.address \
+         WHERE rounds.id IN ({marks})"
+    );
+    let values = ids.iter().map(|id| sea_orm::Value::from(*id));
+    let rows = db
+        .query_all_raw(Statement::from_sql_and_values(
+            DbBackend::Sqlite,
+            sql,
+            values,
+        ))
+        .await?;
+    for row in rows {
+        let round = round::Model::from_query_result(&row, "")?;
+        read.largest_bet = Some(row.try_get("", "largest_bet")?);
+        if let Some(chips) = row.try_get::<Option<i64>>("", "wallet_chips")? {
+            read.wallets.push(WalletRead {
+                address: round.address.clone(),
+                chips,
+                net_day: row.try_get("", "wallet_net_day")?,
+                net_today: row.try_get("", "wallet_net_today")?,
+            });
+        }
+        read.rounds.push(round);
+    }
+    read.wallets
+        .sort_unstable_by(|a, b| a.address.cmp(&b.address));
+    read.wallets.dedup_by(|a, b| a.address == b.address);
+    Ok(read)
 }
 
 /// Open, not expired and opened after `opened_after` → spent; the ids it spent (a round
@@ -87,16 +167,59 @@ pub struct WalletAfter {
     pub rounds_spent: i64,
 }
 
-/// Writes every wallet's batch result in one statement, each only if its balance is still
-/// the one read; whether all of them were (if not, the caller rolls the batch back).
-pub async fn write_wallets(
+/// Writes a batch's results: every wallet in one statement, each only if its balance is still
+/// the one read, then the bets (ids reserved, receipts signed) and their ledger rows as
+/// multi-row inserts; on SQLite the three go as one statement list, in one hop. Whether every
+/// wallet was written (if not, the caller rolls the batch back).
+pub async fn write_batch(
     db: &impl ConnectionTrait,
     wallets: &[WalletAfter],
+    bets: Vec<bet::Model>,
+    ledger_rows: Vec<LedgerRow>,
 ) -> Result<bool, DbErr> {
-    if wallets.is_empty() {
-        return Ok(true);
-    }
     let backend = db.get_database_backend();
+    let expected = wallets.len() + bets.len() + ledger_rows.len();
+    let statements: Vec<Statement> = [
+        wallets_update(backend, wallets),
+        bets_insert(backend, bets),
+        ledger_insert(backend, &ledger_rows),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let written = if backend == DbBackend::Sqlite {
+        match one_statement_list(statements) {
+            Some(all) => db.execute_raw(all).await?.rows_affected(),
+            None => 0,
+        }
+    } else {
+        let mut written = 0;
+        for statement in statements {
+            written += db.execute_raw(statement).await?.rows_affected();
+        }
+        written
+    };
+    Ok(written == expected as u64)
+}
+
+/// SQLite: statements joined into one list, their `?` values in order (SQLite binds a list's
+/// unnumbered parameters statement after statement).
+fn one_statement_list(statements: Vec<Statement>) -> Option<Statement> {
+    let mut sql = Vec::with_capacity(statements.len());
+    let mut values = Vec::new();
+    for statement in statements {
+        sql.push(statement.sql);
+        values.extend(statement.values.map(|v| v.0).unwrap_or_default());
+    }
+    (!sql.is_empty())
+        .then(|| Statement::from_sql_and_values(DbBackend::Sqlite, sql.join(";\n"), values))
+}
+
+/// Every wallet's batch result in one conditional update.
+fn wallets_update(backend: DbBackend, wallets: &[WalletAfter]) -> Option<Statement> {
+    if wallets.is_empty() {
+        return None;
+    }
     let mut values: Vec<sea_orm::Value> = Vec::with_capacity(wallets.len() * 6);
     let mut rows = Vec::with_capacity(wallets.len());
     for after in wallets {
@@ -123,10 +246,7 @@ pub async fn write_wallets(
          WHERE wallets.address = batch.address AND wallets.chips = batch.chips_before",
         rows.join(", ")
     );
-    let updated = db
-        .execute_raw(Statement::from_sql_and_values(backend, sql, values))
-        .await?;
-    Ok(updated.rows_affected() == wallets.len() as u64)
+    Some(Statement::from_sql_and_values(backend, sql, values))
 }
 
 /// The `n`th bound value's placeholder (from 1).
@@ -143,10 +263,17 @@ struct ReservedId {
 }
 
 /// `count` new bet ids, in order, so receipts can be signed before their rows are written
-/// (PostgreSQL: the table's own sequence; SQLite: past the largest, inside its one writer's
-/// transaction, the primary key refusing any overlap).
-pub async fn reserve_bet_ids(db: &impl ConnectionTrait, count: usize) -> Result<Vec<i64>, DbErr> {
+/// (PostgreSQL: the table's own sequence; SQLite: past the largest, which `read` holds, inside
+/// its one writer's transaction, the primary key refusing any overlap).
+pub async fn reserve_bet_ids(
+    db: &impl ConnectionTrait,
+    count: usize,
+    read: &BatchRead,
+) -> Result<Vec<i64>, DbErr> {
     let count = i64::try_from(count).map_err(|e| DbErr::Custom(e.to_string()))?;
+    if let Some(largest) = read.largest_bet {
+        return Ok((1..=count).map(|offset| largest + offset).collect());
+    }
     let backend = db.get_database_backend();
     if backend == DbBackend::Postgres {
         let sql = "SELECT nextval(pg_get_serial_sequence('bets', 'id')) AS id \
@@ -168,10 +295,10 @@ pub async fn reserve_bet_ids(db: &impl ConnectionTrait, count: usize) -> Result<
     Ok((1..=count).map(|offset| largest + offset).collect())
 }
 
-/// Inserts settled bets (ids reserved, receipts signed) in one statement.
-pub async fn insert_bets(db: &impl ConnectionTrait, bets: Vec<bet::Model>) -> Result<(), DbErr> {
+/// Settled bets (ids reserved, receipts signed) in one insert.
+fn bets_insert(backend: DbBackend, bets: Vec<bet::Model>) -> Option<Statement> {
     if bets.is_empty() {
-        return Ok(());
+        return None;
     }
     let rows = bets.into_iter().map(|bet| bet::ActiveModel {
         id: Set(bet.id),
@@ -189,10 +316,7 @@ pub async fn insert_bets(db: &impl ConnectionTrait, bets: Vec<bet::Model>) -> Re
         settled_at: Set(bet.settled_at),
         receipt_signature: Set(bet.receipt_signature),
     });
-    bet::Entity::insert_many(rows)
-        .exec_without_returning(db)
-        .await?;
-    Ok(())
+    Some(bet::Entity::insert_many(rows).build(backend))
 }
 
 /// A ledger row to write: the balance change and the balance after it.
@@ -206,10 +330,10 @@ pub struct LedgerRow {
     pub at: i64,
 }
 
-/// Inserts ledger rows, in order, in one statement.
-pub async fn insert_ledger(db: &impl ConnectionTrait, rows: Vec<LedgerRow>) -> Result<(), DbErr> {
+/// Ledger rows, in order, in one insert.
+fn ledger_insert(backend: DbBackend, rows: &[LedgerRow]) -> Option<Statement> {
     if rows.is_empty() {
-        return Ok(());
+        return None;
     }
     let rows = rows.iter().map(|row| {
         let entry = Entry {
@@ -219,8 +343,5 @@ pub async fn insert_ledger(db: &impl ConnectionTrait, rows: Vec<LedgerRow>) -> R
         };
         super::ledger::row(&row.address, row.delta, row.balance_after, entry)
     });
-    ledger::Entity::insert_many(rows)
-        .exec_without_returning(db)
-        .await?;
-    Ok(())
+    Some(ledger::Entity::insert_many(rows).build(backend))
 }

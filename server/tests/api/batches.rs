@@ -122,7 +122,8 @@ async fn two_instances_batch_plays_of_the_same_wallets() {
 }
 
 /// A batch writes all its wallets in one statement, each only if its balance is still the one
-/// the batch read: one stale balance among them is reported, so the batch rolls back whole.
+/// the batch read, with its ledger rows (on SQLite in the same statement list): one stale
+/// balance among them is reported, so the batch rolls back whole.
 async fn wallets_are_written_only_from_the_balances_read(app: &TestApp) {
     let (first, second) = (PrivateKeySigner::random(), PrivateKeySigner::random());
     app.fund(first.address(), 100).await;
@@ -137,16 +138,6 @@ async fn wallets_are_written_only_from_the_balances_read(app: &TestApp) {
     };
     let db = &app.arcade.db;
 
-    let txn = store::begin(db).await.unwrap();
-    let stale = [after(&first, 100, 90), after(&second, 49, 60)];
-    assert!(!store::plays::write_wallets(&txn, &stale).await.unwrap());
-    txn.rollback().await.unwrap();
-    assert_eq!(app.chips(first.address()).await, 100);
-    assert_eq!(app.chips(second.address()).await, 50);
-
-    let txn = store::begin(db).await.unwrap();
-    let fresh = [after(&first, 100, 90), after(&second, 50, 60)];
-    assert!(store::plays::write_wallets(&txn, &fresh).await.unwrap());
     // Their ledger rows, as a batch writes them, so the audit that follows adds up.
     let row = |signer: &PrivateKeySigner, kind, delta, balance_after| LedgerRow {
         address: format!("{:#x}", signer.address()),
@@ -156,11 +147,31 @@ async fn wallets_are_written_only_from_the_balances_read(app: &TestApp) {
         reference: "test:wallets".into(),
         at: 0,
     };
-    let rows = vec![
-        row(&first, LedgerKind::Wager, -10, 90),
-        row(&second, LedgerKind::Win, 10, 60),
-    ];
-    store::plays::insert_ledger(&txn, rows).await.unwrap();
+    let rows = || {
+        vec![
+            row(&first, LedgerKind::Wager, -10, 90),
+            row(&second, LedgerKind::Win, 10, 60),
+        ]
+    };
+
+    let txn = store::begin(db).await.unwrap();
+    let stale = [after(&first, 100, 90), after(&second, 49, 60)];
+    assert!(
+        !store::plays::write_batch(&txn, &stale, vec![], rows())
+            .await
+            .unwrap()
+    );
+    txn.rollback().await.unwrap();
+    assert_eq!(app.chips(first.address()).await, 100);
+    assert_eq!(app.chips(second.address()).await, 50);
+
+    let txn = store::begin(db).await.unwrap();
+    let fresh = [after(&first, 100, 90), after(&second, 50, 60)];
+    assert!(
+        store::plays::write_batch(&txn, &fresh, vec![], rows())
+            .await
+            .unwrap()
+    );
     txn.commit().await.unwrap();
     assert_eq!(app.chips(first.address()).await, 90);
     assert_eq!(app.chips(second.address()).await, 60);
