@@ -37,6 +37,7 @@ mod identity;
 mod manifest;
 mod observe;
 mod openapi;
+mod precompressed;
 mod proofs;
 mod rounds;
 mod stats;
@@ -46,7 +47,6 @@ mod web;
 use std::sync::Arc;
 
 use salvo::catcher::Catcher;
-use salvo::compression::Compression;
 use salvo::prelude::*;
 
 pub use edge::{Shared, body as read_body};
@@ -83,6 +83,9 @@ pub fn service(
         .push(page_routes())
         .push(Router::with_path(OPENAPI_PATH.trim_start_matches('/')).get(doc))
         .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        runtime.spawn(web::warm(web.wasm_dir.clone().into()));
+    }
     let router = Router::new()
         .hoop(Shared {
             arcade,
@@ -155,11 +158,10 @@ fn arcade_routes() -> Router {
         .push(Router::with_path("cashout/{cashout_id}").get(cashout::cashout_status))
 }
 
-/// The verifier page, its modules, the wasm and the golden vectors, compressed (the wasm
-/// 118 KB to ~50 KB).
+/// The verifier page, its modules, the wasm and the golden vectors, each compressed once
+/// (`precompressed`: the 48 KB wasm to about 18 KB).
 fn page_routes() -> Router {
     Router::new()
-        .hoop(Compression::new())
         .push(Router::with_path("web/{file}").get(web::asset))
         .push(Router::with_path("wasm/{file}").get(web::wasm))
         .push(Router::with_path("vectors/fairness-v1.json").get(web::vectors))

@@ -3,10 +3,15 @@
 //! wasm-pack output) and the golden vectors under `/vectors/`. CORS (see `cors.rs`) lets any
 //! origin load `/web/verifier.js` and the wasm it imports.
 
+use std::convert::Infallible;
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use salvo::http::StatusCode;
 use salvo::prelude::*;
 
 use super::edge::shared;
+use super::precompressed::{self, Encoded, Source};
 use crate::error::ApiError;
 
 /// The page's own files, compiled in so the binary serves them from anywhere.
@@ -69,6 +74,7 @@ const FILES: [(&str, &str, &str); 11] = [
     ),
 ];
 const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");
+const VECTORS_NAME: &str = "fairness-v1.json";
 /// The files of the wasm packages the page loads: the fairness verifier (its entry `arcade.js`,
 /// which wraps wasm-bindgen's `arcade_wasm.js`), and the signature checker (`true`: from
 /// `web.proofs_wasm_dir`).
@@ -81,29 +87,27 @@ const WASM_FILES: [(&str, &str, bool); 5] = [
 ];
 
 #[handler]
-pub async fn page(res: &mut Response) {
-    send(res, FILES[0].1, FILES[0].2.as_bytes().to_vec(), "no-cache");
+pub async fn page(req: &mut Request, res: &mut Response) {
+    let (name, kind, _) = FILES[0];
+    compiled(name).await.send(req, res, kind, "no-cache");
 }
 
 #[handler]
 pub async fn asset(req: &mut Request, res: &mut Response) -> Result<(), ApiError> {
     let name: String = req.param("file").unwrap_or_default();
-    let (_, kind, body) = FILES
+    let (name, kind, _) = FILES
         .iter()
         .find(|(file, ..)| *file == name)
         .ok_or(ApiError::NotFound)?;
-    send(res, kind, body.as_bytes().to_vec(), "no-cache");
+    compiled(name).await.send(req, res, kind, "no-cache");
     Ok(())
 }
 
 #[handler]
-pub async fn vectors(res: &mut Response) {
-    send(
-        res,
-        "application/json",
-        VECTORS.as_bytes().to_vec(),
-        "public, max-age=3600",
-    );
+pub async fn vectors(req: &mut Request, res: &mut Response) {
+    compiled(VECTORS_NAME)
+        .await
+        .send(req, res, "application/json", "public, max-age=3600");
 }
 
 #[handler]
@@ -123,8 +127,8 @@ pub async fn wasm(
     } else {
         &shared.wasm_dir
     };
-    match tokio::fs::read(dir.join(file)).await {
-        Ok(bytes) => send(res, kind, bytes, "no-cache"),
+    match on_disk(dir.join(file)).await {
+        Ok(encoded) => encoded.send(req, res, kind, "no-cache"),
         Err(error) => {
             tracing::warn!(dir = %dir.display(), %error, "the wasm package is not built");
             res.status_code(StatusCode::SERVICE_UNAVAILABLE);
@@ -136,8 +140,31 @@ pub async fn wasm(
     Ok(())
 }
 
-fn send(res: &mut Response, kind: &str, body: Vec<u8>, cache: &str) {
-    res.add_header("content-type", kind, true).ok();
-    res.add_header("cache-control", cache, true).ok();
-    res.write_body(body).ok();
+/// A compiled-in file (a page file's name, or `VECTORS_NAME`), compressed once.
+async fn compiled(name: &'static str) -> Arc<Encoded> {
+    let text = FILES
+        .iter()
+        .find(|(file, ..)| *file == name)
+        .map_or(VECTORS, |(.., text)| text);
+    let read = || async { Ok::<_, Infallible>(text.as_bytes().to_vec()) };
+    let Ok(encoded) = precompressed::encoded(Source::Compiled(name), read).await;
+    encoded
+}
+
+/// A file of a wasm package, compressed once per build of it.
+async fn on_disk(path: PathBuf) -> std::io::Result<Arc<Encoded>> {
+    let read = || tokio::fs::read(path.clone());
+    precompressed::encoded(Source::Disk(path.clone()), read).await
+}
+
+/// Compresses the files of the page's first screen (its modules and the verifier's wasm), so
+/// the first visitor does not wait for them. The rest (the golden vectors, the signature
+/// checker) are compressed when first asked for; a package not built yet is skipped.
+pub async fn warm(wasm_dir: PathBuf) {
+    for (name, ..) in FILES {
+        compiled(name).await;
+    }
+    for (file, ..) in WASM_FILES.iter().filter(|(.., proofs)| !proofs) {
+        let _ = on_disk(wasm_dir.join(file)).await;
+    }
 }
