@@ -63,12 +63,14 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
             post(&client, &url, &body).await;
         }
     });
+    let before = Batches::scrape(&client, &app).await;
     let (elapsed, mut latencies) = drive(plays, concurrency).await;
     report(
         &format!("plays settled on {label}"),
         elapsed,
         &mut latencies,
     );
+    Batches::scrape(&client, &app).await.since(&before);
     if let Some(rate) = std::env::var("ARCADE_BENCH_RATE")
         .ok()
         .and_then(|r| r.parse().ok())
@@ -111,12 +113,96 @@ async fn paced_plays(label: &str, app: &str, client: &reqwest::Client, rounds: u
         }
     });
     let every = Duration::from_secs(1) / rate;
+    let before = Batches::scrape(client, app).await;
     let (elapsed, mut latencies) = drive_paced(plays, 4096, Some(every)).await;
     report(
         &format!("plays offered at {rate}/s on {label}"),
         elapsed,
         &mut latencies,
     );
+    Batches::scrape(client, app).await.since(&before);
+}
+
+/// The server's own figures from `/metrics`: the play writer's histograms (a play's wait for
+/// the writer, the writer's time per batch) and the flip route's time inside the server, to
+/// tell where a play's latency goes.
+#[derive(Default)]
+struct Batches {
+    batches: f64,
+    plays: f64,
+    batch_seconds: f64,
+    queue_seconds: f64,
+    /// Cumulative bucket counts by upper bound, per histogram.
+    queue: Vec<(f64, f64)>,
+    batch: Vec<(f64, f64)>,
+    flip: Vec<(f64, f64)>,
+}
+
+impl Batches {
+    async fn scrape(client: &reqwest::Client, app: &str) -> Self {
+        let text = client
+            .get(format!("{app}/metrics"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let value = |name: &str| {
+            text.lines()
+                .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+                .unwrap_or(0.0)
+        };
+        // `name_bucket{...le="0.005"} 42` lines whose labels contain `with`.
+        let buckets = |name: &str, with: &str| -> Vec<(f64, f64)> {
+            text.lines()
+                .filter(|line| line.starts_with(&format!("{name}_bucket{{")) && line.contains(with))
+                .filter_map(|line| {
+                    let le = line.split("le=\"").nth(1)?.split('"').next()?;
+                    let count = line.rsplit(' ').next()?.parse().ok()?;
+                    Some((le.parse().unwrap_or(f64::INFINITY), count))
+                })
+                .collect()
+        };
+        Self {
+            batches: value("arcade_play_batch_plays_count"),
+            plays: value("arcade_play_batch_plays_sum"),
+            batch_seconds: value("arcade_play_batch_seconds_sum"),
+            queue_seconds: value("arcade_play_queue_seconds_sum"),
+            queue: buckets("arcade_play_queue_seconds", ""),
+            batch: buckets("arcade_play_batch_seconds", ""),
+            flip: buckets("arcade_http_request_duration_seconds", "flip"),
+        }
+    }
+
+    /// Prints the means, and the bucket the 99th percentile falls in, over what happened since
+    /// `before`.
+    fn since(&self, before: &Self) {
+        let batches = self.batches - before.batches;
+        let plays = self.plays - before.plays;
+        let p99 = |after: &[(f64, f64)], before: &[(f64, f64)]| {
+            let count = |le: f64, list: &[(f64, f64)]| {
+                list.iter().find(|(l, _)| *l == le).map_or(0.0, |(_, c)| *c)
+            };
+            let total = after
+                .last()
+                .map_or(0.0, |(le, _)| count(*le, after) - count(*le, before));
+            after
+                .iter()
+                .find(|(le, c)| c - count(*le, before) >= 0.99 * total)
+                .map_or(f64::NAN, |(le, _)| le * 1e3)
+        };
+        println!(
+            "  writer: {batches:.0} batches, {:.1} plays each, {:.2} ms per batch (p99 ≤ {} ms); \
+             a play waited {:.2} ms for its batch (p99 ≤ {} ms); the flip route inside the server: p99 ≤ {} ms",
+            plays / batches,
+            (self.batch_seconds - before.batch_seconds) / batches * 1e3,
+            p99(&self.batch, &before.batch),
+            (self.queue_seconds - before.queue_seconds) / plays * 1e3,
+            p99(&self.queue, &before.queue),
+            p99(&self.flip, &before.flip),
+        );
+    }
 }
 
 async fn bench_hello(requests: usize, concurrency: usize) {

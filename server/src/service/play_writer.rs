@@ -7,7 +7,7 @@
 //! play at a time, so one bad play never takes the others down.
 
 use std::sync::{Arc, Mutex, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{Notify, mpsc, oneshot};
 
@@ -16,6 +16,7 @@ use super::play::Play;
 use super::play_batch::Outcome;
 use crate::error::ApiError;
 use crate::store::wal_checkpoints::WalCheckpointer;
+use crate::telemetry::metrics;
 
 /// The most plays settled in one transaction.
 const MAX_BATCH: usize = 256;
@@ -39,6 +40,7 @@ pub struct Queued {
 struct Job {
     queued: Queued,
     answer: oneshot::Sender<Result<Outcome, ApiError>>,
+    at: Instant,
 }
 
 /// The queue into the writer; the writer's end is taken once, when it starts.
@@ -71,7 +73,11 @@ impl Arcade {
         let (answer, answered) = oneshot::channel();
         self.play_writer
             .queue
-            .send(Job { queued, answer })
+            .send(Job {
+                queued,
+                answer,
+                at: Instant::now(),
+            })
             .await
             .map_err(|_| ApiError::internal(WriterStopped))?;
         answered
@@ -81,11 +87,14 @@ impl Arcade {
 
     /// Settles one batch: whole, retried, and else one play at a time.
     async fn settle_jobs(&self, jobs: Vec<Job>) {
+        let started = Instant::now();
+        metrics::play_batch_taken(jobs.iter().map(|job| started - job.at));
         let (queued, answers): (Vec<Queued>, Vec<_>) =
             jobs.into_iter().map(|job| (job.queued, job.answer)).unzip();
         for attempt in 1..=ATTEMPTS {
             match self.settle_batch(&queued).await {
                 Ok(outcomes) => {
+                    metrics::play_batch_settled(started.elapsed());
                     tracing::debug!(plays = outcomes.len(), "play batch settled");
                     self.floor.changed();
                     self.play_writer.committed.notify_one();
@@ -105,6 +114,7 @@ impl Arcade {
             self.floor.changed();
             let _ = answer.send(settled.map(|mut o| o.remove(0)));
         }
+        metrics::play_batch_settled(started.elapsed());
     }
 }
 

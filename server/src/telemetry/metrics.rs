@@ -14,6 +14,8 @@
 //! | `arcade_rpc_errors_total` | counter | `kind` (`unavailable`, `refused`) |
 //! | `arcade_http_requests_total` | counter | `method`, `route`, `status` |
 //! | `arcade_http_request_duration_seconds` | histogram | `method`, `route` |
+//! | `arcade_play_queue_seconds` | histogram | |
+//! | `arcade_play_batch_seconds`, `arcade_play_batch_plays` | histogram | |
 //! | `arcade_mcp_sessions` | gauge | |
 //! | `arcade_mcp_sessions_opened_total` | counter | |
 //! | `arcade_rate_limited_total` | counter | `bucket` |
@@ -35,6 +37,18 @@ const HTTP_BUCKETS: [f64; 14] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 ];
 
+const PLAY_QUEUE: &str = "arcade_play_queue_seconds";
+const PLAY_BATCH: &str = "arcade_play_batch_seconds";
+const PLAY_BATCH_PLAYS: &str = "arcade_play_batch_plays";
+/// A play's wait and a batch's time, in seconds: finer than `HTTP_BUCKETS` where a settled
+/// play's few milliseconds go.
+const PLAY_BUCKETS: [f64; 15] = [
+    0.00025, 0.0005, 0.001, 0.002, 0.003, 0.005, 0.0075, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 1.0,
+    10.0,
+];
+/// Plays per batch: from one at a time to the writer's most.
+const BATCH_SIZE_BUCKETS: [f64; 9] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0];
+
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
 /// Installs the process's recorder (once; later calls return the same handle). Until it is
@@ -43,6 +57,14 @@ pub fn install() -> &'static PrometheusHandle {
     HANDLE.get_or_init(|| {
         let recorder = PrometheusBuilder::new()
             .set_buckets_for_metric(Matcher::Full(HTTP_DURATION.into()), &HTTP_BUCKETS)
+            .and_then(|b| b.set_buckets_for_metric(Matcher::Full(PLAY_QUEUE.into()), &PLAY_BUCKETS))
+            .and_then(|b| b.set_buckets_for_metric(Matcher::Full(PLAY_BATCH.into()), &PLAY_BUCKETS))
+            .and_then(|b| {
+                b.set_buckets_for_metric(
+                    Matcher::Full(PLAY_BATCH_PLAYS.into()),
+                    &BATCH_SIZE_BUCKETS,
+                )
+            })
             .expect("the buckets are not empty")
             .build_recorder();
         let handle = recorder.handle();
@@ -125,6 +147,21 @@ fn describe() {
         Unit::Seconds,
         "HTTP request latency, by method and route."
     );
+    describe_histogram!(
+        PLAY_QUEUE,
+        Unit::Seconds,
+        "Time a play waited for the writer to take it into a batch."
+    );
+    describe_histogram!(
+        PLAY_BATCH,
+        Unit::Seconds,
+        "Time the writer took to settle and commit one batch of plays."
+    );
+    describe_histogram!(
+        PLAY_BATCH_PLAYS,
+        Unit::Count,
+        "Plays settled together in one batch (one transaction)."
+    );
     describe_gauge!("arcade_mcp_sessions", "Live MCP sessions.");
     describe_counter!("arcade_mcp_sessions_opened_total", "MCP sessions opened.");
     describe_counter!(
@@ -185,6 +222,22 @@ pub fn http_request(method: &str, route: String, status: u16, elapsed: Duration)
     counter!("arcade_http_requests_total", "method" => method.clone(), "route" => route.clone(), "status" => status.to_string())
         .increment(1);
     histogram!(HTTP_DURATION, "method" => method, "route" => route).record(elapsed.as_secs_f64());
+}
+
+/// The writer took a batch of plays that had waited `waits` in its queue.
+pub fn play_batch_taken(waits: impl Iterator<Item = Duration>) {
+    let queue = histogram!(PLAY_QUEUE);
+    let mut plays = 0_u32;
+    for wait in waits {
+        queue.record(wait.as_secs_f64());
+        plays += 1;
+    }
+    histogram!(PLAY_BATCH_PLAYS).record(f64::from(plays));
+}
+
+/// The writer settled (or gave up on) one batch in `elapsed`, its retries included.
+pub fn play_batch_settled(elapsed: Duration) {
+    histogram!(PLAY_BATCH).record(elapsed.as_secs_f64());
 }
 
 pub fn mcp_session_opened(live: usize) {
