@@ -3,6 +3,7 @@
 
 mod attacks;
 mod bounded;
+mod cashout_failures;
 mod cashouts;
 mod chain_control;
 mod crashes;
@@ -22,6 +23,7 @@ mod identity;
 mod openapi;
 mod operations;
 mod play;
+mod purchase_refusals;
 mod purchases;
 mod races;
 mod rate_limits;
