@@ -92,7 +92,7 @@ impl Arcade {
             .into_iter();
         let (outcomes, bets) = self.record(pending, &book, &mut bet_ids, now)?;
         let wallets_after = book.wallets_after();
-        if !store::plays::write_batch(&txn, &wallets_after, bets, book.ledger).await? {
+        if !store::plays::write_batch(&txn, &wallets_after, &bets, &book.ledger).await? {
             return Err(ApiError::internal(BalanceMoved(wallets_after.len())));
         }
         txn.commit().await?;

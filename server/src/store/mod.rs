@@ -6,7 +6,7 @@
 //! |---|---|
 //! | `wallets`, `ledger` (every chip movement with its ledger row) | `ledger.rs` |
 //! | `rounds`, `bets`, the wallets' count of open rounds | `rounds.rs` |
-//! | a batch of plays: rounds spent, wallets written once, bets and ledger rows inserted | `plays.rs` |
+//! | a batch of plays: rounds spent, wallets written once, bets and ledger rows inserted | `plays.rs`, its SQL `play_sql.rs` |
 //! | `seed_batches` (pre-committed seeds; the index each commit takes) | `seed_batches.rs` |
 //! | `auth_generations` (rotating an auth statement) | `identities.rs` |
 //! | `payments` | `payments.rs` |
@@ -22,6 +22,7 @@ pub mod house;
 pub mod identities;
 pub mod ledger;
 pub mod payments;
+pub mod play_sql;
 pub mod plays;
 pub mod rounds;
 pub mod seed_batches;

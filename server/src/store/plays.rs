@@ -1,21 +1,18 @@
 //! Settling a batch of plays in one transaction (the group commit of `service::play_writer`):
 //! the batch's rounds and their wallets read (the wallets locked in address order), the rounds
 //! spent by one conditional update, then the wallets written by one conditional update and the
-//! bets and their ledger rows inserted as multi-row inserts. On SQLite, whose statements each
-//! cost a hop to the connection's own thread, the reads are one statement and the writes are
-//! one; PostgreSQL takes them one by one. Every balance change keeps its ledger row; nothing
-//! here decides who wins or who may play.
+//! bets and their ledger rows inserted as multi-row inserts, each batch's rows sent as one JSON
+//! array per statement (the statements' text is fixed: `play_sql.rs`). On SQLite, whose
+//! statements each cost a hop to the connection's own thread, the reads are one statement and
+//! the writes are one list; PostgreSQL takes them one by one. Every balance change keeps its
+//! ledger row; nothing here decides who wins or who may play.
 
-use sea_orm::sea_query::Expr;
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, DbErr, EntityTrait, FromQueryResult,
-    QueryFilter, QueryOrder, QuerySelect, QueryTrait, Statement,
-};
+use sea_orm::{ActiveEnum, ConnectionTrait, DbBackend, DbErr, FromQueryResult, Statement};
 
-use super::entities::ledger::{self, LedgerKind};
-use super::entities::round::{self, RoundState};
-use super::entities::{bet, wallet};
-use super::ledger::Entry;
+use super::entities::bet;
+use super::entities::ledger::LedgerKind;
+use super::entities::round;
+use super::play_sql;
 
 /// A wallet as a batch reads it: the balance and the day's net the plays are settled against.
 #[derive(Debug, Clone)]
@@ -42,20 +39,19 @@ pub struct BatchRead {
 /// address order, the order every batch takes them in, so two instances' batches queue instead
 /// of deadlocking; SQLite has one writer, and reads it all in one statement.
 pub async fn read_batch(db: &impl ConnectionTrait, ids: &[&str]) -> Result<BatchRead, DbErr> {
-    if db.get_database_backend() == DbBackend::Sqlite {
+    let backend = db.get_database_backend();
+    if backend == DbBackend::Sqlite {
         return read_batch_in_one(db, ids).await;
     }
-    let rounds = round::Entity::find()
-        .filter(round::Column::Id.is_in(ids.iter().copied()))
+    let sql = play_sql::for_backend(backend);
+    let rounds = round::Model::find_by_statement(statement(backend, &sql.read, [json(ids)?]))
         .all(db)
         .await?;
     let mut addresses: Vec<&str> = rounds.iter().map(|r| &*r.address).collect();
     addresses.sort_unstable();
     addresses.dedup();
-    let wallets = wallet::Entity::find()
-        .filter(wallet::Column::Address.is_in(addresses))
-        .order_by_asc(wallet::Column::Address)
-        .lock_exclusive()
+    let locked = statement(backend, &sql.lock_wallets, [json(&addresses)?]);
+    let wallets = WalletRow::find_by_statement(locked)
         .all(db)
         .await?
         .into_iter()
@@ -73,6 +69,14 @@ pub async fn read_batch(db: &impl ConnectionTrait, ids: &[&str]) -> Result<Batch
     })
 }
 
+#[derive(Debug, FromQueryResult)]
+struct WalletRow {
+    address: String,
+    chips: i64,
+    net_day: i64,
+    net_today: i64,
+}
+
 /// SQLite: the rounds, their wallets and the largest bet id in one statement.
 async fn read_batch_in_one(db: &impl ConnectionTrait, ids: &[&str]) -> Result<BatchRead, DbErr> {
     let mut read = BatchRead {
@@ -83,21 +87,10 @@ async fn read_batch_in_one(db: &impl ConnectionTrait, ids: &[&str]) -> Result<Ba
     if ids.is_empty() {
         return Ok(read);
     }
-    let marks = vec!["?"; ids.len()].join(", ");
-    let sql = format!(
-        "SELECT rounds.*, wallets.chips AS wallet_chips, wallets.net_day AS wallet_net_day, \
-         wallets.net_today AS wallet_net_today, \
-         (SELECT COALESCE(MAX(id), 0) FROM bets) AS largest_bet \
-         FROM rounds LEFT JOIN wallets ON wallets.address = rounds.address \
-         WHERE rounds.id IN ({marks})"
-    );
-    let values = ids.iter().map(|id| sea_orm::Value::from(*id));
+    let backend = DbBackend::Sqlite;
+    let sql = &play_sql::for_backend(backend).read;
     let rows = db
-        .query_all_raw(Statement::from_sql_and_values(
-            DbBackend::Sqlite,
-            sql,
-            values,
-        ))
+        .query_all_raw(statement(backend, sql, [json(ids)?]))
         .await?;
     for row in rows {
         let round = round::Model::from_query_result(&row, "")?;
@@ -120,23 +113,28 @@ async fn read_batch_in_one(db: &impl ConnectionTrait, ids: &[&str]) -> Result<Ba
 
 /// Open, not expired and opened after `opened_after` → spent; the ids it spent (a round
 /// another play or the upkeep got to first is not among them). The wallets' counts of open
-/// rounds are written with their balances (`write_wallet`).
+/// rounds are written with their balances (`write_batch`).
 pub async fn spend(
     db: &impl ConnectionTrait,
     ids: &[&str],
     now: i64,
     opened_after: i64,
 ) -> Result<Vec<String>, DbErr> {
-    let spent = round::Entity::update_many()
-        .col_expr(round::Column::State, Expr::value(RoundState::Spent))
-        .col_expr(round::Column::SpentAt, Expr::value(now))
-        .filter(round::Column::Id.is_in(ids.iter().copied()))
-        .filter(round::Column::State.eq(RoundState::Open))
-        .filter(round::Column::ExpiredAt.is_null())
-        .filter(round::Column::CreatedAt.gt(opened_after))
-        .exec_with_returning(db)
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let backend = db.get_database_backend();
+    let sql = &play_sql::for_backend(backend).spend;
+    let values = [now.into(), json(ids)?, opened_after.into()];
+    let spent = SpentRound::find_by_statement(statement(backend, sql, values))
+        .all(db)
         .await?;
     Ok(spent.into_iter().map(|round| round.id).collect())
+}
+
+#[derive(Debug, FromQueryResult)]
+struct SpentRound {
+    id: String,
 }
 
 /// Opens again rounds this transaction spent but whose play was refused (a short balance,
@@ -145,14 +143,27 @@ pub async fn unspend(db: &impl ConnectionTrait, ids: &[&str]) -> Result<(), DbEr
     if ids.is_empty() {
         return Ok(());
     }
-    round::Entity::update_many()
-        .col_expr(round::Column::State, Expr::value(RoundState::Open))
-        .col_expr(round::Column::SpentAt, Expr::value(Option::<i64>::None))
-        .filter(round::Column::Id.is_in(ids.iter().copied()))
-        .filter(round::Column::State.eq(RoundState::Spent))
-        .exec(db)
+    let backend = db.get_database_backend();
+    let sql = &play_sql::for_backend(backend).unspend;
+    db.execute_raw(statement(backend, sql, [json(ids)?]))
         .await?;
     Ok(())
+}
+
+/// `sql` (a fixed text of `play_sql`) with its values.
+fn statement<const N: usize>(
+    backend: DbBackend,
+    sql: &str,
+    values: [sea_orm::Value; N],
+) -> Statement {
+    Statement::from_sql_and_values(backend, sql, values)
+}
+
+/// `rows` as one JSON text, the value a `play_sql` statement reads them from.
+fn json(rows: &(impl serde::Serialize + ?Sized)) -> Result<sea_orm::Value, DbErr> {
+    serde_json::to_string(rows)
+        .map(sea_orm::Value::from)
+        .map_err(|e| DbErr::Custom(e.to_string()))
 }
 
 /// A wallet's state after a batch: balance, the day's net, and the rounds it spent.
@@ -174,87 +185,106 @@ pub struct WalletAfter {
 pub async fn write_batch(
     db: &impl ConnectionTrait,
     wallets: &[WalletAfter],
-    bets: Vec<bet::Model>,
-    ledger_rows: Vec<LedgerRow>,
+    bets: &[bet::Model],
+    ledger_rows: &[LedgerRow],
 ) -> Result<bool, DbErr> {
+    if wallets.is_empty() && bets.is_empty() && ledger_rows.is_empty() {
+        return Ok(true);
+    }
     let backend = db.get_database_backend();
     let expected = wallets.len() + bets.len() + ledger_rows.len();
-    let statements: Vec<Statement> = [
-        wallets_update(backend, wallets),
-        bets_insert(backend, bets),
-        ledger_insert(backend, &ledger_rows),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let written = if backend == DbBackend::Sqlite {
-        match one_statement_list(statements) {
-            Some(all) => db.execute_raw(all).await?.rows_affected(),
-            None => 0,
-        }
+    let wallets: Vec<_> = wallets
+        .iter()
+        .map(|w| {
+            let WalletAfter {
+                address,
+                chips_before,
+                chips,
+                net_day,
+                net_today,
+                rounds_spent,
+            } = w;
+            (
+                address,
+                chips_before,
+                chips,
+                net_day,
+                net_today,
+                rounds_spent,
+            )
+        })
+        .collect();
+    let bets: Vec<_> = bets.iter().map(bet_row).collect();
+    let ledger_rows: Vec<_> = ledger_rows
+        .iter()
+        .map(|row| {
+            let kind = row.kind.to_value();
+            let LedgerRow {
+                address,
+                delta,
+                balance_after,
+                reference,
+                at,
+                ..
+            } = row;
+            (address, kind, delta, balance_after, reference, at)
+        })
+        .collect();
+    let rows = [json(&wallets)?, json(&bets)?, json(&ledger_rows)?];
+    let writes = &play_sql::for_backend(backend).writes;
+    let mut written = 0;
+    if let [all] = writes.as_slice() {
+        written = db
+            .execute_raw(statement(backend, all, rows))
+            .await?
+            .rows_affected();
     } else {
-        let mut written = 0;
-        for statement in statements {
-            written += db.execute_raw(statement).await?.rows_affected();
+        for (sql, rows) in writes.iter().zip(rows) {
+            written += db
+                .execute_raw(statement(backend, sql, [rows]))
+                .await?
+                .rows_affected();
         }
-        written
-    };
+    }
     Ok(written == expected as u64)
 }
 
-/// SQLite: statements joined into one list, their `?` values in order (SQLite binds a list's
-/// unnumbered parameters statement after statement).
-fn one_statement_list(statements: Vec<Statement>) -> Option<Statement> {
-    let mut sql = Vec::with_capacity(statements.len());
-    let mut values = Vec::new();
-    for statement in statements {
-        sql.push(statement.sql);
-        values.extend(statement.values.map(|v| v.0).unwrap_or_default());
-    }
-    (!sql.is_empty())
-        .then(|| Statement::from_sql_and_values(DbBackend::Sqlite, sql.join(";\n"), values))
-}
-
-/// Every wallet's batch result in one conditional update.
-fn wallets_update(backend: DbBackend, wallets: &[WalletAfter]) -> Option<Statement> {
-    if wallets.is_empty() {
-        return None;
-    }
-    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(wallets.len() * 6);
-    let mut rows = Vec::with_capacity(wallets.len());
-    for after in wallets {
-        let first = values.len();
-        values.extend([
-            after.address.clone().into(),
-            after.chips_before.into(),
-            after.chips.into(),
-            after.net_day.into(),
-            after.net_today.into(),
-            after.rounds_spent.into(),
-        ]);
-        let row: Vec<String> = (first + 1..=values.len())
-            .map(|n| placeholder(backend, n))
-            .collect();
-        rows.push(format!("({})", row.join(", ")));
-    }
-    let sql = format!(
-        "WITH batch (address, chips_before, chips, net_day, net_today, rounds_spent) AS \
-         (VALUES {}) \
-         UPDATE wallets SET chips = batch.chips, net_day = batch.net_day, \
-         net_today = batch.net_today, open_rounds = wallets.open_rounds - batch.rounds_spent \
-         FROM batch \
-         WHERE wallets.address = batch.address AND wallets.chips = batch.chips_before",
-        rows.join(", ")
-    );
-    Some(Statement::from_sql_and_values(backend, sql, values))
-}
-
-/// The `n`th bound value's placeholder (from 1).
-fn placeholder(backend: DbBackend, n: usize) -> String {
-    match backend {
-        DbBackend::Postgres => format!("${n}"),
-        _ => "?".to_owned(),
-    }
+/// A bet as the JSON row `play_sql::BET_ROW` reads.
+#[allow(clippy::type_complexity)]
+fn bet_row(
+    bet: &bet::Model,
+) -> (
+    i64,
+    &str,
+    &str,
+    &str,
+    &str,
+    i64,
+    i64,
+    &str,
+    &str,
+    bool,
+    i64,
+    i64,
+    i64,
+    Option<&str>,
+) {
+    (
+        bet.id,
+        &bet.round_id,
+        &bet.address,
+        &bet.game,
+        &bet.client_seed,
+        bet.nonce,
+        bet.wager,
+        &bet.params,
+        &bet.result,
+        bet.won,
+        bet.payout,
+        bet.profit,
+        bet.settled_at,
+        bet.receipt_signature.as_deref(),
+    )
 }
 
 #[derive(Debug, FromQueryResult)]
@@ -295,30 +325,6 @@ pub async fn reserve_bet_ids(
     Ok((1..=count).map(|offset| largest + offset).collect())
 }
 
-/// Settled bets (ids reserved, receipts signed) in one insert.
-fn bets_insert(backend: DbBackend, bets: Vec<bet::Model>) -> Option<Statement> {
-    if bets.is_empty() {
-        return None;
-    }
-    let rows = bets.into_iter().map(|bet| bet::ActiveModel {
-        id: Set(bet.id),
-        round_id: Set(bet.round_id),
-        address: Set(bet.address),
-        game: Set(bet.game),
-        client_seed: Set(bet.client_seed),
-        nonce: Set(bet.nonce),
-        wager: Set(bet.wager),
-        params: Set(bet.params),
-        result: Set(bet.result),
-        won: Set(bet.won),
-        payout: Set(bet.payout),
-        profit: Set(bet.profit),
-        settled_at: Set(bet.settled_at),
-        receipt_signature: Set(bet.receipt_signature),
-    });
-    Some(bet::Entity::insert_many(rows).build(backend))
-}
-
 /// A ledger row to write: the balance change and the balance after it.
 #[derive(Debug, Clone)]
 pub struct LedgerRow {
@@ -328,20 +334,4 @@ pub struct LedgerRow {
     pub balance_after: i64,
     pub reference: String,
     pub at: i64,
-}
-
-/// Ledger rows, in order, in one insert.
-fn ledger_insert(backend: DbBackend, rows: &[LedgerRow]) -> Option<Statement> {
-    if rows.is_empty() {
-        return None;
-    }
-    let rows = rows.iter().map(|row| {
-        let entry = Entry {
-            kind: row.kind,
-            reference: &row.reference,
-            at: row.at,
-        };
-        super::ledger::row(&row.address, row.delta, row.balance_after, entry)
-    });
-    Some(ledger::Entity::insert_many(rows).build(backend))
 }

@@ -157,7 +157,7 @@ async fn wallets_are_written_only_from_the_balances_read(app: &TestApp) {
     let txn = store::begin(db).await.unwrap();
     let stale = [after(&first, 100, 90), after(&second, 49, 60)];
     assert!(
-        !store::plays::write_batch(&txn, &stale, vec![], rows())
+        !store::plays::write_batch(&txn, &stale, &[], &rows())
             .await
             .unwrap()
     );
@@ -168,7 +168,7 @@ async fn wallets_are_written_only_from_the_balances_read(app: &TestApp) {
     let txn = store::begin(db).await.unwrap();
     let fresh = [after(&first, 100, 90), after(&second, 50, 60)];
     assert!(
-        store::plays::write_batch(&txn, &fresh, vec![], rows())
+        store::plays::write_batch(&txn, &fresh, &[], &rows())
             .await
             .unwrap()
     );

@@ -1,0 +1,181 @@
+//! The SQL of a batch of plays (`plays.rs`): one fixed text per statement and backend. A
+//! batch's round ids and its rows travel as one JSON array each, so every batch, whatever its
+//! size, runs the same prepared statements; a text per batch size would be parsed and planned
+//! again and again (and a state bound as a value would make SQLite plan the statement again at
+//! every run, to weigh the partial index of open rounds). SQLite reads the arrays with
+//! `json_each`, PostgreSQL with `jsonb_array_elements`.
+
+use std::sync::LazyLock;
+
+use sea_orm::DbBackend;
+
+/// How a column is read from its place in a JSON row.
+#[derive(Debug, Clone, Copy)]
+pub enum Column {
+    Text,
+    Integer,
+    Boolean,
+}
+
+/// The columns of a wallet's row in a batch's update, in the order `plays.rs` writes them.
+pub const WALLET_ROW: &[(&str, Column)] = &[
+    ("address", Column::Text),
+    ("chips_before", Column::Integer),
+    ("chips", Column::Integer),
+    ("net_day", Column::Integer),
+    ("net_today", Column::Integer),
+    ("rounds_spent", Column::Integer),
+];
+
+/// The columns of a bet row, in the order `plays.rs` writes them.
+pub const BET_ROW: &[(&str, Column)] = &[
+    ("id", Column::Integer),
+    ("round_id", Column::Text),
+    ("address", Column::Text),
+    ("game", Column::Text),
+    ("client_seed", Column::Text),
+    ("nonce", Column::Integer),
+    ("wager", Column::Integer),
+    ("params", Column::Text),
+    ("result", Column::Text),
+    ("won", Column::Boolean),
+    ("payout", Column::Integer),
+    ("profit", Column::Integer),
+    ("settled_at", Column::Integer),
+    ("receipt_signature", Column::Text),
+];
+
+/// The columns of a ledger row, in the order `plays.rs` writes them.
+pub const LEDGER_ROW: &[(&str, Column)] = &[
+    ("address", Column::Text),
+    ("kind", Column::Text),
+    ("delta", Column::Integer),
+    ("balance_after", Column::Integer),
+    ("reference", Column::Text),
+    ("created_at", Column::Integer),
+];
+
+/// A batch's statements on one backend. `$n` is the nth bound value (SQLite numbers them the
+/// same way, across the statements of a list too).
+pub struct PlaySql {
+    /// SQLite: the rounds of the ids in `$1`, each with its wallet's balance and the day's net,
+    /// and the largest bet id. PostgreSQL: the rounds alone.
+    pub read: String,
+    /// PostgreSQL: the wallets of the addresses in `$1`, locked in address order.
+    pub lock_wallets: String,
+    /// Rounds of the ids in `$2` still open, not expired and opened after `$3`, spent at `$1`;
+    /// returns the ids spent.
+    pub spend: String,
+    /// The rounds of the ids in `$1` opened again.
+    pub unspend: String,
+    /// The wallets, bets and ledger rows of the JSON arrays in `$1`, `$2` and `$3`: SQLite's
+    /// three statements in one list; PostgreSQL's one by one, each reading `$1`.
+    pub writes: Vec<String>,
+}
+
+pub fn for_backend(backend: DbBackend) -> &'static PlaySql {
+    static SQLITE: LazyLock<PlaySql> = LazyLock::new(|| PlaySql::new(DbBackend::Sqlite));
+    static POSTGRES: LazyLock<PlaySql> = LazyLock::new(|| PlaySql::new(DbBackend::Postgres));
+    match backend {
+        DbBackend::Postgres => &POSTGRES,
+        _ => &SQLITE,
+    }
+}
+
+impl PlaySql {
+    fn new(backend: DbBackend) -> Self {
+        let sqlite = backend == DbBackend::Sqlite;
+        let read = if sqlite {
+            format!(
+                "SELECT rounds.*, wallets.chips AS wallet_chips, wallets.net_day AS wallet_net_day, \
+                 wallets.net_today AS wallet_net_today, \
+                 (SELECT COALESCE(MAX(id), 0) FROM bets) AS largest_bet \
+                 FROM rounds LEFT JOIN wallets ON wallets.address = rounds.address \
+                 WHERE rounds.id {}",
+                among(backend, 1)
+            )
+        } else {
+            format!("SELECT * FROM rounds WHERE id {}", among(backend, 1))
+        };
+        let lock_wallets = format!(
+            "SELECT address, chips, net_day, net_today FROM wallets WHERE address {} \
+             ORDER BY address FOR UPDATE",
+            among(backend, 1)
+        );
+        let spend = format!(
+            "UPDATE rounds SET state = 'spent', spent_at = $1 WHERE id {} \
+             AND state = 'open' AND expired_at IS NULL AND created_at > $3 RETURNING id",
+            among(backend, 2)
+        );
+        let unspend = format!(
+            "UPDATE rounds SET state = 'open', spent_at = NULL WHERE id {} AND state = 'spent'",
+            among(backend, 1)
+        );
+        let params: [usize; 3] = if sqlite { [1, 2, 3] } else { [1, 1, 1] };
+        let update_wallets = format!(
+            "UPDATE wallets SET chips = batch.chips, net_day = batch.net_day, \
+             net_today = batch.net_today, open_rounds = wallets.open_rounds - batch.rounds_spent \
+             FROM ({}) AS batch \
+             WHERE wallets.address = batch.address AND wallets.chips = batch.chips_before",
+            rows(backend, params[0], WALLET_ROW)
+        );
+        let insert = |table: &str, param: usize, columns: &[(&str, Column)]| {
+            let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
+            format!(
+                "INSERT INTO {table} ({}) {}",
+                names.join(", "),
+                rows(backend, param, columns)
+            )
+        };
+        let writes = vec![
+            update_wallets,
+            insert("bets", params[1], BET_ROW),
+            insert("ledger", params[2], LEDGER_ROW),
+        ];
+        let writes = if sqlite {
+            vec![writes.join(";\n")]
+        } else {
+            writes
+        };
+        Self {
+            read,
+            lock_wallets,
+            spend,
+            unspend,
+            writes,
+        }
+    }
+}
+
+/// `IN` the JSON array of strings bound as `$param` (PostgreSQL: `= ANY` of it, which its
+/// planner answers from the index whatever the table's size).
+fn among(backend: DbBackend, param: usize) -> String {
+    match backend {
+        DbBackend::Postgres => {
+            format!("= ANY (ARRAY(SELECT jsonb_array_elements_text(${param}::jsonb)))")
+        }
+        _ => format!("IN (SELECT value FROM json_each(${param}))"),
+    }
+}
+
+/// The rows of the JSON array of arrays bound as `$param`, as `columns`, in array order.
+fn rows(backend: DbBackend, param: usize, columns: &[(&str, Column)]) -> String {
+    let source = match backend {
+        DbBackend::Postgres => {
+            format!(
+                "jsonb_array_elements(${param}::jsonb) WITH ORDINALITY AS batch_rows (value, key)"
+            )
+        }
+        _ => format!("json_each(${param}) AS batch_rows"),
+    };
+    let fields: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(at, (name, column))| match column {
+            Column::Text => format!("value ->> {at} AS {name}"),
+            Column::Integer => format!("CAST(value ->> {at} AS BIGINT) AS {name}"),
+            Column::Boolean => format!("CAST(value ->> {at} AS BOOLEAN) AS {name}"),
+        })
+        .collect();
+    format!("SELECT {} FROM {source} ORDER BY key", fields.join(", "))
+}
