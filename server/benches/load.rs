@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use alloy::signers::local::PrivateKeySigner;
 use salvo::prelude::*;
 use serde_json::json;
-use support::{env_number, funded_player, open_rounds, post};
+use support::{env_number, funded_player, open_rounds, post, post_unparsed};
 use tokio::sync::Semaphore;
 
 #[tokio::main]
@@ -60,7 +60,7 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
         let (client, url) = (client.clone(), format!("{app}/api/arcade/flip"));
         async move {
             let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads" });
-            post(&client, &url, &body).await;
+            post_unparsed(&client, &url, &body).await;
         }
     });
     let before = Batches::scrape(&client, &app).await;
@@ -91,7 +91,7 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
             let committed = post(&client, &format!("{app}/api/arcade/commit"), &body).await;
             let round_id = committed["round_id"].as_str().unwrap();
             let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads" });
-            post(&client, &format!("{app}/api/arcade/flip"), &body).await;
+            post_unparsed(&client, &format!("{app}/api/arcade/flip"), &body).await;
         }
     });
     let (elapsed, mut latencies) = drive(whole, concurrency).await;
@@ -109,7 +109,7 @@ async fn paced_plays(label: &str, app: &str, client: &reqwest::Client, rounds: u
         let (client, url) = (client.clone(), format!("{app}/api/arcade/flip"));
         async move {
             let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads" });
-            post(&client, &url, &body).await;
+            post_unparsed(&client, &url, &body).await;
         }
     });
     let every = Duration::from_secs(1) / rate;
