@@ -3,7 +3,7 @@
 //! size, runs the same prepared statements; a text per batch size would be parsed and planned
 //! again and again (and a state bound as a value would make SQLite plan the statement again at
 //! every run, to weigh the partial index of open rounds). SQLite reads the arrays with
-//! `json_each`, PostgreSQL with `jsonb_array_elements`.
+//! `json_each` and `jsonb_each`, PostgreSQL with `jsonb_array_elements`.
 
 use std::sync::LazyLock;
 
@@ -166,7 +166,9 @@ fn rows(backend: DbBackend, param: usize, columns: &[(&str, Column)]) -> String 
                 "jsonb_array_elements(${param}::jsonb) WITH ORDINALITY AS batch_rows (value, key)"
             )
         }
-        _ => format!("json_each(${param}) AS batch_rows"),
+        // `jsonb_each`: each row's value stays binary, so reading its fields parses nothing
+        // again (`json_each` would hand each row over as text, parsed anew per field).
+        _ => format!("jsonb_each(${param}) AS batch_rows"),
     };
     let fields: Vec<String> = columns
         .iter()
