@@ -109,14 +109,14 @@ pub fn receipt(domain: &Eip712Domain, m: &ReceiptMessage<'_>) -> Result<B256, Un
 #[cfg(test)]
 mod tests {
     use alloy::dyn_abi::TypedData;
-    use serde_json::Value;
 
     use super::*;
     use crate::proofs::HouseSigner;
     use crate::proofs::typed;
 
-    fn json_hash(typed: Value) -> B256 {
-        serde_json::from_value::<TypedData>(typed)
+    /// The hash of typed data as an answer prints it.
+    fn json_hash(typed: typed::TypedData) -> B256 {
+        serde_json::from_str::<TypedData>(&serde_json::to_string(&typed).unwrap())
             .unwrap()
             .eip712_signing_hash()
             .unwrap()

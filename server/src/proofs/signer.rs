@@ -103,7 +103,8 @@ mod tests {
             31337,
         )
         .unwrap();
-        let typed = crate::proofs::typed::seed_batch(&signer.domain(), 1, 4, &"ab".repeat(32), 7);
+        let typed = crate::proofs::typed::seed_batch(&signer.domain(), 1, 4, &"ab".repeat(32), 7)
+            .to_value();
         let signature: Signature = signer.sign(&typed).unwrap().parse().unwrap();
         let hash = serde_json::from_value::<TypedData>(typed)
             .unwrap()

@@ -3,7 +3,43 @@
 //! `docs/proofs.md` lists them: no nulls, no floats, unix seconds, `int256` for the balance
 //! change, `bytes32` as `0x` + hex.
 
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
+
+/// Typed data as the house signs it: `{domain, message, primaryType, types}` (in the order a
+/// JSON object of them prints its keys). A kind's types never change, so each kind's are
+/// printed once, and copied into every answer as they are.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TypedData {
+    pub domain: Value,
+    pub message: Value,
+    #[serde(rename = "primaryType")]
+    pub primary_type: String,
+    #[serde(deserialize_with = "printed")]
+    pub types: Box<RawValue>,
+}
+
+/// Reads any JSON value and prints it: a raw value read straight would fail inside answers
+/// that flatten their fields (serde reads those through a buffer of its own).
+fn printed<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<Box<RawValue>, D::Error> {
+    let value = Value::deserialize(reader)?;
+    RawValue::from_string(value.to_string()).map_err(serde::de::Error::custom)
+}
+
+impl TypedData {
+    /// The same typed data as one JSON value.
+    pub fn to_value(&self) -> Value {
+        json!({
+            "domain": self.domain,
+            "message": self.message,
+            "primaryType": self.primary_type,
+            "types": serde_json::from_str::<Value>(self.types.get()).unwrap_or_default(),
+        })
+    }
+}
 
 /// The `EIP712Domain` fields of every signature.
 fn domain_type() -> Value {
@@ -20,16 +56,21 @@ fn fields(list: &[(&str, &str)]) -> Value {
         .collect()
 }
 
-fn typed(domain: &Value, primary: &str, list: &[(&str, &str)], message: Value) -> Value {
+/// A kind's `types`, printed.
+fn types(primary: &str, list: &[(&str, &str)]) -> Box<RawValue> {
     let mut types = serde_json::Map::new();
     types.insert("EIP712Domain".into(), domain_type());
     types.insert(primary.into(), fields(list));
-    json!({
-        "domain": domain,
-        "types": types,
-        "primaryType": primary,
-        "message": message,
-    })
+    RawValue::from_string(Value::Object(types).to_string()).unwrap_or_else(|_| unreachable!())
+}
+
+fn typed(domain: &Value, primary: &str, types: &RawValue, message: Value) -> TypedData {
+    TypedData {
+        domain: domain.clone(),
+        message,
+        primary_type: primary.to_owned(),
+        types: types.to_owned(),
+    }
 }
 
 /// `0x` + the hex of a digest or seed.
@@ -52,19 +93,26 @@ pub struct CommitmentMessage<'a> {
     pub created_at: i64,
 }
 
-pub fn commitment(domain: &Value, m: &CommitmentMessage<'_>) -> Value {
+pub fn commitment(domain: &Value, m: &CommitmentMessage<'_>) -> TypedData {
+    const PRIMARY: &str = "Commitment";
+    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(|| {
+        types(
+            PRIMARY,
+            &[
+                ("round_id", "string"),
+                ("player", "address"),
+                ("commitment", "bytes32"),
+                ("batch_id", "uint256"),
+                ("index", "uint256"),
+                ("fairness_version", "uint256"),
+                ("created_at", "uint256"),
+            ],
+        )
+    });
     typed(
         domain,
-        "Commitment",
-        &[
-            ("round_id", "string"),
-            ("player", "address"),
-            ("commitment", "bytes32"),
-            ("batch_id", "uint256"),
-            ("index", "uint256"),
-            ("fairness_version", "uint256"),
-            ("created_at", "uint256"),
-        ],
+        PRIMARY,
+        &TYPES,
         json!({
             "round_id": m.round_id,
             "player": m.player,
@@ -107,33 +155,40 @@ pub struct ReceiptMessage<'a> {
     pub settled_at: i64,
 }
 
-pub fn receipt(domain: &Value, m: &ReceiptMessage<'_>) -> Value {
+pub fn receipt(domain: &Value, m: &ReceiptMessage<'_>) -> TypedData {
+    const PRIMARY: &str = "Receipt";
+    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(|| {
+        types(
+            PRIMARY,
+            &[
+                ("round_id", "string"),
+                ("bet_id", "uint256"),
+                ("player", "address"),
+                ("game", "string"),
+                ("commitment", "bytes32"),
+                ("server_seed", "bytes32"),
+                ("client_seed", "string"),
+                ("nonce", "uint256"),
+                ("call", "string"),
+                ("target", "uint256"),
+                ("has_number", "bool"),
+                ("number", "uint256"),
+                ("wager", "uint256"),
+                ("outcome", "uint256"),
+                ("won", "bool"),
+                ("payout", "uint256"),
+                ("balance_change", "int256"),
+                ("batch_id", "uint256"),
+                ("index", "uint256"),
+                ("fairness_version", "uint256"),
+                ("settled_at", "uint256"),
+            ],
+        )
+    });
     typed(
         domain,
-        "Receipt",
-        &[
-            ("round_id", "string"),
-            ("bet_id", "uint256"),
-            ("player", "address"),
-            ("game", "string"),
-            ("commitment", "bytes32"),
-            ("server_seed", "bytes32"),
-            ("client_seed", "string"),
-            ("nonce", "uint256"),
-            ("call", "string"),
-            ("target", "uint256"),
-            ("has_number", "bool"),
-            ("number", "uint256"),
-            ("wager", "uint256"),
-            ("outcome", "uint256"),
-            ("won", "bool"),
-            ("payout", "uint256"),
-            ("balance_change", "int256"),
-            ("batch_id", "uint256"),
-            ("index", "uint256"),
-            ("fairness_version", "uint256"),
-            ("settled_at", "uint256"),
-        ],
+        PRIMARY,
+        &TYPES,
         json!({
             "round_id": m.round_id,
             "bet_id": m.bet_id,
@@ -167,16 +222,23 @@ pub fn seed_batch(
     size: i64,
     merkle_root: &str,
     created_at: i64,
-) -> Value {
+) -> TypedData {
+    const PRIMARY: &str = "SeedBatch";
+    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(|| {
+        types(
+            PRIMARY,
+            &[
+                ("batch_id", "uint256"),
+                ("size", "uint256"),
+                ("merkle_root", "bytes32"),
+                ("created_at", "uint256"),
+            ],
+        )
+    });
     typed(
         domain,
-        "SeedBatch",
-        &[
-            ("batch_id", "uint256"),
-            ("size", "uint256"),
-            ("merkle_root", "bytes32"),
-            ("created_at", "uint256"),
-        ],
+        PRIMARY,
+        &TYPES,
         json!({
             "batch_id": batch_id,
             "size": size,

@@ -5,14 +5,13 @@
 
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::Arcade;
 use super::receipts::BetReceipt;
 use crate::address;
 use crate::error::ApiError;
 use crate::proofs::hashes;
-use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage};
+use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
 use crate::store::entities::round;
 
 /// A seed's place in its batch.
@@ -31,7 +30,7 @@ pub struct Signed {
     /// `0x` r ‖ s ‖ v (v 27 or 28), by the manifest's `signer`.
     pub signature: String,
     #[salvo(schema(value_type = Object))]
-    pub typed_data: Value,
+    pub typed_data: TypedData,
 }
 
 /// A commit answer's proofs.
@@ -50,7 +49,7 @@ pub struct ReceiptProofs {
 }
 
 impl Arcade {
-    pub(super) fn commitment_typed(&self, round: &round::Model) -> Option<Value> {
+    pub(super) fn commitment_typed(&self, round: &round::Model) -> Option<TypedData> {
         Some(typed::commitment(
             &self.seeds.signer.domain(),
             &CommitmentMessage {
@@ -70,7 +69,7 @@ impl Arcade {
         &self,
         receipt: &BetReceipt,
         round: &round::Model,
-    ) -> Option<Value> {
+    ) -> Option<TypedData> {
         let message = receipt_message(receipt, round)?;
         Some(typed::receipt(&self.seeds.signer.domain(), &message))
     }
@@ -117,7 +116,7 @@ impl Arcade {
         round: &round::Model,
         receipt_signature: Option<&str>,
     ) -> Result<BetReceipt, ApiError> {
-        let signed = |signature: Option<&str>, typed: Option<Value>| {
+        let signed = |signature: Option<&str>, typed: Option<TypedData>| {
             Some(Signed {
                 signature: signature?.to_owned(),
                 typed_data: typed?,

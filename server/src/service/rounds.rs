@@ -13,7 +13,7 @@ use super::{Arcade, now_ms, rfc3339};
 use crate::address;
 use crate::error::ApiError;
 use crate::proofs::hashes;
-use crate::proofs::typed::{self, CommitmentMessage};
+use crate::proofs::typed::{self, CommitmentMessage, TypedData};
 use crate::rate_limits::{Caller, Operation};
 use crate::store;
 use crate::store::entities::round::{self, RoundState};
@@ -61,6 +61,11 @@ pub struct RoundView {
 #[error("no seed batch has an index left, and publishing one did not make room")]
 struct NoSeeds;
 
+/// A round was opened without its commitment sealed (a defect of `open_round`).
+#[derive(Debug, thiserror::Error)]
+#[error("a round was opened without its commitment sealed")]
+struct NotSealed;
+
 fn db_error(error: impl std::fmt::Display) -> DbErr {
     DbErr::Custom(error.to_string())
 }
@@ -99,6 +104,7 @@ impl Arcade {
             Opened::AtCap => return Err(ApiError::TooManyOpenRounds { max: cap }),
             Opened::NoSeed => return Err(ApiError::internal(NoSeeds)),
         };
+        let typed_data = sealed_typed.ok_or_else(|| ApiError::internal(NotSealed))?;
         if taken.left < self.seeds.batch_size / 4 {
             self.ensure_seed_room().await?;
         }
@@ -119,7 +125,7 @@ impl Arcade {
                 },
                 commitment: Signed {
                     signature: sealed.signature,
-                    typed_data: sealed_typed.unwrap_or_default(),
+                    typed_data,
                 },
             },
         })
@@ -133,7 +139,7 @@ impl Arcade {
         player: &str,
         taken: Taken,
         now: i64,
-    ) -> Result<(Sealed, serde_json::Value), DbErr> {
+    ) -> Result<(Sealed, TypedData), DbErr> {
         let server_seed = self.seeds.book.seed(taken.batch_id, taken.index);
         let commitment = Commitment::of(&server_seed).as_str().to_owned();
         let message = CommitmentMessage {

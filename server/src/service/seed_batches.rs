@@ -3,12 +3,12 @@
 
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::{Arcade, now_ms, rfc3339};
 use crate::address;
 use crate::error::ApiError;
-use crate::proofs::{HouseSigner, SeedBook, typed};
+use crate::proofs::typed::{self, TypedData};
+use crate::proofs::{HouseSigner, SeedBook};
 use crate::store;
 use crate::store::entities::round::RoundState;
 use crate::store::entities::seed_batch;
@@ -55,7 +55,7 @@ pub struct SeedBatchView {
     /// The house's EIP-712 signature of `typed_data` (a `SeedBatch`).
     pub signature: String,
     #[salvo(schema(value_type = Object))]
-    pub typed_data: Value,
+    pub typed_data: TypedData,
     /// Every used index (`GET /api/arcade/seed-batches/{batch_id}` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rounds: Option<Vec<SeedUse>>,
@@ -111,7 +111,11 @@ impl Arcade {
             next_index: 0,
             merkle_root: root,
             created_at,
-            signature: self.seeds.signer.sign(&typed).map_err(ApiError::internal)?,
+            signature: self
+                .seeds
+                .signer
+                .sign(&typed.to_value())
+                .map_err(ApiError::internal)?,
         })
     }
 
