@@ -68,9 +68,10 @@ pub struct PlaySql {
     pub spend: String,
     /// The rounds of the ids in `$1` opened again.
     pub unspend: String,
-    /// The wallets, bets and ledger rows of the JSON arrays in `$1`, `$2` and `$3`: SQLite's
-    /// three statements in one list; PostgreSQL's one by one, each reading `$1`.
-    pub writes: Vec<String>,
+    /// The wallets, bets and ledger rows of the JSON arrays in `$1`, `$2` and `$3`, in one
+    /// round trip: on SQLite a list of three statements (their counts of rows add up); on
+    /// PostgreSQL one statement of three steps, answering the rows written as `written`.
+    pub writes: String,
 }
 
 pub fn for_backend(backend: DbBackend) -> &'static PlaySql {
@@ -111,13 +112,12 @@ impl PlaySql {
             "UPDATE rounds SET state = 'open', spent_at = NULL WHERE id {} AND state = 'spent'",
             among(backend, 1)
         );
-        let params: [usize; 3] = if sqlite { [1, 2, 3] } else { [1, 1, 1] };
         let update_wallets = format!(
             "UPDATE wallets SET chips = batch.chips, net_day = batch.net_day, \
              net_today = batch.net_today, open_rounds = wallets.open_rounds - batch.rounds_spent \
              FROM ({}) AS batch \
              WHERE wallets.address = batch.address AND wallets.chips = batch.chips_before",
-            rows(backend, params[0], WALLET_ROW)
+            rows(backend, 1, WALLET_ROW)
         );
         let insert = |table: &str, param: usize, columns: &[(&str, Column)]| {
             let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
@@ -127,15 +127,18 @@ impl PlaySql {
                 rows(backend, param, columns)
             )
         };
-        let writes = vec![
-            update_wallets,
-            insert("bets", params[1], BET_ROW),
-            insert("ledger", params[2], LEDGER_ROW),
-        ];
+        let (bets, ledger) = (insert("bets", 2, BET_ROW), insert("ledger", 3, LEDGER_ROW));
         let writes = if sqlite {
-            vec![writes.join(";\n")]
+            [update_wallets, bets, ledger].join(";\n")
         } else {
-            writes
+            format!(
+                "WITH wallets_written AS ({update_wallets} RETURNING 1), \
+                 bets_written AS ({bets} RETURNING 1), \
+                 ledger_written AS ({ledger} RETURNING 1) \
+                 SELECT (SELECT COUNT(*) FROM wallets_written) + \
+                 (SELECT COUNT(*) FROM bets_written) + \
+                 (SELECT COUNT(*) FROM ledger_written) AS written"
+            )
         };
         Self {
             read,

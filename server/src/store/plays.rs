@@ -3,9 +3,9 @@
 //! spent by one conditional update, then the wallets written by one conditional update and the
 //! bets and their ledger rows inserted as multi-row inserts, each batch's rows sent as one JSON
 //! array per statement (the statements' text is fixed: `play_sql.rs`). On SQLite, whose
-//! statements each cost a hop to the connection's own thread, the reads are one statement and
-//! the writes are one list; PostgreSQL takes them one by one. Every balance change keeps its
-//! ledger row; nothing here decides who wins or who may play.
+//! statements each cost a hop to the connection's own thread, the reads are one statement;
+//! PostgreSQL reads the rounds, then locks their wallets. On both the writes are one round trip.
+//! Every balance change keeps its ledger row; nothing here decides who wins or who may play.
 
 use sea_orm::{ActiveEnum, ConnectionTrait, DbBackend, DbErr, FromQueryResult, Statement};
 
@@ -180,7 +180,7 @@ pub struct WalletAfter {
 
 /// Writes a batch's results: every wallet in one statement, each only if its balance is still
 /// the one read, then the bets (ids reserved, receipts signed) and their ledger rows as
-/// multi-row inserts; on SQLite the three go as one statement list, in one hop. Whether every
+/// multi-row inserts, the three in one round trip (`play_sql::PlaySql::writes`). Whether every
 /// wallet was written (if not, the caller rolls the batch back).
 pub async fn write_batch(
     db: &impl ConnectionTrait,
@@ -231,21 +231,14 @@ pub async fn write_batch(
         })
         .collect();
     let rows = [json(&wallets)?, json(&bets)?, json(&ledger_rows)?];
-    let writes = &play_sql::for_backend(backend).writes;
-    let mut written = 0;
-    if let [all] = writes.as_slice() {
-        written = db
-            .execute_raw(statement(backend, all, rows))
-            .await?
-            .rows_affected();
+    let writes = statement(backend, &play_sql::for_backend(backend).writes, rows);
+    let written = if backend == DbBackend::Sqlite {
+        db.execute_raw(writes).await?.rows_affected()
     } else {
-        for (sql, rows) in writes.iter().zip(rows) {
-            written += db
-                .execute_raw(statement(backend, sql, [rows]))
-                .await?
-                .rows_affected();
-        }
-    }
+        let counted = db.query_one_raw(writes).await?;
+        let written: i64 = counted.map_or(Ok(0), |row| row.try_get("", "written"))?;
+        u64::try_from(written).unwrap_or_default()
+    };
     Ok(written == expected as u64)
 }
 
