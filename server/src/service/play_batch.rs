@@ -3,8 +3,8 @@
 //! play is settled in memory, in queue order, against its wallet's running balance and the
 //! day's net (a refused play changes nothing: its round is opened again); then each wallet is
 //! written once, and the bets (signed, their ids reserved first) and their ledger rows go in as
-//! multi-row inserts (on SQLite the reads are one statement and the writes one list of them:
-//! `store::plays`). A play whose round is missing, not open, expired, or already played
+//! multi-row inserts (on SQLite the reads are one statement; on both backends the writes are one
+//! round trip: `store::plays`). A play whose round is missing, not open, expired, or already played
 //! earlier in the batch is left to its request, which answers from the stored state.
 
 use std::collections::{HashMap, HashSet};
