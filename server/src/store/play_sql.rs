@@ -112,11 +112,20 @@ impl PlaySql {
             "UPDATE rounds SET state = 'open', spent_at = NULL WHERE id {} AND state = 'spent'",
             among(backend, 1)
         );
+        // PostgreSQL guesses 100 rows for any JSON array and would join them to every wallet
+        // by a full scan; naming the addresses as well makes it look them up by key.
+        let listed = if sqlite {
+            String::new()
+        } else {
+            "wallets.address = ANY (ARRAY(SELECT value ->> 0 \
+             FROM jsonb_array_elements($1::jsonb) AS listed (value))) AND "
+                .to_owned()
+        };
         let update_wallets = format!(
             "UPDATE wallets SET chips = batch.chips, net_day = batch.net_day, \
              net_today = batch.net_today, open_rounds = wallets.open_rounds - batch.rounds_spent \
              FROM ({}) AS batch \
-             WHERE wallets.address = batch.address AND wallets.chips = batch.chips_before",
+             WHERE {listed}wallets.address = batch.address AND wallets.chips = batch.chips_before",
             rows(backend, 1, WALLET_ROW)
         );
         let insert = |table: &str, param: usize, columns: &[(&str, Column)]| {
