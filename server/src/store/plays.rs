@@ -193,41 +193,32 @@ pub async fn write_batch(
     }
     let backend = db.get_database_backend();
     let expected = wallets.len() + bets.len() + ledger_rows.len();
+    // Each row in the order `play_sql` lists its columns.
     let wallets: Vec<_> = wallets
         .iter()
         .map(|w| {
-            let WalletAfter {
-                address,
-                chips_before,
-                chips,
-                net_day,
-                net_today,
-                rounds_spent,
-            } = w;
             (
-                address,
-                chips_before,
-                chips,
-                net_day,
-                net_today,
-                rounds_spent,
+                &w.address,
+                w.chips_before,
+                w.chips,
+                w.net_day,
+                w.net_today,
+                w.rounds_spent,
             )
         })
         .collect();
     let bets: Vec<_> = bets.iter().map(bet_row).collect();
     let ledger_rows: Vec<_> = ledger_rows
         .iter()
-        .map(|row| {
-            let kind = row.kind.to_value();
-            let LedgerRow {
-                address,
-                delta,
-                balance_after,
-                reference,
-                at,
-                ..
-            } = row;
-            (address, kind, delta, balance_after, reference, at)
+        .map(|r| {
+            (
+                &r.address,
+                r.kind.to_value(),
+                r.delta,
+                r.balance_after,
+                &r.reference,
+                r.at,
+            )
         })
         .collect();
     let rows = [json(&wallets)?, json(&bets)?, json(&ledger_rows)?];
