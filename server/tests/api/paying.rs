@@ -287,17 +287,27 @@ pub fn chain_settings(
     }
 }
 
-/// Mints more test dollars (base units) to an address.
+/// Mints more test dollars (base units) to an address. The minter is the house key, which the
+/// server may be using at the same moment (house agents settling their purchases): a mint the
+/// node refuses for its nonce was never sent, and is sent again with a fresh one.
 pub async fn mint_to(app: &PaidApp, owner: Address, base_units: u64) {
-    devnet::mint(
-        &app.devnet.rpc_url(),
-        &app.devnet.house,
-        app.devnet.token,
-        owner,
-        U256::from(base_units),
-    )
-    .await
-    .expect("minted");
+    for attempt in 1.. {
+        let minted = devnet::mint(
+            &app.devnet.rpc_url(),
+            &app.devnet.house,
+            app.devnet.token,
+            owner,
+            U256::from(base_units),
+        )
+        .await;
+        match minted {
+            Ok(()) => return,
+            Err(error) if attempt < 10 && error.to_string().contains("nonce") => {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            Err(error) => panic!("minted: {error:?}"),
+        }
+    }
 }
 
 /// Signs a payment for the challenge's first offer with the arcade's own x402 client; `edit`
