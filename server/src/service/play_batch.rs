@@ -1,11 +1,11 @@
-//! One batch of plays in one transaction. The batch's rounds and their wallets are read (the
-//! wallets locked in address order), its rounds spent by one conditional update; then every
-//! play is settled in memory, in queue order, against its wallet's running balance and the
-//! day's net (a refused play changes nothing: its round is opened again); then each wallet is
-//! written once, and the bets (signed, their ids reserved first) and their ledger rows go in as
-//! multi-row inserts (on SQLite the reads are one statement; on both backends the writes are one
-//! round trip: `store::plays`). A play whose round is missing, not open, expired, or already played
-//! earlier in the batch is left to its request, which answers from the stored state.
+//! One batch of plays in one transaction. The batch's rounds are spent by one conditional
+//! update and read with their wallets (the wallets locked in address order); then every play is
+//! settled in memory, in queue order, against its wallet's running balance and the day's net (a
+//! refused play changes nothing: its round is opened again); then each wallet is written once,
+//! and the bets (their ids taken first, their receipts signed) and their ledger rows go in as
+//! multi-row inserts, in one round trip (`store::plays`). A play whose round is missing, not
+//! open, expired, or already played earlier in the batch is left to its request, which answers
+//! from the stored state.
 
 use std::collections::{HashMap, HashSet};
 
@@ -57,20 +57,14 @@ impl Arcade {
         let now = now_ms();
         let txn = store::begin(&self.db).await?;
         let ids: Vec<&str> = queued.iter().map(|q| q.play.round_id.as_str()).collect();
-        let read = store::plays::read_batch(&txn, &ids).await?;
-        let candidates = self.candidates(queued, &read.rounds, now);
-        let wanted: Vec<&str> = candidates.iter().flatten().map(|r| &*r.id).collect();
-        let spent: HashSet<String> =
-            store::plays::spend(&txn, &wanted, now, self.opened_after(now))
-                .await?
-                .into_iter()
-                .collect();
+        let spent = store::plays::spend_batch(&txn, &ids, now, self.opened_after(now)).await?;
+        let rounds = first_plays(queued, &spent.rounds);
 
-        let mut book = Book::new(&read.wallets, now);
+        let mut book = Book::new(&spent.wallets, now);
         let mut refused = Vec::new();
         let mut pending = Vec::with_capacity(queued.len());
-        for (queued, candidate) in queued.iter().zip(candidates) {
-            let Some(round) = candidate.filter(|r| spent.contains(&r.id)) else {
+        for (queued, round) in queued.iter().zip(rounds) {
+            let Some(round) = round else {
                 pending.push(Pending::NotOpen);
                 continue;
             };
@@ -87,9 +81,7 @@ impl Arcade {
             .iter()
             .filter(|p| matches!(p, Pending::Settled(..)))
             .count();
-        let mut bet_ids = store::plays::reserve_bet_ids(&txn, settled_count, &read)
-            .await?
-            .into_iter();
+        let mut bet_ids = spent.bet_ids(settled_count)?.into_iter();
         let (outcomes, bets) = self.record(pending, &book, &mut bet_ids, now)?;
         let wallets_after = book.wallets_after();
         if !store::plays::write_batch(&txn, &wallets_after, &bets, &book.ledger).await? {
@@ -103,28 +95,6 @@ impl Arcade {
             }
         }
         Ok(outcomes)
-    }
-
-    /// Per play, its round if it may be spent by it: found, open, not expired, and the first
-    /// play of that round in the batch.
-    fn candidates<'r>(
-        &self,
-        queued: &[Queued],
-        rounds: &'r [round::Model],
-        now: i64,
-    ) -> Vec<Option<&'r round::Model>> {
-        let by_id: HashMap<&str, &round::Model> = rounds.iter().map(|r| (&*r.id, r)).collect();
-        let mut seen = HashSet::new();
-        queued
-            .iter()
-            .map(|q| {
-                let round = *by_id.get(q.play.round_id.as_str())?;
-                let playable = round.state == round::RoundState::Open
-                    && !self.is_expired(round, now)
-                    && seen.insert(&*round.id);
-                playable.then_some(round)
-            })
-            .collect()
     }
 
     /// The outcomes, and the bets to insert: ids assigned in queue order, receipts signed.
@@ -162,6 +132,20 @@ impl Arcade {
         }
         Ok((outcomes, bets))
     }
+}
+
+/// Per play, the round it spent: the one spent with its id, if it is the first play of that
+/// round in the batch.
+fn first_plays<'r>(queued: &[Queued], spent: &'r [round::Model]) -> Vec<Option<&'r round::Model>> {
+    let by_id: HashMap<&str, &round::Model> = spent.iter().map(|r| (&*r.id, r)).collect();
+    let mut seen = HashSet::new();
+    queued
+        .iter()
+        .map(|q| {
+            let round = *by_id.get(q.play.round_id.as_str())?;
+            seen.insert(&*round.id).then_some(round)
+        })
+        .collect()
 }
 
 /// Fewer bet ids were reserved than plays settled (a store defect).

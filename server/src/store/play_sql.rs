@@ -58,13 +58,11 @@ pub const LEDGER_ROW: &[(&str, Column)] = &[
 /// A batch's statements on one backend. `$n` is the nth bound value (SQLite numbers them the
 /// same way, across the statements of a list too).
 pub struct PlaySql {
-    /// SQLite: the rounds of the ids in `$1`, each with its wallet's balance and the day's net,
-    /// and the largest bet id. PostgreSQL: the rounds alone.
-    pub read: String,
-    /// PostgreSQL: the wallets of the addresses in `$1`, locked in address order.
-    pub lock_wallets: String,
-    /// Rounds of the ids in `$2` still open, not expired and opened after `$3`, spent at `$1`;
-    /// returns the ids spent.
+    /// The rounds of the ids in `$2` still open, not expired and opened after `$3`, spent at
+    /// `$1`, each returned with its wallet's balance and the day's net (`wallet_chips`,
+    /// `wallet_net_day`, `wallet_net_today`; null if it has none), and where the bets' ids come
+    /// from: on SQLite the largest bet id (`largest_bet`); on PostgreSQL a new id of the bets'
+    /// sequence per round (`reserved_bet`), the wallets locked `FOR UPDATE` in address order.
     pub spend: String,
     /// The rounds of the ids in `$1` opened again.
     pub unspend: String,
@@ -86,28 +84,41 @@ pub fn for_backend(backend: DbBackend) -> &'static PlaySql {
 impl PlaySql {
     fn new(backend: DbBackend) -> Self {
         let sqlite = backend == DbBackend::Sqlite;
-        let read = if sqlite {
-            format!(
-                "SELECT rounds.*, wallets.chips AS wallet_chips, wallets.net_day AS wallet_net_day, \
-                 wallets.net_today AS wallet_net_today, \
-                 (SELECT COALESCE(MAX(id), 0) FROM bets) AS largest_bet \
-                 FROM rounds LEFT JOIN wallets ON wallets.address = rounds.address \
-                 WHERE rounds.id {}",
-                among(backend, 1)
-            )
-        } else {
-            format!("SELECT * FROM rounds WHERE id {}", among(backend, 1))
-        };
-        let lock_wallets = format!(
-            "SELECT address, chips, net_day, net_today FROM wallets WHERE address {} \
-             ORDER BY address FOR UPDATE",
-            among(backend, 1)
-        );
-        let spend = format!(
+        let spend_rounds = format!(
             "UPDATE rounds SET state = 'spent', spent_at = $1 WHERE id {} \
-             AND state = 'open' AND expired_at IS NULL AND created_at > $3 RETURNING id",
+             AND state = 'open' AND expired_at IS NULL AND created_at > $3",
             among(backend, 2)
         );
+        let spend = if sqlite {
+            // One writer holds the database: the rows returned read their wallets and the
+            // largest bet id by subqueries.
+            let wallet = |column: &str| {
+                format!(
+                    "(SELECT {column} FROM wallets WHERE wallets.address = rounds.address) \
+                     AS wallet_{column}"
+                )
+            };
+            format!(
+                "{spend_rounds} RETURNING *, {}, {}, {}, \
+                 (SELECT COALESCE(MAX(id), 0) FROM bets) AS largest_bet",
+                wallet("chips"),
+                wallet("net_day"),
+                wallet("net_today")
+            )
+        } else {
+            // The wallets are locked by a step of their own, sorted before its rows are locked,
+            // and materialized so that it runs once, whole, whatever plan joins it.
+            format!(
+                "WITH spent AS ({spend_rounds} RETURNING *), \
+                 locked AS MATERIALIZED (SELECT address, chips, net_day, net_today FROM wallets \
+                 WHERE address = ANY (ARRAY(SELECT address FROM spent)) \
+                 ORDER BY address FOR UPDATE) \
+                 SELECT spent.*, locked.chips AS wallet_chips, locked.net_day AS wallet_net_day, \
+                 locked.net_today AS wallet_net_today, \
+                 nextval(pg_get_serial_sequence('bets', 'id')) AS reserved_bet \
+                 FROM spent LEFT JOIN locked ON locked.address = spent.address"
+            )
+        };
         let unspend = format!(
             "UPDATE rounds SET state = 'open', spent_at = NULL WHERE id {} AND state = 'spent'",
             among(backend, 1)
@@ -150,8 +161,6 @@ impl PlaySql {
             )
         };
         Self {
-            read,
-            lock_wallets,
             spend,
             unspend,
             writes,

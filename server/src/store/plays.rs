@@ -1,11 +1,11 @@
 //! Settling a batch of plays in one transaction (the group commit of `service::play_writer`):
-//! the batch's rounds and their wallets read (the wallets locked in address order), the rounds
-//! spent by one conditional update, then the wallets written by one conditional update and the
-//! bets and their ledger rows inserted as multi-row inserts, each batch's rows sent as one JSON
-//! array per statement (the statements' text is fixed: `play_sql.rs`). On SQLite, whose
-//! statements each cost a hop to the connection's own thread, the reads are one statement;
-//! PostgreSQL reads the rounds, then locks their wallets. On both the writes are one round trip.
-//! Every balance change keeps its ledger row; nothing here decides who wins or who may play.
+//! the batch's rounds spent by one conditional update that returns them with their wallets (on
+//! PostgreSQL locked in address order), then the wallets written by one conditional update and
+//! the bets and their ledger rows inserted as multi-row inserts, in one round trip. Each batch's
+//! rows go as one JSON array per statement (the statements' text is fixed: `play_sql.rs`), so a
+//! batch is four round trips: begin, spend, writes, commit (and one more to open again the
+//! rounds of plays the rules refused). Every balance change keeps its ledger row; nothing here
+//! decides who wins or who may play.
 
 use sea_orm::{ActiveEnum, ConnectionTrait, DbBackend, DbErr, FromQueryResult, Statement};
 
@@ -23,118 +23,96 @@ pub struct WalletRead {
     pub net_today: i64,
 }
 
-/// What a batch reads before it settles.
+/// The rounds a batch spent, their wallets, and where its bets' ids come from.
 #[derive(Debug)]
-pub struct BatchRead {
-    /// The rounds among the batch's ids (missing ids are simply absent).
+pub struct BatchSpent {
+    /// The rounds among the batch's ids this batch spent: found, open, not expired and opened
+    /// after the limit (each once, however often its id was queued).
     pub rounds: Vec<round::Model>,
-    /// The wallets of those rounds, one per address.
+    /// The wallets of those rounds, one per address, in address order.
     pub wallets: Vec<WalletRead>,
-    /// SQLite: the largest bet id, read with the rounds (bet ids follow it; see
-    /// `reserve_bet_ids`).
-    largest_bet: Option<i64>,
+    bet_ids: BetIds,
 }
 
-/// The rounds among `ids` and their wallets. PostgreSQL locks the wallets `FOR UPDATE` in
-/// address order, the order every batch takes them in, so two instances' batches queue instead
-/// of deadlocking; SQLite has one writer, and reads it all in one statement.
-pub async fn read_batch(db: &impl ConnectionTrait, ids: &[&str]) -> Result<BatchRead, DbErr> {
-    let backend = db.get_database_backend();
-    if backend == DbBackend::Sqlite {
-        return read_batch_in_one(db, ids).await;
+/// Where a batch's bet ids come from.
+#[derive(Debug)]
+enum BetIds {
+    /// SQLite: past the largest, read inside its one writer's transaction (the primary key
+    /// refusing any overlap).
+    After(i64),
+    /// PostgreSQL: one id of the table's sequence per spent round, taken by the statement that
+    /// spent them (ids of plays refused afterwards stay unused, as a rolled-back insert's do).
+    Reserved(Vec<i64>),
+}
+
+impl BatchSpent {
+    /// `count` bet ids (at most one per spent round), in order, so receipts can be signed
+    /// before their rows are written.
+    pub fn bet_ids(&self, count: usize) -> Result<Vec<i64>, DbErr> {
+        match &self.bet_ids {
+            BetIds::After(largest) => {
+                let count = i64::try_from(count).map_err(|e| DbErr::Custom(e.to_string()))?;
+                Ok((1..=count).map(|offset| largest + offset).collect())
+            }
+            BetIds::Reserved(ids) if count <= ids.len() => Ok(ids[..count].to_vec()),
+            BetIds::Reserved(ids) => Err(DbErr::Custom(format!(
+                "{count} bet ids wanted, {} reserved",
+                ids.len()
+            ))),
+        }
     }
-    let sql = play_sql::for_backend(backend);
-    let rounds = round::Model::find_by_statement(statement(backend, &sql.read, [json(ids)?]))
-        .all(db)
-        .await?;
-    let mut addresses: Vec<&str> = rounds.iter().map(|r| &*r.address).collect();
-    addresses.sort_unstable();
-    addresses.dedup();
-    let locked = statement(backend, &sql.lock_wallets, [json(&addresses)?]);
-    let wallets = WalletRow::find_by_statement(locked)
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|w| WalletRead {
-            address: w.address,
-            chips: w.chips,
-            net_day: w.net_day,
-            net_today: w.net_today,
-        })
-        .collect();
-    Ok(BatchRead {
-        rounds,
-        wallets,
-        largest_bet: None,
-    })
 }
 
-#[derive(Debug, FromQueryResult)]
-struct WalletRow {
-    address: String,
-    chips: i64,
-    net_day: i64,
-    net_today: i64,
-}
-
-/// SQLite: the rounds, their wallets and the largest bet id in one statement.
-async fn read_batch_in_one(db: &impl ConnectionTrait, ids: &[&str]) -> Result<BatchRead, DbErr> {
-    let mut read = BatchRead {
+/// Spends the open rounds among `ids` (not expired, opened after `opened_after`) at `now` and
+/// reads their wallets, in one statement. On PostgreSQL it also locks the wallets `FOR UPDATE`
+/// in address order (the order every batch takes them in, so two instances' batches queue
+/// instead of deadlocking) and takes the bets' ids; SQLite's one writer holds the database. The
+/// wallets' counts of open rounds are written with their balances (`write_batch`).
+pub async fn spend_batch(
+    db: &impl ConnectionTrait,
+    ids: &[&str],
+    now: i64,
+    opened_after: i64,
+) -> Result<BatchSpent, DbErr> {
+    let backend = db.get_database_backend();
+    let mut batch = BatchSpent {
         rounds: Vec::with_capacity(ids.len()),
         wallets: Vec::new(),
-        largest_bet: None,
+        bet_ids: BetIds::Reserved(Vec::new()),
     };
     if ids.is_empty() {
-        return Ok(read);
+        return Ok(batch);
     }
-    let backend = DbBackend::Sqlite;
-    let sql = &play_sql::for_backend(backend).read;
-    let rows = db
-        .query_all_raw(statement(backend, sql, [json(ids)?]))
-        .await?;
+    let sql = &play_sql::for_backend(backend).spend;
+    let values = [now.into(), json(ids)?, opened_after.into()];
+    let rows = db.query_all_raw(statement(backend, sql, values)).await?;
+    let mut reserved = Vec::new();
     for row in rows {
         let round = round::Model::from_query_result(&row, "")?;
-        read.largest_bet = Some(row.try_get("", "largest_bet")?);
+        if backend == DbBackend::Sqlite {
+            batch.bet_ids = BetIds::After(row.try_get("", "largest_bet")?);
+        } else {
+            reserved.push(row.try_get("", "reserved_bet")?);
+        }
         if let Some(chips) = row.try_get::<Option<i64>>("", "wallet_chips")? {
-            read.wallets.push(WalletRead {
+            batch.wallets.push(WalletRead {
                 address: round.address.clone(),
                 chips,
                 net_day: row.try_get("", "wallet_net_day")?,
                 net_today: row.try_get("", "wallet_net_today")?,
             });
         }
-        read.rounds.push(round);
+        batch.rounds.push(round);
     }
-    read.wallets
+    if backend != DbBackend::Sqlite {
+        reserved.sort_unstable();
+        batch.bet_ids = BetIds::Reserved(reserved);
+    }
+    batch
+        .wallets
         .sort_unstable_by(|a, b| a.address.cmp(&b.address));
-    read.wallets.dedup_by(|a, b| a.address == b.address);
-    Ok(read)
-}
-
-/// Open, not expired and opened after `opened_after` → spent; the ids it spent (a round
-/// another play or the upkeep got to first is not among them). The wallets' counts of open
-/// rounds are written with their balances (`write_batch`).
-pub async fn spend(
-    db: &impl ConnectionTrait,
-    ids: &[&str],
-    now: i64,
-    opened_after: i64,
-) -> Result<Vec<String>, DbErr> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let backend = db.get_database_backend();
-    let sql = &play_sql::for_backend(backend).spend;
-    let values = [now.into(), json(ids)?, opened_after.into()];
-    let spent = SpentRound::find_by_statement(statement(backend, sql, values))
-        .all(db)
-        .await?;
-    Ok(spent.into_iter().map(|round| round.id).collect())
-}
-
-#[derive(Debug, FromQueryResult)]
-struct SpentRound {
-    id: String,
+    batch.wallets.dedup_by(|a, b| a.address == b.address);
+    Ok(batch)
 }
 
 /// Opens again rounds this transaction spent but whose play was refused (a short balance,
@@ -269,44 +247,6 @@ fn bet_row(
         bet.settled_at,
         bet.receipt_signature.as_deref(),
     )
-}
-
-#[derive(Debug, FromQueryResult)]
-struct ReservedId {
-    id: i64,
-}
-
-/// `count` new bet ids, in order, so receipts can be signed before their rows are written
-/// (PostgreSQL: the table's own sequence; SQLite: past the largest, which `read` holds, inside
-/// its one writer's transaction, the primary key refusing any overlap).
-pub async fn reserve_bet_ids(
-    db: &impl ConnectionTrait,
-    count: usize,
-    read: &BatchRead,
-) -> Result<Vec<i64>, DbErr> {
-    let count = i64::try_from(count).map_err(|e| DbErr::Custom(e.to_string()))?;
-    if let Some(largest) = read.largest_bet {
-        return Ok((1..=count).map(|offset| largest + offset).collect());
-    }
-    let backend = db.get_database_backend();
-    if backend == DbBackend::Postgres {
-        let sql = "SELECT nextval(pg_get_serial_sequence('bets', 'id')) AS id \
-                   FROM generate_series(1, $1) ORDER BY 1";
-        let rows = ReservedId::find_by_statement(Statement::from_sql_and_values(
-            backend,
-            sql,
-            [count.into()],
-        ))
-        .all(db)
-        .await?;
-        return Ok(rows.into_iter().map(|row| row.id).collect());
-    }
-    let sql = "SELECT COALESCE(MAX(id), 0) AS id FROM bets";
-    let largest = ReservedId::find_by_statement(Statement::from_string(backend, sql))
-        .one(db)
-        .await?
-        .map_or(0, |row| row.id);
-    Ok((1..=count).map(|offset| largest + offset).collect())
 }
 
 /// A ledger row to write: the balance change and the balance after it.
