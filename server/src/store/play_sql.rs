@@ -84,8 +84,14 @@ pub fn for_backend(backend: DbBackend) -> &'static PlaySql {
 impl PlaySql {
     fn new(backend: DbBackend) -> Self {
         let sqlite = backend == DbBackend::Sqlite;
+        // SQLite copies every page a statement that updates several rows touches to a statement
+        // journal, in case a constraint aborts it halfway and it must be undone alone. A batch's
+        // statements fail or commit together (an error rolls the whole transaction back), so on
+        // SQLite its updates stop where they fail (`OR FAIL`, which needs no undo). Its inserts
+        // keep the journal: a foreign key checked per statement needs it whatever the clause.
+        let update = if sqlite { "UPDATE OR FAIL" } else { "UPDATE" };
         let spend_rounds = format!(
-            "UPDATE rounds SET state = 'spent', spent_at = $1 WHERE id {} \
+            "{update} rounds SET state = 'spent', spent_at = $1 WHERE id {} \
              AND state = 'open' AND expired_at IS NULL AND created_at > $3",
             among(backend, 2)
         );
@@ -120,7 +126,7 @@ impl PlaySql {
             )
         };
         let unspend = format!(
-            "UPDATE rounds SET state = 'open', spent_at = NULL WHERE id {} AND state = 'spent'",
+            "{update} rounds SET state = 'open', spent_at = NULL WHERE id {} AND state = 'spent'",
             among(backend, 1)
         );
         // PostgreSQL guesses 100 rows for any JSON array and would join them to every wallet
@@ -133,7 +139,7 @@ impl PlaySql {
                 .to_owned()
         };
         let update_wallets = format!(
-            "UPDATE wallets SET chips = batch.chips, net_day = batch.net_day, \
+            "{update} wallets SET chips = batch.chips, net_day = batch.net_day, \
              net_today = batch.net_today, open_rounds = wallets.open_rounds - batch.rounds_spent \
              FROM ({}) AS batch \
              WHERE {listed}wallets.address = batch.address AND wallets.chips = batch.chips_before",
