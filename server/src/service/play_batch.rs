@@ -2,10 +2,10 @@
 //! update and read with their wallets (the wallets locked in address order); then every play is
 //! settled in memory, in queue order, against its wallet's running balance and the day's net (a
 //! refused play changes nothing: its round is opened again); then each wallet is written once,
-//! and the bets (their ids taken first, their receipts signed) and their ledger rows go in as
-//! multi-row inserts, in one round trip (`store::plays`). A play whose round is missing, not
-//! open, expired, or already played earlier in the batch is left to its request, which answers
-//! from the stored state.
+//! and the bets (their ids taken first, their receipts signed, on two threads when there are
+//! several) and their ledger rows go in as multi-row inserts, in one round trip
+//! (`store::plays`). A play whose round is missing, not open, expired, or already played earlier
+//! in the batch is left to its request, which answers from the stored state.
 
 use std::collections::{HashMap, HashSet};
 
@@ -88,11 +88,9 @@ impl Arcade {
             return Err(ApiError::internal(BalanceMoved(wallets_after.len())));
         }
         txn.commit().await?;
-        for outcome in &outcomes {
-            if let Outcome::Settled(settled) = outcome {
-                let receipt = &settled.receipt;
-                metrics::round_settled(&receipt.game, receipt.wager, receipt.payout);
-            }
+        for settled in settled(&outcomes) {
+            let receipt = &settled.receipt;
+            metrics::round_settled(&receipt.game, receipt.wager, receipt.payout);
         }
         Ok(outcomes)
     }
@@ -120,18 +118,37 @@ impl Arcade {
                 }
             };
             let id = bet_ids.next().ok_or_else(|| ApiError::internal(NoBetId))?;
-            let (mut bet, receipt) = settled_bet(id, round, queued, &settlement.settlement, now)?;
-            bet.receipt_signature = self.sign_receipt(&receipt, round)?;
+            let (bet, receipt) = settled_bet(id, round, queued, &settlement.settlement, now)?;
             outcomes.push(Outcome::Settled(Box::new(Settled {
                 receipt,
                 round: round.clone(),
-                receipt_signature: bet.receipt_signature.clone(),
+                receipt_signature: None,
                 balance: book.balance_after(settlement.ledger_index),
             })));
             bets.push(bet);
         }
+        let unsigned: Vec<_> = settled(&outcomes)
+            .map(|settled| (&settled.receipt, &settled.round))
+            .collect();
+        let signatures = self.sign_receipts(&unsigned)?;
+        let settled = outcomes.iter_mut().filter_map(|outcome| match outcome {
+            Outcome::Settled(settled) => Some(settled),
+            _ => None,
+        });
+        for ((settled, bet), signature) in settled.zip(&mut bets).zip(signatures) {
+            bet.receipt_signature.clone_from(&signature);
+            settled.receipt_signature = signature;
+        }
         Ok((outcomes, bets))
     }
+}
+
+/// The settled among `outcomes`, in order.
+fn settled(outcomes: &[Outcome]) -> impl Iterator<Item = &Settled> {
+    outcomes.iter().filter_map(|outcome| match outcome {
+        Outcome::Settled(settled) => Some(&**settled),
+        _ => None,
+    })
 }
 
 /// Per play, the round it spent: the one spent with its id, if it is the first play of that

@@ -14,6 +14,14 @@ use crate::proofs::hashes;
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
 use crate::store::entities::round;
 
+/// The fewest receipts a batch signs on two threads (`Arcade::sign_receipts`).
+const SIGN_IN_TWO_FROM: usize = 4;
+
+/// The second thread signing a batch's receipts panicked.
+#[derive(Debug, thiserror::Error)]
+#[error("a receipt-signing thread panicked")]
+struct SignerPanicked;
+
 /// A seed's place in its batch.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct BatchPlace {
@@ -90,6 +98,40 @@ impl Arcade {
             .sign_hash(&hash)
             .map(Some)
             .map_err(ApiError::internal)
+    }
+
+    /// Signs a batch's receipts (`sign_receipt`), in order: from `SIGN_IN_TWO_FROM` receipts on,
+    /// the second half on a thread of its own (a signature costs ~80 µs on this machine kind, a
+    /// thread's start ~20 µs), so the writer's transaction waits half as long for them.
+    pub(super) fn sign_receipts(
+        &self,
+        receipts: &[(&BetReceipt, &round::Model)],
+    ) -> Result<Vec<Option<String>>, ApiError> {
+        let sign_all = |part: &[(&BetReceipt, &round::Model)]| {
+            part.iter()
+                .map(|(receipt, round)| self.sign_receipt(receipt, round))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        if receipts.len() < SIGN_IN_TWO_FROM {
+            return sign_all(receipts);
+        }
+        let (first, second) = receipts.split_at(receipts.len() / 2);
+        std::thread::scope(|scope| {
+            let helper = std::thread::Builder::new()
+                .name("receipt-signer".into())
+                .spawn_scoped(scope, || sign_all(second));
+            let mut signed = sign_all(first)?;
+            match helper {
+                Ok(helper) => signed.extend(
+                    helper
+                        .join()
+                        .map_err(|_| ApiError::internal(SignerPanicked))??,
+                ),
+                // No thread to be had: this one signs the rest.
+                Err(_) => signed.extend(sign_all(second)?),
+            }
+            Ok(signed)
+        })
     }
 
     /// Where the round's seed sits in its batch.

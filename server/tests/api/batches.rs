@@ -10,7 +10,7 @@ use arcade_server::store::wal_checkpoints::WalCheckpointer;
 use futures::future::join_all;
 use serde_json::{Value, json};
 
-use crate::helpers::{Backend, TestApp};
+use crate::helpers::{Backend, TestApp, recover, signer};
 use crate::on_both_backends;
 use crate::play::assert_receipt_verifies;
 
@@ -47,12 +47,20 @@ async fn refused_plays_leave_their_batch_settled(app: &TestApp) {
         .iter()
         .map(|(_, body)| app.post("/api/arcade/flip", body));
     let answers: Vec<_> = join_all(sent).await;
+    let house = signer(&app.get("/api/arcade/manifest").await.ok());
     let mut good_profit = 0;
     let mut racer_settled = 0;
     for ((who, _), answer) in plays.iter().zip(&answers) {
         match (*who, answer.status) {
             ("good", 200) => {
                 assert_receipt_verifies(&answer.body);
+                // The batch's receipts are signed on two threads: each signature is the
+                // house's, over its own receipt.
+                let signed = &answer.body["proofs"]["receipt"];
+                assert_eq!(recover(signed), house, "{}", answer.body);
+                let message = &signed["typed_data"]["message"];
+                assert_eq!(message["bet_id"], answer.body["bet_id"]);
+                assert_eq!(message["round_id"], answer.body["round_id"]);
                 good_profit += answer.body["profit"].as_i64().unwrap();
             }
             ("short", 400) => assert_eq!(answer.body["code"], "insufficient_chips"),

@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use alloy::primitives::Address;
+use alloy::dyn_abi::TypedData;
+use alloy::primitives::{Address, Signature};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::entities::{ledger, wallet};
@@ -294,6 +295,19 @@ impl Response {
         );
         self.body
     }
+}
+
+/// The address a signed object (`{signature, typed_data}`) recovers to.
+pub fn recover(signed: &Value) -> Address {
+    let typed: TypedData = serde_json::from_value(signed["typed_data"].clone()).unwrap();
+    let hash = typed.eip712_signing_hash().unwrap();
+    let signature: Signature = signed["signature"].as_str().unwrap().parse().unwrap();
+    signature.recover_address_from_prehash(&hash).unwrap()
+}
+
+/// The house's signing address, from the manifest.
+pub fn signer(manifest: &Value) -> Address {
+    manifest["signer"].as_str().unwrap().parse().unwrap()
 }
 
 pub fn sign(signer: &PrivateKeySigner, statement: &str) -> String {

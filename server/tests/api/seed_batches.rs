@@ -5,8 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use alloy::dyn_abi::TypedData;
-use alloy::primitives::{Address, Signature};
+use alloy::primitives::Address;
 use alloy::signers::local::PrivateKeySigner;
 use arcade_core::merkle::{leaf_hash, verify_inclusion};
 use arcade_server::entities::round::{self, RoundState};
@@ -15,24 +14,12 @@ use sea_orm::{ActiveValue::Set, EntityTrait};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::helpers::{Backend, TestApp};
+use crate::helpers::{Backend, TestApp, recover, signer};
 
 const BATCH: u64 = 16;
 
 fn small_batches(s: &mut arcade_server::settings::Settings) {
     s.seeds.batch_size = BATCH;
-}
-
-/// The address a signed object (`{signature, typed_data}`) recovers to.
-fn recover(signed: &Value) -> Address {
-    let typed: TypedData = serde_json::from_value(signed["typed_data"].clone()).unwrap();
-    let hash = typed.eip712_signing_hash().unwrap();
-    let signature: Signature = signed["signature"].as_str().unwrap().parse().unwrap();
-    signature.recover_address_from_prehash(&hash).unwrap()
-}
-
-fn signer(app_games: &Value) -> Address {
-    app_games["signer"].as_str().unwrap().parse().unwrap()
 }
 
 fn digest(hex: &str) -> [u8; 32] {
