@@ -14,8 +14,10 @@ use crate::proofs::hashes;
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
 use crate::store::entities::round;
 
-/// The fewest receipts a batch signs on two threads (`Arcade::sign_receipts`).
-const SIGN_IN_TWO_FROM: usize = 4;
+/// The fewest receipts a batch signs on two threads (`Arcade::sign_receipts`): the second
+/// thread is started per batch, and its start (the kernel zeroing its fresh pages was half of its
+/// samples) outweighs what it saves on a small batch.
+const SIGN_IN_TWO_FROM: usize = 16;
 
 /// The second thread signing a batch's receipts panicked.
 #[derive(Debug, thiserror::Error)]
@@ -101,8 +103,8 @@ impl Arcade {
     }
 
     /// Signs a batch's receipts (`sign_receipt`), in order: from `SIGN_IN_TWO_FROM` receipts on,
-    /// the second half on a thread of its own (a signature costs ~80 µs on this machine kind, a
-    /// thread's start ~20 µs), so the writer's transaction waits half as long for them.
+    /// the second half on a thread of its own (a signature costs ~80 µs on this machine kind),
+    /// so the writer's transaction waits about half as long for them.
     pub(super) fn sign_receipts(
         &self,
         receipts: &[(&BetReceipt, &round::Model)],

@@ -54,8 +54,8 @@ async fn refused_plays_leave_their_batch_settled(app: &TestApp) {
         match (*who, answer.status) {
             ("good", 200) => {
                 assert_receipt_verifies(&answer.body);
-                // The batch's receipts are signed on two threads: each signature is the
-                // house's, over its own receipt.
+                // A large batch's receipts are signed on two threads: each signature is
+                // the house's, over its own receipt.
                 let signed = &answer.body["proofs"]["receipt"];
                 assert_eq!(recover(signed), house, "{}", answer.body);
                 let message = &signed["typed_data"]["message"];
