@@ -3,6 +3,7 @@
 //! The signatures are made once (at commit and at settlement) and stored; the typed data is
 //! rebuilt from the stored fields when shown.
 
+use alloy::primitives::B256;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
@@ -10,19 +11,13 @@ use super::Arcade;
 use super::receipts::BetReceipt;
 use crate::address;
 use crate::error::ApiError;
-use crate::proofs::hashes;
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
+use crate::proofs::{hashes, sign_all};
 use crate::store::entities::round;
 
-/// The fewest receipts a batch signs on two threads (`Arcade::sign_receipts`): the second
-/// thread is started per batch, and its start (the kernel zeroing its fresh pages was half of its
-/// samples) outweighs what it saves on a small batch.
-const SIGN_IN_TWO_FROM: usize = 16;
-
-/// The second thread signing a batch's receipts panicked.
-#[derive(Debug, thiserror::Error)]
-#[error("a receipt-signing thread panicked")]
-struct SignerPanicked;
+/// The fewest receipts a batch signs on two threads (`Arcade::sign_receipts`): below it, handing
+/// half to the other thread (a wake-up and a reply) saves less than it costs.
+const SIGN_IN_TWO_FROM: usize = 4;
 
 /// A seed's place in its batch.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -84,56 +79,51 @@ impl Arcade {
         Some(typed::receipt(&self.seeds.signer.domain(), &message))
     }
 
-    /// Signs a freshly settled receipt (`None` for a round from before batches), hashing its
-    /// typed data from static types: the hot path of every play.
-    pub(super) fn sign_receipt(
+    /// The hash a freshly settled receipt is signed over (`None` for a round from before
+    /// batches), from static types: the hot path of every play.
+    fn receipt_hash(
         &self,
         receipt: &BetReceipt,
         round: &round::Model,
-    ) -> Result<Option<String>, ApiError> {
+    ) -> Result<Option<B256>, ApiError> {
         let Some(message) = receipt_message(receipt, round) else {
             return Ok(None);
         };
-        let signer = &self.seeds.signer;
-        let hash = hashes::receipt(signer.eip712_domain(), &message).map_err(ApiError::internal)?;
-        signer
-            .sign_hash(&hash)
+        let domain = self.seeds.signer.eip712_domain();
+        hashes::receipt(domain, &message)
             .map(Some)
             .map_err(ApiError::internal)
     }
 
-    /// Signs a batch's receipts (`sign_receipt`), in order: from `SIGN_IN_TWO_FROM` receipts on,
-    /// the second half on a thread of its own (a signature costs ~80 µs on this machine kind),
-    /// so the writer's transaction waits about half as long for them.
+    /// Signs a batch's receipts, in order (`None` for rounds from before batches): from
+    /// `SIGN_IN_TWO_FROM` receipts on, the second half on the signing thread beside this one
+    /// (a signature costs ~80 µs on this machine kind), so the writer's transaction waits about
+    /// half as long for them.
     pub(super) fn sign_receipts(
         &self,
         receipts: &[(&BetReceipt, &round::Model)],
     ) -> Result<Vec<Option<String>>, ApiError> {
-        let sign_all = |part: &[(&BetReceipt, &round::Model)]| {
-            part.iter()
-                .map(|(receipt, round)| self.sign_receipt(receipt, round))
-                .collect::<Result<Vec<_>, _>>()
+        let hashes = receipts
+            .iter()
+            .map(|(receipt, round)| self.receipt_hash(receipt, round))
+            .collect::<Result<Vec<_>, _>>()?;
+        let to_sign: Vec<B256> = hashes.iter().flatten().copied().collect();
+        let here = if to_sign.len() < SIGN_IN_TWO_FROM {
+            to_sign.len()
+        } else {
+            to_sign.len() / 2
         };
-        if receipts.len() < SIGN_IN_TWO_FROM {
-            return sign_all(receipts);
+        let (first, second) = to_sign.split_at(here);
+        let handed = (!second.is_empty()).then(|| self.seeds.receipt_signer.hand(second.to_vec()));
+        let mut signatures = sign_all(&self.seeds.signer, first).map_err(ApiError::internal)?;
+        if let Some(handed) = handed {
+            signatures.extend(handed.signatures().map_err(ApiError::internal)?);
         }
-        let (first, second) = receipts.split_at(receipts.len() / 2);
-        std::thread::scope(|scope| {
-            let helper = std::thread::Builder::new()
-                .name("receipt-signer".into())
-                .spawn_scoped(scope, || sign_all(second));
-            let mut signed = sign_all(first)?;
-            match helper {
-                Ok(helper) => signed.extend(
-                    helper
-                        .join()
-                        .map_err(|_| ApiError::internal(SignerPanicked))??,
-                ),
-                // No thread to be had: this one signs the rest.
-                Err(_) => signed.extend(sign_all(second)?),
-            }
-            Ok(signed)
-        })
+        let mut signatures = signatures.into_iter();
+        Ok(hashes
+            .iter()
+            .map(|hash| hash.and_then(|_| signatures.next()))
+            .collect())
     }
 
     /// Where the round's seed sits in its batch.

@@ -8,7 +8,7 @@ use super::{Arcade, now_ms, rfc3339};
 use crate::address;
 use crate::error::ApiError;
 use crate::proofs::typed::{self, TypedData};
-use crate::proofs::{HouseSigner, SeedBook};
+use crate::proofs::{HouseSigner, SeedBook, SigningThread};
 use crate::store;
 use crate::store::entities::round::RoundState;
 use crate::store::entities::seed_batch;
@@ -17,6 +17,8 @@ use crate::store::entities::seed_batch;
 #[derive(Debug)]
 pub struct Seeds {
     pub signer: HouseSigner,
+    /// Signs half of a large batch's receipts beside the play writer.
+    pub receipt_signer: SigningThread,
     pub book: SeedBook,
     pub batch_size: i64,
     /// Held while this instance publishes a batch.
@@ -28,6 +30,7 @@ pub struct Seeds {
 impl Seeds {
     pub fn new(signer: HouseSigner, book: SeedBook, batch_size: u64) -> Self {
         Self {
+            receipt_signer: SigningThread::new(signer.clone()),
             signer,
             book,
             batch_size: i64::try_from(batch_size.max(1)).unwrap_or(i64::MAX),
