@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL cluster on loopback for the test suite (installing Debian's
 # `postgresql` if it is missing) and prints the admin URL. Stop it with `postgres.sh stop`.
+# ARCADE_TEST_PG_OPTIONS adds server settings (`-c shared_buffers=2GB`, for the growth bench).
 set -euo pipefail
 
 PORT="${ARCADE_TEST_PG_PORT:-54329}"
@@ -43,5 +44,5 @@ mkdir -p "$DATA"
 as_owner "'$BIN/initdb' -D '$DATA' -U postgres --auth=trust -E UTF8 >/dev/null"
 touch "$LOG"
 [[ "$(id -u)" == 0 ]] && chown postgres:postgres "$LOG"
-as_owner "'$BIN/pg_ctl' -D '$DATA' -l '$LOG' -w -o \"-h 127.0.0.1 -p $PORT -k /tmp -c max_connections=400 -c fsync=off\" start >/dev/null"
+as_owner "'$BIN/pg_ctl' -D '$DATA' -l '$LOG' -w -o \"-h 127.0.0.1 -p $PORT -k /tmp -c max_connections=400 -c fsync=off ${ARCADE_TEST_PG_OPTIONS:-}\" start >/dev/null"
 echo "postgres://postgres@127.0.0.1:$PORT/postgres"
