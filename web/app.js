@@ -161,7 +161,6 @@ async function main() {
   $('#self-check').addEventListener('click', selfCheck);
   startMonitor();
   document.body.dataset.ready = 'true';
-  // When the page became usable, on its own clock (from navigation start), for any profiler.
   performance.mark('arcade:ready');
   floor().catch((error) => { $('#house').textContent = `floor unavailable: ${error.message}`; });
 }
