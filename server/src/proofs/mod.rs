@@ -1,8 +1,8 @@
 //! What the house signs and how its seeds are fixed in advance (`docs/proofs.md`): EIP-712
 //! typed data for commitments, receipts and seed batches (`typed.rs`) and the same hashes from
-//! static types for the hot paths (`hashes.rs`), the signing key
-//! (`signer.rs`, and a thread signing beside the caller: `signing_thread.rs`) and the seed batches derived from a secret, with their Merkle trees
-//! (`seeds.rs`). Pure: no database, no clock.
+//! static types for the hot paths (`hashes.rs`), the signing key (`signer.rs`) and a thread
+//! signing beside its caller (`signing_thread.rs`), and the seed batches derived from a secret,
+//! with their Merkle trees (`seeds.rs`). No database, no clock.
 
 pub mod hashes;
 mod seeds;
