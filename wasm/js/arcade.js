@@ -4,24 +4,29 @@
 // check, outcome, payout and text of a report comes from the core. See wasm/src/lib.rs for
 // the flat form of each answer.
 //
-// `wasm/js/package.mjs` copies this file into each built package: as it is for the `web` build,
-// without the web-only line for `bundler`, as CommonJS for `nodejs` (import and exports
-// rewritten).
+// `wasm/js/package.mjs` copies this file and fields.js (reading the fields) into each built
+// package: as they are for the `web` build, without the web-only line for `bundler`, as
+// CommonJS for `nodejs` (imports and exports rewritten).
 import * as raw from './arcade_wasm.js';
+import {
+  boolean,
+  error,
+  i64,
+  invalid,
+  kind,
+  length,
+  object,
+  objectField,
+  optionalInteger,
+  optionalString,
+  string,
+  u64,
+  u64OrZero,
+  wrong,
+} from './fields.js';
 
 // web build: instantiate the module first (`await init()`, or `initSync({ module })`).
 export { default, initSync } from './arcade_wasm.js';
-
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-
-/** The `Error` every function throws, with its stable `code`. */
-function error(code, message) {
-  return Object.assign(new Error(message), { code });
-}
-
-function invalid(message) {
-  return error('invalid_input', message);
-}
 
 /** An answer of the module, or its failure thrown. */
 function answer(out) {
@@ -30,91 +35,6 @@ function answer(out) {
     throw error(out.slice(1, at), out.slice(at + 1));
   }
   return out;
-}
-
-// Reading values as the module needs them, by the same rules as before the flat boundary
-// (serde-wasm-bindgen's): a struct is any object; an absent, undefined or null optional field
-// is none; integers are safe integers (or BigInts within them, for 64-bit fields), never
-// rounded. Each reader has a fast path; the slow paths work out the error.
-
-function kind(value) {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? `string ${JSON.stringify(value)}` : `${typeof value} ${String(value)}`;
-}
-
-/** The error for field `key` of `parent`: missing, or of the wrong type. */
-function wrong(parent, key, value, expected) {
-  if (value === undefined && !(key in parent)) return invalid(`missing field \`${key}\``);
-  return invalid(`${key}: invalid type: ${kind(value)}, expected ${expected}`);
-}
-
-function object(value, key) {
-  if (typeof value === 'object' && value !== null) return value;
-  throw invalid(`${key}: invalid type: ${kind(value)}, expected an object`);
-}
-
-// Each reader takes the field's value (read where the field is named, which is fast) and, for
-// an error, the object and the key it came from.
-
-function objectField(value, parent, key) {
-  if (typeof value === 'object' && value !== null) return value;
-  throw wrong(parent, key, value, 'an object');
-}
-
-function string(value, parent, key) {
-  if (typeof value === 'string') return value;
-  throw wrong(parent, key, value, 'a string');
-}
-
-function optionalString(value, parent, key) {
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return undefined;
-  throw wrong(parent, key, value, 'a string');
-}
-
-/** A BigInt within the safe integers, as a number (64-bit fields take them). */
-function fromBigInt(value, signed) {
-  if (typeof value === 'bigint' && value <= MAX_SAFE && value >= (signed ? -MAX_SAFE : 0)) return Number(value);
-  return undefined;
-}
-
-function u64(value, parent, key) {
-  if (Number.isSafeInteger(value) && value >= 0) return value;
-  const n = fromBigInt(value, false);
-  if (n !== undefined) return n;
-  throw wrong(parent, key, value, 'a non-negative safe integer');
-}
-
-function i64(value, parent, key) {
-  if (Number.isSafeInteger(value)) return value;
-  const n = fromBigInt(value, true);
-  if (n !== undefined) return n;
-  throw wrong(parent, key, value, 'a safe integer');
-}
-
-/** An integer that defaults to 0 when absent (a nonce). */
-function u64OrZero(value, parent, key) {
-  return value === undefined && !(key in parent) ? 0 : u64(value, parent, key);
-}
-
-/** An optional integer (-1: none); the module checks a 32-bit field's range. */
-function optionalInteger(value, parent, key, wide) {
-  if (Number.isSafeInteger(value) && value >= 0) return value;
-  if (value === undefined || value === null) return -1;
-  const n = wide ? fromBigInt(value, false) : undefined;
-  if (n !== undefined) return n;
-  throw wrong(parent, key, value, 'a non-negative safe integer');
-}
-
-function boolean(value, parent, key) {
-  if (typeof value === 'boolean') return value;
-  throw wrong(parent, key, value, 'a boolean');
-}
-
-/** A string field's UTF-16 length for the module, -1 when absent. */
-function length(value) {
-  return value === undefined ? -1 : value.length;
 }
 
 // The string fields of a call go into the module's memory as one UTF-8 text, in one step.

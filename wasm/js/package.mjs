@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // Makes a wasm-pack build of arcade-wasm a package whose entry is the glue:
 //   node wasm/js/package.mjs <pkg dir> <nodejs|web|bundler>
-// copies js/arcade.js (as CommonJS for the nodejs target) and js/arcade.d.ts into the package
-// and points package.json's main, module and types at them. wasm/build.sh runs it after every
+// copies js/arcade.js and js/fields.js (as CommonJS for the nodejs target) and js/arcade.d.ts
+// into the package and points package.json's main, module and types at them. wasm/build.sh runs it after every
 // wasm-pack build (which rewrites package.json); running it twice changes nothing more.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const IMPORT = "import * as raw from './arcade_wasm.js';";
+// The glue's files: the entry, and the field readers it imports.
+const GLUE = ['arcade.js', 'fields.js'];
 // The web target's instantiation, and the comment line above it.
 const WEB_ONLY = /^\/\/ web build:.*\nexport \{ default, initSync \} from '\.\/arcade_wasm\.js';\n/m;
 const WEB_ONLY_TYPES = /^\/\/ web build:[^\n]*\n(?:(?!\/\/ end of web build)[^\n]*\n)*\/\/ end of web build\n/m;
@@ -20,17 +21,17 @@ function replaceOnce(text, pattern, replacement, what) {
   return out;
 }
 
-/** The glue as CommonJS: `require` for the import, `module.exports` for the exports. */
-function commonJs(source) {
-  let out = replaceOnce(source, IMPORT, "'use strict';\nconst raw = require('./arcade_wasm.js');", 'the import of the module');
-  out = replaceOnce(out, WEB_ONLY, '', 'the web-only export');
+/** A file of the glue as CommonJS: `require` for its imports, `module.exports` for its exports. */
+function commonJs(source, file) {
+  let out = source.replace(/^import \* as (\w+) from '([^']+)';$/gm, "const $1 = require('$2');");
+  out = out.replace(/^import \{([^}]+)\} from '([^']+)';$/gm, "const {$1} = require('$2');");
   const names = [];
   out = out.replace(/^export function (\w+)/gm, (_, name) => {
     names.push(name);
     return `function ${name}`;
   });
-  if (/^export /m.test(out)) throw new Error('js/arcade.js: an export the CommonJS rewrite does not handle');
-  return `${out}\nmodule.exports = { ${names.join(', ')} };\n`;
+  if (/^(?:export|import) /m.test(out)) throw new Error(`js/${file}: an export or import the CommonJS rewrite does not handle`);
+  return `'use strict';\n${out}\nmodule.exports = { ${names.join(', ')} };\n`;
 }
 
 function main() {
@@ -40,16 +41,18 @@ function main() {
     process.exit(2);
   }
   const pkg = resolve(dir);
-  const source = readFileSync(join(here, 'arcade.js'), 'utf8');
   const types = readFileSync(join(here, 'arcade.d.ts'), 'utf8');
   const web = target === 'web';
-  const glue = target === 'nodejs' ? commonJs(source) : web ? source : replaceOnce(source, WEB_ONLY, '', 'the web-only export');
-  writeFileSync(join(pkg, 'arcade.js'), glue);
+  for (const file of GLUE) {
+    let source = readFileSync(join(here, file), 'utf8');
+    if (file === 'arcade.js' && !web) source = replaceOnce(source, WEB_ONLY, '', 'the web-only export');
+    writeFileSync(join(pkg, file), target === 'nodejs' ? commonJs(source, file) : source);
+  }
   writeFileSync(join(pkg, 'arcade.d.ts'), web ? types : replaceOnce(types, WEB_ONLY_TYPES, '', 'the web-only types'));
 
   const manifestPath = join(pkg, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  manifest.files = [...new Set([...(manifest.files ?? []), 'arcade.js', 'arcade.d.ts'])];
+  manifest.files = [...new Set([...(manifest.files ?? []), ...GLUE, 'arcade.d.ts'])];
   manifest.main = 'arcade.js';
   if (target !== 'nodejs') manifest.module = 'arcade.js';
   manifest.types = 'arcade.d.ts';

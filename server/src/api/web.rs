@@ -75,11 +75,12 @@ const FILES: [(&str, &str, &str); 11] = [
 ];
 const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");
 const VECTORS_NAME: &str = "fairness-v1.json";
-/// The files of the wasm packages the page loads: the fairness verifier (its entry `arcade.js`,
-/// which wraps wasm-bindgen's `arcade_wasm.js`), and the signature checker (`true`: from
-/// `web.proofs_wasm_dir`).
-const WASM_FILES: [(&str, &str, bool); 5] = [
+/// The files of the wasm packages the page loads: the fairness verifier (its entry `arcade.js`
+/// with the field readers it imports, `fields.js`, wrapping wasm-bindgen's `arcade_wasm.js`),
+/// and the signature checker (`true`: from `web.proofs_wasm_dir`).
+const WASM_FILES: [(&str, &str, bool); 6] = [
     ("arcade.js", "text/javascript; charset=utf-8", false),
+    ("fields.js", "text/javascript; charset=utf-8", false),
     ("arcade_wasm.js", "text/javascript; charset=utf-8", false),
     ("arcade_wasm_bg.wasm", "application/wasm", false),
     ("arcade_proofs.js", "text/javascript; charset=utf-8", true),
