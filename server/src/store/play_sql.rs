@@ -113,9 +113,14 @@ impl PlaySql {
             )
         } else {
             // The wallets are locked by a step of their own, sorted before its rows are locked,
-            // and materialized so that it runs once, whole, whatever plan joins it.
+            // and materialized so that it runs once, whole, whatever plan joins it. The step
+            // that deletes nothing from `bets` takes the table's ROW EXCLUSIVE lock before any id
+            // is taken, as an insert would: the floor's fold (`stats::settled_up_to`) waits for
+            // it with a SHARE lock, so it never reads past ids this batch holds but has not
+            // written yet (writers' locks do not conflict with each other).
             format!(
-                "WITH spent AS ({spend_rounds} RETURNING *), \
+                "WITH holding_ids AS (DELETE FROM bets WHERE false), \
+                 spent AS ({spend_rounds} RETURNING *), \
                  locked AS MATERIALIZED (SELECT address, chips, net_day, net_today FROM wallets \
                  WHERE address = ANY (ARRAY(SELECT address FROM spent)) \
                  ORDER BY address FOR UPDATE) \

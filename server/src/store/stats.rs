@@ -96,7 +96,9 @@ pub async fn fold(db: &Db, house: &HashSet<String>, now: i64) -> Result<bool, Db
 
 /// The highest bet id below which every bet is committed. On PostgreSQL ids are taken before
 /// their transactions commit, so a later id can be visible before an earlier one: a moment's
-/// SHARE lock waits out the inserts in flight (plays queue behind it for that moment).
+/// SHARE lock waits out the inserts in flight, and the play batches that took ids and have not
+/// written them yet (their spend holds the table's ROW EXCLUSIVE lock: `play_sql`); plays queue
+/// behind it for that moment.
 async fn settled_up_to(db: &Db) -> Result<i64, DbErr> {
     let txn = db.begin().await?;
     if db.get_database_backend() == DbBackend::Postgres {

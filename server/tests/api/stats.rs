@@ -214,3 +214,47 @@ async fn folded_totals_match_a_scan_of_the_bets_sqlite() {
 async fn folded_totals_match_a_scan_of_the_bets_postgres() {
     folded_totals_match_a_scan_of_the_bets(Backend::Postgres).await;
 }
+
+/// On PostgreSQL a play batch takes its bets' ids when it spends its rounds and writes the bets
+/// later (after signing their receipts), while another batch may commit higher ids meanwhile.
+/// The floor's fold must wait for such a batch: past its ids, its bets would never be counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_fold_waits_for_bet_ids_taken_but_not_yet_written() {
+    use std::collections::HashSet;
+    use std::time::Duration;
+
+    use arcade_server::store;
+
+    let app = TestApp::spawn(Backend::Postgres).await;
+    let player = PrivateKeySigner::random();
+    app.fund(player.address(), 100).await;
+    let round_id = app.commit(&player).await;
+    let db = app.arcade.db.clone();
+    let batch = store::begin(&db).await.unwrap();
+    let now = now_ms();
+    let spent = store::plays::spend_batch(&batch, &[round_id.as_str()], now, 0)
+        .await
+        .unwrap();
+    assert_eq!(spent.bet_ids(1).unwrap().len(), 1, "the batch took an id");
+    let folding =
+        tokio::spawn(async move { store::stats::fold(&db, &HashSet::new(), now).await.unwrap() });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !folding.is_finished(),
+        "the fold went on while a batch held bet ids it had not written"
+    );
+    batch.rollback().await.unwrap();
+    let folded = tokio::time::timeout(Duration::from_secs(10), folding)
+        .await
+        .expect("the fold goes on once the batch is done")
+        .unwrap();
+    assert!(folded);
+    app.audit().await;
+}
+
+fn now_ms() -> i64 {
+    let since_epoch = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    i64::try_from(since_epoch.as_millis()).unwrap()
+}
