@@ -2,8 +2,9 @@
 // Makes a wasm-pack build of arcade-wasm a package whose entry is the glue:
 //   node wasm/js/package.mjs <pkg dir> <nodejs|web|bundler>
 // copies js/arcade.js and js/fields.js (as CommonJS for the nodejs target) and js/arcade.d.ts
-// into the package and points package.json's main, module and types at them. wasm/build.sh runs it after every
-// wasm-pack build (which rewrites package.json); running it twice changes nothing more.
+// into the package and points package.json's main, module and types at them. wasm/build.sh
+// runs it after every wasm-pack build (which rewrites package.json); running it twice changes
+// nothing more.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

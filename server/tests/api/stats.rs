@@ -223,6 +223,7 @@ async fn the_fold_waits_for_bet_ids_taken_but_not_yet_written() {
     use std::collections::HashSet;
     use std::time::Duration;
 
+    use arcade_server::service::now_ms;
     use arcade_server::store;
 
     let app = TestApp::spawn(Backend::Postgres).await;
@@ -250,11 +251,4 @@ async fn the_fold_waits_for_bet_ids_taken_but_not_yet_written() {
         .unwrap();
     assert!(folded);
     app.audit().await;
-}
-
-fn now_ms() -> i64 {
-    let since_epoch = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap();
-    i64::try_from(since_epoch.as_millis()).unwrap()
 }
