@@ -26,6 +26,7 @@ use crate::service::play_writer::{PlayWriter, spawn_play_writers};
 use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
 use crate::service::reconcile::spawn_reconciler;
 use crate::service::seed_batches::Seeds;
+use crate::service::settled_mark::SettledMark;
 use crate::service::treasury::{Treasury, spawn_treasury_watch};
 use crate::settings::Settings;
 use crate::store;
@@ -222,6 +223,7 @@ fn arcade(
         crash_after: settings.faults.crash_after,
         house_bots,
         floor: Floor::default(),
+        settled_mark: SettledMark::default(),
         rate_limits: RateLimits::new(&settings.rate_limits, house_token()?)?,
         rounds: settings.rounds.clone(),
         seeds: Seeds::new(

@@ -9,7 +9,7 @@
 //! | free chips, balance | `wallets.rs` |
 //! | commit (open a round) | `rounds.rs` |
 //! | flip, dice, roulette (settle a round) | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`) |
-//! | verify a bet, recent bets, the audit feed | `receipts.rs` |
+//! | verify a bet, recent bets, the audit feed | `receipts.rs`, its pages bounded by `settled_mark.rs` |
 //! | a receipt's batch place and signatures | `proofs.rs` |
 //! | publishing and showing seed batches | `seed_batches.rs` |
 //! | games listing, house stats | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
@@ -39,6 +39,7 @@ pub mod receipts;
 pub mod reconcile;
 pub mod rounds;
 pub mod seed_batches;
+pub mod settled_mark;
 pub mod stats;
 pub mod treasury;
 pub mod wallets;
@@ -80,6 +81,8 @@ pub struct Arcade {
     pub seeds: seed_batches::Seeds,
     /// The queue into the one writer that settles plays in batches.
     pub play_writer: play_writer::PlayWriter,
+    /// The audit feed's bound, shared by its readers.
+    pub settled_mark: settled_mark::SettledMark,
 }
 
 /// Milliseconds since the Unix epoch.

@@ -157,9 +157,11 @@ impl Arcade {
             .await
     }
 
-    /// Every settled receipt after `after`, in bet order, seeds and proofs included.
+    /// Every settled receipt after `after`, in bet order, seeds and proofs included; a page
+    /// ends at the settled mark, so no later page can hold a lower id.
     pub async fn receipts_after(&self, after: i64, limit: u64) -> Result<Feed, ApiError> {
-        let rows = store::rounds::settled_after(&self.db, after, limit).await?;
+        let up_to = self.settled_up_to().await?;
+        let rows = store::rounds::settled_between(&self.db, after, up_to, limit).await?;
         let mut receipts = Vec::with_capacity(rows.len());
         for (bet, round) in &rows {
             receipts.push(self.receipt(bet, round).await?);

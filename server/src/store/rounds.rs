@@ -161,15 +161,18 @@ async fn uncount_open(db: &impl ConnectionTrait, address: &str, count: i64) -> R
     Ok(())
 }
 
-/// Settled bets after `after` in bet order, with their rounds (the audit feed).
-pub async fn settled_after(
+/// Settled bets after `after` and up to `up_to` in bet order, with their rounds (the audit
+/// feed).
+pub async fn settled_between(
     db: &Db,
     after: i64,
+    up_to: i64,
     limit: u64,
 ) -> Result<Vec<(bet::Model, round::Model)>, DbErr> {
     let rows = bet::Entity::find()
         .find_also_related(round::Entity)
         .filter(bet::Column::Id.gt(after))
+        .filter(bet::Column::Id.lte(up_to))
         .order_by_asc(bet::Column::Id)
         .limit(limit)
         .all(db)

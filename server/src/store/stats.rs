@@ -99,7 +99,7 @@ pub async fn fold(db: &Db, house: &HashSet<String>, now: i64) -> Result<bool, Db
 /// SHARE lock waits out the inserts in flight, and the play batches that took ids and have not
 /// written them yet (their spend holds the table's ROW EXCLUSIVE lock: `play_sql`); plays queue
 /// behind it for that moment.
-async fn settled_up_to(db: &Db) -> Result<i64, DbErr> {
+pub async fn settled_up_to(db: &Db) -> Result<i64, DbErr> {
     let txn = db.begin().await?;
     if db.get_database_backend() == DbBackend::Postgres {
         txn.execute_unprepared("LOCK TABLE bets IN SHARE MODE")

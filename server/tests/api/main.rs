@@ -18,6 +18,7 @@ mod rpc;
 mod secrets;
 
 mod batches;
+mod feed;
 mod housebots;
 mod identity;
 mod openapi;
