@@ -11,7 +11,8 @@
 //! framework's ceiling on this machine is visible. Client and server share the machine.
 //! `ARCADE_BENCH_ROUNDS` (default 2000), `ARCADE_BENCH_CONCURRENCY` (default 32);
 //! `ARCADE_BENCH_RATE=n` also offers N more plays at n per second (an open loop: latency below
-//! the maximum, counted from when each play was due).
+//! the maximum, counted from when each play was due); `ARCADE_BENCH_FEED_READERS=n` has n
+//! clients page the audit feed back to back while the plays of step 1 settle.
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
@@ -19,6 +20,7 @@ mod support;
 
 use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use alloy::signers::local::PrivateKeySigner;
@@ -64,12 +66,14 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
         }
     });
     let before = Batches::scrape(&client, &app).await;
+    let readers = FeedReaders::start(&app, &client, env_number("ARCADE_BENCH_FEED_READERS", 0));
     let (elapsed, mut latencies) = drive(plays, concurrency).await;
     report(
         &format!("plays settled on {label}"),
         elapsed,
         &mut latencies,
     );
+    readers.stop(elapsed).await;
     Batches::scrape(&client, &app).await.since(&before);
     if let Some(rate) = std::env::var("ARCADE_BENCH_RATE")
         .ok()
@@ -100,6 +104,64 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
         elapsed,
         &mut latencies,
     );
+}
+
+/// Clients paging the audit feed back to back (100 receipts a page, from the last id seen), as
+/// auditors following the house would, beside the plays.
+struct FeedReaders {
+    running: Arc<AtomicBool>,
+    pages: Arc<AtomicU64>,
+    receipts: Arc<AtomicU64>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl FeedReaders {
+    fn start(app: &str, client: &reqwest::Client, count: usize) -> Self {
+        let running = Arc::new(AtomicBool::new(true));
+        let pages = Arc::new(AtomicU64::new(0));
+        let receipts = Arc::new(AtomicU64::new(0));
+        let tasks = (0..count)
+            .map(|_| {
+                let (client, app) = (client.clone(), app.to_owned());
+                let (running, pages, receipts) = (running.clone(), pages.clone(), receipts.clone());
+                tokio::spawn(async move {
+                    let mut after = 0;
+                    while running.load(Ordering::SeqCst) {
+                        let url = format!("{app}/api/arcade/receipts?after={after}&limit=100");
+                        let page = support::get(&client, &url).await;
+                        let list = page["receipts"].as_array().unwrap();
+                        if let Some(last) = list.last() {
+                            after = last["bet_id"].as_i64().unwrap();
+                        }
+                        pages.fetch_add(1, Ordering::SeqCst);
+                        receipts.fetch_add(list.len() as u64, Ordering::SeqCst);
+                    }
+                })
+            })
+            .collect();
+        Self {
+            running,
+            pages,
+            receipts,
+            tasks,
+        }
+    }
+
+    async fn stop(self, elapsed: Duration) {
+        self.running.store(false, Ordering::SeqCst);
+        if self.tasks.is_empty() {
+            return;
+        }
+        for task in self.tasks {
+            task.await.unwrap();
+        }
+        let seconds = elapsed.as_secs_f64();
+        println!(
+            "  beside them, the audit feed served {:.0} pages/s, {:.0} receipts/s",
+            self.pages.load(Ordering::SeqCst) as f64 / seconds,
+            self.receipts.load(Ordering::SeqCst) as f64 / seconds,
+        );
+    }
 }
 
 /// Plays offered at `rate` per second (open loop), to read the latency below the maximum.

@@ -94,6 +94,12 @@ pub async fn fold(db: &Db, house: &HashSet<String>, now: i64) -> Result<bool, Db
     Ok(true)
 }
 
+/// Whether bet ids are taken and committed under one write lock, in order (SQLite): then every
+/// visible bet is below the highest id committed, and a reader needs no `settled_up_to`.
+pub fn bet_ids_commit_in_order(db: &Db) -> bool {
+    db.get_database_backend() != DbBackend::Postgres
+}
+
 /// The highest bet id below which every bet is committed. On PostgreSQL ids are taken before
 /// their transactions commit, so a later id can be visible before an earlier one: a moment's
 /// SHARE lock waits out the inserts in flight, and the play batches that took ids and have not
