@@ -1,15 +1,17 @@
 //! Growth benchmark (not part of the test run): `cargo bench -p arcade-server --bench growth`.
 //!
 //! Measures p50/p99 of a play, `GET /verify/{bet_id}`, `GET /recent`, `GET /balance/{address}`
-//! and `GET /house` on a nearly empty database, then loads `ARCADE_BENCH_BULK_ROUNDS` (default
-//! 1,000,000) settled rounds straight into the tables with SQL (seed batches, wallets, rounds,
-//! bets and their ledger rows, shaped like the server's own: signatures, seeds and JSON of the
-//! same lengths), lets the public statistics fold them in (and, on PostgreSQL, runs the vacuum
-//! and analyse its autovacuum would), and measures the same again; prints each ratio and the
-//! database bytes per settled round. On SQLite, and on PostgreSQL when
-//! `ARCADE_BENCH_POSTGRES_URL` names a server this may create a database on. Requests go one
-//! at a time (latency, not throughput); `ARCADE_BENCH_SAMPLES` (default 3000) per figure,
-//! after an untimed quarter as many.
+//! and `GET /house` on two databases side by side: one nearly empty, and one into which
+//! `ARCADE_BENCH_BULK_ROUNDS` (default 1,000,000) settled rounds were loaded straight into the
+//! tables with SQL (seed batches, wallets, rounds, bets and their ledger rows, shaped like the
+//! server's own: signatures, seeds and JSON of the same lengths), its public statistics folded
+//! (and, on PostgreSQL, the vacuum and analyse its autovacuum would run). Each database has its
+//! own server; they are measured in turns (`TURNS`, the order swapped each turn), so the
+//! machine's and the database server's background work fall on both alike and the ratio shows
+//! what the table size costs. Prints each ratio and the database bytes per settled round. On
+//! SQLite, and on PostgreSQL when `ARCADE_BENCH_POSTGRES_URL` names a server this may create
+//! databases on. Requests go one at a time (latency, not throughput); `ARCADE_BENCH_SAMPLES`
+//! (default 3000) per figure and database, after an untimed quarter as many.
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
@@ -24,33 +26,43 @@ use support::{commit_rounds, env_number, funded_player, get, percentiles, post};
 /// Settled rounds per bulk wallet.
 const ROUNDS_PER_WALLET: usize = 100;
 const BATCH_SIZE: usize = 1024;
+/// Turns of measurement per database, each a share of the samples.
+const TURNS: usize = 6;
+
+/// Each measured operation's name and latencies.
+type Figures = Vec<(&'static str, Vec<Duration>)>;
 
 #[tokio::main]
 async fn main() {
     let bulk = env_number("ARCADE_BENCH_BULK_ROUNDS", 1_000_000);
     let samples = env_number("ARCADE_BENCH_SAMPLES", 3_000);
     println!(
-        "bulk rounds {bulk}, {samples} samples per figure, cores {}",
+        "bulk rounds {bulk}, {samples} samples per figure in {TURNS} turns, cores {}",
         support::cores()
     );
-    let sqlite = std::env::temp_dir().join(format!("arcade-growth-{}.db", std::process::id()));
-    growth("SQLite", &support::sqlite_url(&sqlite), bulk, samples).await;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", sqlite.display()));
+    let files = ["empty", "loaded"].map(|name| {
+        std::env::temp_dir().join(format!("arcade-growth-{name}-{}.db", std::process::id()))
+    });
+    let [empty, loaded] = files.each_ref().map(|path| support::sqlite_url(path));
+    growth("SQLite", &empty, &loaded, bulk, samples).await;
+    for file in &files {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+        }
     }
     if let Ok(admin) = std::env::var("ARCADE_BENCH_POSTGRES_URL") {
-        let url = support::fresh_postgres(&admin, "arcade_growth").await;
-        growth("PostgreSQL", &url, bulk, samples).await;
+        let empty = support::fresh_postgres(&admin, "arcade_growth_empty").await;
+        let loaded = support::fresh_postgres(&admin, "arcade_growth_loaded").await;
+        growth("PostgreSQL", &empty, &loaded, bulk, samples).await;
     }
 }
 
-async fn growth(backend: &str, database_url: &str, bulk: usize, samples: usize) {
-    let app = support::start(database_url, |s| s.rate_limits.enabled = false).await;
+async fn growth(backend: &str, empty_url: &str, loaded_url: &str, bulk: usize, samples: usize) {
+    let no_limits = |s: &mut arcade_server::settings::Settings| s.rate_limits.enabled = false;
+    let empty_app = support::start(empty_url, no_limits).await;
+    let loaded_app = support::start(loaded_url, no_limits).await;
     let client = reqwest::Client::new();
-    let db = Database::connect(database_url).await.expect("database");
-    // Untimed first pass: connections, caches and the seed tree warm, as they are after load.
-    measure(&app, &client, samples / 4).await;
-    let empty = measure(&app, &client, samples).await;
+    let db = Database::connect(loaded_url).await.expect("database");
     let bytes_before = database_bytes(&db).await;
     let started = Instant::now();
     load(&db, bulk).await;
@@ -60,18 +72,38 @@ async fn growth(backend: &str, database_url: &str, bulk: usize, samples: usize) 
     );
     settle_after_load(&db).await;
     let folded = Instant::now();
-    wait_for_fold(&app, &client, bulk).await;
+    wait_for_fold(&loaded_app, &client, bulk).await;
     println!(
         "{backend}: statistics folded them in after {:.1} s",
         folded.elapsed().as_secs_f64()
     );
     let bytes_per_round = (database_bytes(&db).await - bytes_before) / bulk as f64;
-    measure(&app, &client, samples / 4).await;
-    let loaded = measure(&app, &client, samples).await;
+    // Untimed first pass: connections, caches and the seed tree warm, as they are after load.
+    for app in [&empty_app, &loaded_app] {
+        measure(app, &client, samples / 4).await;
+    }
+    let (mut empty, mut loaded) = (Figures::new(), Figures::new());
+    for turn in 0..TURNS {
+        let mut order = [(&empty_app, &mut empty), (&loaded_app, &mut loaded)];
+        if turn % 2 == 1 {
+            order.reverse();
+        }
+        for (app, figures) in order {
+            let measured = measure(app, &client, samples / TURNS).await;
+            if figures.is_empty() {
+                *figures = measured;
+            } else {
+                for ((_, all), (_, more)) in figures.iter_mut().zip(measured) {
+                    all.extend(more);
+                }
+            }
+        }
+    }
     println!("\n{backend}: {bytes_per_round:.0} database bytes per settled round");
     println!("| {backend} | empty p50 | empty p99 | at {bulk} p50 | p99 | p99 ratio |");
     println!("|---|---|---|---|---|---|");
-    for ((name, before), (_, after)) in empty.iter().zip(&loaded) {
+    for ((name, before), (_, after)) in empty.into_iter().zip(loaded) {
+        let (before, after) = (percentiles(before), percentiles(after));
         println!(
             "| {name} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {:.2}x |",
             before.0,
@@ -84,12 +116,8 @@ async fn growth(backend: &str, database_url: &str, bulk: usize, samples: usize) 
     println!();
 }
 
-/// (operation, (p50, p99)) for each measured operation.
-async fn measure(
-    app: &str,
-    client: &reqwest::Client,
-    samples: usize,
-) -> Vec<(&'static str, (f64, f64))> {
+/// Each operation's latencies, `samples` of each.
+async fn measure(app: &str, client: &reqwest::Client, samples: usize) -> Figures {
     let mut rounds = Vec::with_capacity(samples);
     let mut players = Vec::new();
     while rounds.len() < samples {
@@ -107,7 +135,7 @@ async fn measure(
         plays.push(elapsed);
         bet_ids.push(played["bet_id"].as_i64().unwrap());
     }
-    let mut figures = vec![("play (flip)", percentiles(plays))];
+    let mut figures = vec![("play (flip)", plays)];
     let urls: [(&str, Vec<String>); 4] = [
         (
             "GET /verify/{bet_id}",
@@ -136,7 +164,7 @@ async fn measure(
         for url in &urls {
             latencies.push(timed(get(client, url)).await.0);
         }
-        figures.push((name, percentiles(latencies)));
+        figures.push((name, latencies));
     }
     figures
 }
