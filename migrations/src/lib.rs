@@ -41,6 +41,10 @@ impl MigratorTrait for Migrator {
                 name: "m0007_open_rounds_index",
                 up: include_str!("sql/0007_open_rounds_index.sql"),
             }),
+            Box::new(SqlMigration {
+                name: "m0008_recent_reads_bets",
+                up: include_str!("sql/0008_recent_reads_bets.sql"),
+            }),
         ]
     }
 }

@@ -284,14 +284,15 @@ async fn load(db: &DatabaseConnection, bulk: usize) {
         ),
         format!(
             "{} INSERT INTO bets (round_id, address, game, client_seed, nonce, wager, params, \
-             result, won, payout, profit, settled_at, receipt_signature) \
+             result, won, payout, profit, settled_at, receipt_signature, commitment, committed_at) \
              SELECT {}, {address}, 'coinflip', 'bulk-client-seed-' || i, 0, 1, '{{\"call\":\"heads\"}}', \
              CASE WHEN i % 2 = 0 THEN '{{\"outcome\":\"heads\"}}' ELSE '{{\"outcome\":\"tails\"}}' END, \
              i % 2 = 0, CASE WHEN i % 2 = 0 THEN 2 ELSE 0 END, CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END, \
-             {t0} + i + 1, '0x' || {} FROM n",
+             {t0} + i + 1, '0x' || {}, {}, {t0} + i FROM n",
             series(bulk),
             hex("i", 32),
-            hex("i", 130)
+            hex("i", 130),
+            hex("i * 13", 64)
         ),
         format!(
             "{} INSERT INTO ledger (address, kind, delta, balance_after, reference, created_at) \

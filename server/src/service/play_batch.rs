@@ -311,6 +311,8 @@ fn settled_bet(
         profit: settlement.profit,
         settled_at: now,
         receipt_signature: None,
+        commitment: round.commitment.clone(),
+        committed_at: round.created_at,
     };
     let receipt = BetReceipt::from_values(
         &bet,

@@ -77,9 +77,9 @@ pub struct VerifiedBet {
 }
 
 impl BetReceipt {
+    /// A settled round's receipt, its seed and commitment read from the round.
     pub fn new(bet: &bet::Model, round: &round::Model) -> Result<Self, ApiError> {
-        let params: Value = serde_json::from_str(&bet.params).map_err(ApiError::internal)?;
-        let result: Value = serde_json::from_str(&bet.result).map_err(ApiError::internal)?;
+        let (params, result) = stored_call(bet)?;
         Self::from_values(bet, round, params, result)
     }
 
@@ -88,6 +88,34 @@ impl BetReceipt {
     pub fn from_values(
         bet: &bet::Model,
         round: &round::Model,
+        params: Value,
+        result: Value,
+    ) -> Result<Self, ApiError> {
+        Self::build(
+            bet,
+            (&round.commitment, round.created_at),
+            Some(round.server_seed.clone()),
+            params,
+            result,
+        )
+    }
+
+    /// A public listing's receipt, from the bet's row alone (it holds the round's commitment
+    /// and time): no server seed, the address truncated.
+    fn public_of(bet: &bet::Model) -> Result<Self, ApiError> {
+        let (params, result) = stored_call(bet)?;
+        let committed = (bet.commitment.as_str(), bet.committed_at);
+        let receipt = Self::build(bet, committed, None, params, result)?;
+        Ok(Self {
+            address: address::truncated(&receipt.address),
+            ..receipt
+        })
+    }
+
+    fn build(
+        bet: &bet::Model,
+        (commitment, committed_at): (&str, i64),
+        server_seed: Option<String>,
         params: Value,
         mut result: Value,
     ) -> Result<Self, ApiError> {
@@ -100,8 +128,8 @@ impl BetReceipt {
             address: address::display_key(&bet.address),
             game: bet.game.clone(),
             fairness_version: FAIRNESS_VERSION,
-            commitment: round.commitment.clone(),
-            server_seed: Some(round.server_seed.clone()),
+            commitment: commitment.to_owned(),
+            server_seed,
             client_seed: bet.client_seed.clone(),
             nonce: bet.nonce,
             wager: bet.wager,
@@ -111,16 +139,10 @@ impl BetReceipt {
             payout: bet.payout,
             profit: bet.profit,
             settled_at: rfc3339(bet.settled_at),
-            committed_at: rfc3339(round.created_at),
+            committed_at: rfc3339(committed_at),
             house_agent: false,
             proofs: None,
         })
-    }
-
-    fn public(mut self) -> Self {
-        self.server_seed = None;
-        self.address = address::truncated(&self.address);
-        self
     }
 
     /// Re-derives this receipt with `arcade-core` exactly as an outside verifier would.
@@ -178,13 +200,20 @@ impl Arcade {
         store::rounds::recent(&self.db, limit)
             .await?
             .iter()
-            .map(|(bet, round)| {
-                let mut receipt = BetReceipt::new(bet, round)?.public();
-                receipt.house_agent = self.house_wallets.contains(&round.address);
+            .map(|bet| {
+                let mut receipt = BetReceipt::public_of(bet)?;
+                receipt.house_agent = self.house_wallets.contains(&bet.address);
                 Ok(receipt)
             })
             .collect()
     }
+}
+
+/// A stored bet's call and result, parsed back from their JSON text.
+fn stored_call(bet: &bet::Model) -> Result<(Value, Value), ApiError> {
+    let params = serde_json::from_str(&bet.params).map_err(ApiError::internal)?;
+    let result = serde_json::from_str(&bet.result).map_err(ApiError::internal)?;
+    Ok((params, result))
 }
 
 /// The dice result's exact return, as fairness v1 names it: a win pays `return_num /

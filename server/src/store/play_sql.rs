@@ -43,6 +43,8 @@ pub const BET_ROW: &[(&str, Column)] = &[
     ("profit", Column::Integer),
     ("settled_at", Column::Integer),
     ("receipt_signature", Column::Text),
+    ("commitment", Column::Text),
+    ("committed_at", Column::Integer),
 ];
 
 /// The columns of a ledger row, in the order `plays.rs` writes them.

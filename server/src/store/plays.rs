@@ -230,6 +230,8 @@ fn bet_row(
     i64,
     i64,
     Option<&str>,
+    &str,
+    i64,
 ) {
     (
         bet.id,
@@ -246,6 +248,8 @@ fn bet_row(
         bet.profit,
         bet.settled_at,
         bet.receipt_signature.as_deref(),
+        &bet.commitment,
+        bet.committed_at,
     )
 }
 

@@ -200,16 +200,11 @@ pub async fn bet(db: &Db, bet_id: i64) -> Result<Option<(bet::Model, round::Mode
     Ok(found.and_then(|(bet, round)| Some((bet, round?))))
 }
 
-/// The newest bets first, with their rounds.
-pub async fn recent(db: &Db, limit: u64) -> Result<Vec<(bet::Model, round::Model)>, DbErr> {
-    let rows = bet::Entity::find()
-        .find_also_related(round::Entity)
+/// The newest bets first (each row holds what a public listing shows of its round).
+pub async fn recent(db: &Db, limit: u64) -> Result<Vec<bet::Model>, DbErr> {
+    bet::Entity::find()
         .order_by_desc(bet::Column::Id)
         .limit(limit)
         .all(db)
-        .await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|(bet, round)| Some((bet, round?)))
-        .collect())
+        .await
 }

@@ -318,7 +318,7 @@ pub fn sign(signer: &PrivateKeySigner, statement: &str) -> String {
 }
 
 /// A database no other test uses, migrated by the server when it starts.
-async fn fresh_database(backend: Backend) -> String {
+pub async fn fresh_database(backend: Backend) -> String {
     let name = format!("arcade_test_{}", alloy::hex::encode(rand_bytes()));
     match backend {
         Backend::Sqlite => {

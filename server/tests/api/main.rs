@@ -12,6 +12,7 @@ mod facilitator;
 mod helpers;
 mod lying_facilitator;
 mod mcp_client;
+mod migrations;
 mod money_audit;
 mod paying;
 mod rpc;

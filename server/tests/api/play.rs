@@ -55,6 +55,7 @@ async fn free_chips_play_every_game_and_verify(app: &TestApp) {
     ];
     let mut chips = 100;
     let mut bet_ids = Vec::new();
+    let mut verified_receipts = Vec::new();
     for (i, (path, call, game)) in calls.iter().enumerate() {
         let round_id = app.commit(&player).await;
         let mut body = call.clone();
@@ -134,6 +135,7 @@ async fn free_chips_play_every_game_and_verify(app: &TestApp) {
         }
         assert_receipt_verifies(&verified);
         bet_ids.push(receipt["bet_id"].as_i64().unwrap());
+        verified_receipts.push(verified);
     }
     assert_eq!(app.chips(address).await, chips);
 
@@ -146,6 +148,24 @@ async fn free_chips_play_every_game_and_verify(app: &TestApp) {
         .collect();
     bet_ids.reverse();
     assert_eq!(listed, bet_ids, "newest first");
+    // A listing shows each round as its receipt does, less the seed and the full address.
+    for (listed, verified) in recent
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(verified_receipts.iter().rev())
+    {
+        for field in [
+            "bet_id",
+            "round_id",
+            "commitment",
+            "committed_at",
+            "settled_at",
+            "result",
+        ] {
+            assert_eq!(listed[field], verified[field], "{field}");
+        }
+    }
     let first = &recent[0];
     assert!(first.get("server_seed").is_none());
     let checksummed = address.to_checksum(None);

@@ -19,6 +19,10 @@ pub struct Model {
     pub settled_at: i64,
     /// The house's EIP-712 signature of the receipt (none for rounds before signing began).
     pub receipt_signature: Option<String>,
+    /// The round's commitment, copied from `rounds` so that the recent rounds read bets alone.
+    pub commitment: String,
+    /// When the round was committed (ms), copied from `rounds` likewise.
+    pub committed_at: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
