@@ -27,7 +27,8 @@ use futures::future::join_all;
 use sea_orm::{Database, EntityTrait};
 use serde_json::{Value, json};
 use support::{
-    env_number, fresh_postgres, open_rounds, percentiles, post, sign_statement, sqlite_url, start,
+    drop_postgres, env_number, fresh_postgres, open_rounds, percentiles, post, sign_statement,
+    sqlite_url, start,
 };
 use tokio::sync::Semaphore;
 
@@ -53,6 +54,7 @@ async fn main() {
     if let Ok(admin) = std::env::var("ARCADE_BENCH_POSTGRES_URL") {
         let url = fresh_postgres(&admin, "arcade_flood").await;
         rows.push(("PostgreSQL", plays_under_flood(&url, plays).await));
+        drop_postgres(&admin, &url).await;
     }
     println!(
         "\n| backend | play p50 | play p99 | with /house flood p50 | p99 | p99 ratio | /house answered/s |"

@@ -54,6 +54,9 @@ async fn main() {
         let empty = support::fresh_postgres(&admin, "arcade_growth_empty").await;
         let loaded = support::fresh_postgres(&admin, "arcade_growth_loaded").await;
         growth("PostgreSQL", &empty, &loaded, bulk, samples).await;
+        for url in [&empty, &loaded] {
+            support::drop_postgres(&admin, url).await;
+        }
     }
 }
 

@@ -45,6 +45,7 @@ async fn main() {
     if let Ok(admin) = std::env::var("ARCADE_BENCH_POSTGRES_URL") {
         let url = support::fresh_postgres(&admin, "arcade_bench").await;
         bench_rounds("PostgreSQL", &url, rounds, concurrency).await;
+        support::drop_postgres(&admin, &url).await;
     }
     bench_hello(rounds, concurrency).await;
 }
