@@ -8,7 +8,7 @@ use alloy::dyn_abi::TypedData;
 use alloy::primitives::{Address, Signature};
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
-use arcade_server::entities::{ledger, wallet};
+use arcade_server::entities::{bet, ledger, round, wallet};
 use arcade_server::service::Arcade;
 use arcade_server::settings::{Secret, Settings};
 use arcade_server::startup::Application;
@@ -245,6 +245,22 @@ impl TestApp {
                 wallet.chips,
                 "the balance of {} is not the sum of its ledger",
                 wallet.address
+            );
+        }
+        // Each bet keeps its round's commitment and time for the public listing: the copies
+        // must be the round's.
+        let bets = bet::Entity::find()
+            .find_also_related(round::Entity)
+            .all(db)
+            .await
+            .unwrap();
+        for (bet, round) in &bets {
+            let round = round.as_ref().expect("every bet has its round");
+            assert_eq!(
+                (&bet.commitment, bet.committed_at),
+                (&round.commitment, round.created_at),
+                "bet {} lists its round otherwise than the round",
+                bet.id
             );
         }
     }
