@@ -27,8 +27,8 @@ use futures::future::join_all;
 use sea_orm::{Database, EntityTrait};
 use serde_json::{Value, json};
 use support::{
-    drop_postgres, env_number, fresh_postgres, open_rounds, percentiles, post, sign_statement,
-    sqlite_url, start,
+    drop_postgres, env_number, fresh_postgres, open_rounds, percentiles, post, remove_sqlite,
+    sign_statement, sqlite_url, start,
 };
 use tokio::sync::Semaphore;
 
@@ -50,7 +50,7 @@ async fn main() {
         "SQLite",
         plays_under_flood(&sqlite_url(&sqlite), plays).await,
     ));
-    let _ = std::fs::remove_file(&sqlite);
+    remove_sqlite(&sqlite);
     if let Ok(admin) = std::env::var("ARCADE_BENCH_POSTGRES_URL") {
         let url = fresh_postgres(&admin, "arcade_flood").await;
         rows.push(("PostgreSQL", plays_under_flood(&url, plays).await));
@@ -74,7 +74,7 @@ async fn main() {
 
     let sqlite = std::env::temp_dir().join(format!("arcade-limits-{}.db", std::process::id()));
     rate_limited_flood(&sqlite_url(&sqlite)).await;
-    let _ = std::fs::remove_file(&sqlite);
+    remove_sqlite(&sqlite);
     mcp_session_cap().await;
 }
 
@@ -264,7 +264,7 @@ async fn mcp_session_cap() {
     }
     println!("\nMCP sessions, cap 50: 150 opened, {answered} still answer, {ended} ended (404)");
     assert_eq!((answered, ended), (50, 100));
-    let _ = std::fs::remove_file(&sqlite);
+    remove_sqlite(&sqlite);
 }
 
 async fn mcp_initialize(app: &str, client: &reqwest::Client) -> String {

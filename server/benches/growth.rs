@@ -46,9 +46,7 @@ async fn main() {
     let [empty, loaded] = files.each_ref().map(|path| support::sqlite_url(path));
     growth("SQLite", &empty, &loaded, bulk, samples).await;
     for file in &files {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
-        }
+        support::remove_sqlite(file);
     }
     if let Ok(admin) = std::env::var("ARCADE_BENCH_POSTGRES_URL") {
         let empty = support::fresh_postgres(&admin, "arcade_growth_empty").await;

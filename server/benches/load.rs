@@ -39,9 +39,7 @@ async fn main() {
     );
     let sqlite = std::env::temp_dir().join(format!("arcade-bench-{}.db", std::process::id()));
     bench_rounds("SQLite", &support::sqlite_url(&sqlite), rounds, concurrency).await;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", sqlite.display()));
-    }
+    support::remove_sqlite(&sqlite);
     if let Ok(admin) = std::env::var("ARCADE_BENCH_POSTGRES_URL") {
         let url = support::fresh_postgres(&admin, "arcade_bench").await;
         bench_rounds("PostgreSQL", &url, rounds, concurrency).await;

@@ -114,6 +114,13 @@ pub fn sqlite_url(path: &std::path::Path) -> String {
     format!("sqlite://{}?mode=rwc", path.display())
 }
 
+/// Removes a bench's SQLite file and its log and shared-memory files.
+pub fn remove_sqlite(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
 /// A new database on the PostgreSQL server `admin` names; its URL.
 pub async fn fresh_postgres(admin: &str, prefix: &str) -> String {
     let name = format!("{prefix}_{}", std::process::id());

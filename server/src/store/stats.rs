@@ -107,7 +107,7 @@ pub fn bet_ids_commit_in_order(db: &Db) -> bool {
 /// behind it for that moment.
 pub async fn settled_up_to(db: &Db) -> Result<i64, DbErr> {
     let txn = db.begin().await?;
-    if db.get_database_backend() == DbBackend::Postgres {
+    if !bet_ids_commit_in_order(db) {
         txn.execute_unprepared("LOCK TABLE bets IN SHARE MODE")
             .await?;
     }
