@@ -92,9 +92,15 @@ impl PlaySql {
         // SQLite its updates stop where they fail (`OR FAIL`, which needs no undo). Its inserts
         // keep the journal: a foreign key checked per statement needs it whatever the clause.
         let update = if sqlite { "UPDATE OR FAIL" } else { "UPDATE" };
+        // Both planners match these conditions to the partial index of open rounds
+        // (`rounds_open_by_age`), and with statistics taken while few rounds were open they
+        // plan the batch as a scan of every open round filtered by the batch's ids: a batch then
+        // costs in proportion to the rounds open (on PostgreSQL 2.8 ms at 6,000). Inside a CASE
+        // they match no index, so the rounds are looked up by their ids whatever the statistics.
+        let still_open = "CASE WHEN state = 'open' AND expired_at IS NULL AND created_at > $3 \
+                          THEN true ELSE false END";
         let spend_rounds = format!(
-            "{update} rounds SET state = 'spent', spent_at = $1 WHERE id {} \
-             AND state = 'open' AND expired_at IS NULL AND created_at > $3",
+            "{update} rounds SET state = 'spent', spent_at = $1 WHERE id {} AND {still_open}",
             among(backend, 2)
         );
         let spend = if sqlite {

@@ -8,6 +8,7 @@ use arcade_server::store;
 use arcade_server::store::plays::{LedgerRow, WalletAfter};
 use arcade_server::store::wal_checkpoints::WalCheckpointer;
 use futures::future::join_all;
+use sea_orm::{ConnectionTrait, DbBackend, Statement};
 use serde_json::{Value, json};
 
 use crate::helpers::{Backend, TestApp, recover, signer};
@@ -231,3 +232,70 @@ async fn the_sqlite_log_is_copied_back_by_its_own_connection() {
     );
     app.audit().await;
 }
+
+/// A batch spends its rounds by their ids, however many rounds are open: with 5,000 open and
+/// the planner's statistics taken while none was (an `ANALYZE` of a new database), the spend's
+/// plan reads the rounds' primary key, not every open round. On PostgreSQL the plan checked is
+/// the one it keeps for any values, as it does for a prepared statement after a few runs.
+async fn a_batch_looks_its_rounds_up_by_id_however_many_are_open(app: &TestApp) {
+    let db = &app.arcade.db;
+    let backend = db.get_database_backend();
+    let spend = &store::play_sql::for_backend(backend).spend;
+    let txn = store::begin(db).await.unwrap();
+    txn.execute_unprepared("ANALYZE rounds").await.unwrap();
+    let numbers = match backend {
+        DbBackend::Postgres => "SELECT i FROM generate_series(1, 5000) AS n (i)",
+        _ => {
+            "WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000) \
+              SELECT i FROM n"
+        }
+    };
+    txn.execute_unprepared(&format!(
+        "INSERT INTO rounds (id, address, server_seed, commitment, state, created_at) \
+         SELECT 'probe-' || i, 'probe', 'seed', 'commitment', 'open', 1000 + i \
+         FROM ({numbers}) AS numbers"
+    ))
+    .await
+    .unwrap();
+    let ids = r#"["probe-7", "probe-4000"]"#;
+    let (plan, by_id) = match backend {
+        DbBackend::Postgres => {
+            txn.execute_unprepared("SET LOCAL plan_cache_mode = force_generic_plan")
+                .await
+                .unwrap();
+            txn.execute_unprepared(&format!("PREPARE probe (bigint, text, bigint) AS {spend}"))
+                .await
+                .unwrap();
+            let explain = format!("EXPLAIN EXECUTE probe (1, '{ids}', 0)");
+            let rows = txn
+                .query_all_raw(Statement::from_string(backend, explain))
+                .await
+                .unwrap();
+            txn.execute_unprepared("DEALLOCATE probe").await.unwrap();
+            let lines: Vec<String> = rows
+                .iter()
+                .map(|row| row.try_get("", "QUERY PLAN").unwrap())
+                .collect();
+            (lines.join("\n"), "rounds_pkey")
+        }
+        _ => {
+            let explain = Statement::from_sql_and_values(
+                backend,
+                format!("EXPLAIN QUERY PLAN {spend}"),
+                [1i64.into(), ids.into(), 0i64.into()],
+            );
+            let rows = txn.query_all_raw(explain).await.unwrap();
+            let lines: Vec<String> = rows
+                .iter()
+                .map(|row| row.try_get("", "detail").unwrap())
+                .collect();
+            (lines.join("\n"), "sqlite_autoindex_rounds_1")
+        }
+    };
+    txn.rollback().await.unwrap();
+    assert!(
+        plan.contains(by_id) && !plan.contains("rounds_open_by_age"),
+        "the spend should look its rounds up by id:\n{plan}"
+    );
+}
+on_both_backends!(a_batch_looks_its_rounds_up_by_id_however_many_are_open);
