@@ -1,9 +1,8 @@
 //! The SQL of a batch of plays (`plays.rs`): one fixed text per statement and backend. A
 //! batch's round ids and its rows travel as one JSON array each, so every batch, whatever its
 //! size, runs the same prepared statements; a text per batch size would be parsed and planned
-//! again and again (and a state bound as a value would make SQLite plan the statement again at
-//! every run, to weigh the partial index of open rounds). SQLite reads the arrays with
-//! `json_each` and `jsonb_each`, PostgreSQL with `jsonb_array_elements`.
+//! again and again. SQLite reads the arrays with `json_each` and `jsonb_each`, PostgreSQL with
+//! `jsonb_array_elements`.
 
 use std::sync::LazyLock;
 

@@ -258,7 +258,7 @@ async fn a_batch_looks_its_rounds_up_by_id_however_many_are_open(app: &TestApp) 
     .await
     .unwrap();
     let ids = r#"["probe-7", "probe-4000"]"#;
-    let (plan, by_id) = match backend {
+    let (rows, column, by_id) = match backend {
         DbBackend::Postgres => {
             txn.execute_unprepared("SET LOCAL plan_cache_mode = force_generic_plan")
                 .await
@@ -272,11 +272,7 @@ async fn a_batch_looks_its_rounds_up_by_id_however_many_are_open(app: &TestApp) 
                 .await
                 .unwrap();
             txn.execute_unprepared("DEALLOCATE probe").await.unwrap();
-            let lines: Vec<String> = rows
-                .iter()
-                .map(|row| row.try_get("", "QUERY PLAN").unwrap())
-                .collect();
-            (lines.join("\n"), "rounds_pkey")
+            (rows, "QUERY PLAN", "rounds_pkey")
         }
         _ => {
             let explain = Statement::from_sql_and_values(
@@ -285,13 +281,14 @@ async fn a_batch_looks_its_rounds_up_by_id_however_many_are_open(app: &TestApp) 
                 [1i64.into(), ids.into(), 0i64.into()],
             );
             let rows = txn.query_all_raw(explain).await.unwrap();
-            let lines: Vec<String> = rows
-                .iter()
-                .map(|row| row.try_get("", "detail").unwrap())
-                .collect();
-            (lines.join("\n"), "sqlite_autoindex_rounds_1")
+            (rows, "detail", "sqlite_autoindex_rounds_1")
         }
     };
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|row| row.try_get("", column).unwrap())
+        .collect();
+    let plan = lines.join("\n");
     txn.rollback().await.unwrap();
     assert!(
         plan.contains(by_id) && !plan.contains("rounds_open_by_age"),
