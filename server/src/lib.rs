@@ -19,6 +19,7 @@ pub mod mcp;
 pub mod proofs;
 pub mod public_url;
 pub mod rate_limits;
+pub mod secrets;
 pub mod service;
 pub mod settings;
 pub mod startup;

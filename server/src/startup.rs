@@ -19,6 +19,7 @@ use crate::identity::Identity;
 use crate::proofs::{HouseSigner, SeedBook};
 use crate::public_url::{BadPublicUrl, PublicUrl};
 use crate::rate_limits::RateLimits;
+use crate::secrets::DeploymentSecrets;
 use crate::service::Arcade;
 use crate::service::expiry::spawn_upkeep;
 use crate::service::floor::Floor;
@@ -65,6 +66,8 @@ pub enum StartupError {
     Signing(#[from] crate::proofs::SigningError),
     #[error("publishing the first seed batch: {0}")]
     SeedBatch(String),
+    #[error(transparent)]
+    Secrets(#[from] crate::secrets::SecretsError),
 }
 
 pub struct Application {
@@ -89,6 +92,7 @@ impl Application {
         }
         let db = store::connect(&settings.database).await?;
         store::migrate(&db).await?;
+        let secrets = crate::secrets::resolve(&settings, &db).await?;
         let payments = Chain::connect(&settings.chain)
             .await?
             .map(|chain| payments(chain, &settings));
@@ -107,7 +111,7 @@ impl Application {
             .map(|url| url.trim_end_matches('/').to_owned())
             .unwrap_or_else(|| format!("http://{}:{port}", settings.server.host));
         let public_url = PublicUrl::parse(&base_url)?;
-        let arcade = Arc::new(arcade(&settings, db, payments, &public_url)?);
+        let arcade = Arc::new(arcade(&settings, &secrets, db, payments, &public_url)?);
         let checkpointer =
             store::wal_checkpoints::WalCheckpointer::open(settings.database.url.expose()).await?;
         spawn_play_writers(Arc::downgrade(&arcade), checkpointer);
@@ -201,6 +205,7 @@ pub(crate) fn is_loopback(host: &str) -> bool {
 /// The service, from the settings and what was connected.
 fn arcade(
     settings: &Settings,
+    secrets: &DeploymentSecrets,
     db: store::Db,
     payments: Option<Payments>,
     public_url: &PublicUrl,
@@ -215,7 +220,7 @@ fn arcade(
         .collect();
     Ok(Arcade {
         db,
-        identity: identity(settings, public_url)?,
+        identity: identity(settings, secrets, public_url)?,
         limits: arcade_core::Limits::SPEC,
         house_wallets,
         payments,
@@ -224,18 +229,23 @@ fn arcade(
         house_bots,
         floor: Floor::default(),
         settled_mark: SettledMark::default(),
-        rate_limits: RateLimits::new(&settings.rate_limits, house_token()?)?,
+        rate_limits: RateLimits::new(&settings.rate_limits, random_token()?)?,
         rounds: settings.rounds.clone(),
         seeds: Seeds::new(
-            HouseSigner::new(settings.signing.key.expose(), settings.chain.chain_id)?,
-            SeedBook::new(settings.seeds.secret.expose()),
+            HouseSigner::new(secrets.signing_key.expose(), settings.chain.chain_id)?,
+            SeedBook::new(secrets.seeds.expose()),
             settings.seeds.batch_size,
+            random_token()?,
         ),
         play_writer: PlayWriter::default(),
     })
 }
 
-fn identity(settings: &Settings, public_url: &PublicUrl) -> Result<Identity, StartupError> {
+fn identity(
+    settings: &Settings,
+    secrets: &DeploymentSecrets,
+    public_url: &PublicUrl,
+) -> Result<Identity, StartupError> {
     let first_issued_at = chrono::DateTime::parse_from_rfc3339(&settings.auth.first_issued_at)
         .map_err(|_| StartupError::BadIssuedAt(settings.auth.first_issued_at.clone()))?
         .timestamp_millis();
@@ -243,13 +253,14 @@ fn identity(settings: &Settings, public_url: &PublicUrl) -> Result<Identity, Sta
         public_url.authority(),
         public_url.uri(),
         settings.chain.chain_id,
-        settings.auth.secret.expose().as_bytes(),
+        secrets.auth.expose().as_bytes(),
         first_issued_at,
     ))
 }
 
-/// A fresh token for this process's house agents (they reach it over loopback).
-fn house_token() -> Result<String, StartupError> {
+/// A fresh random token for this process: its house agents' pass (they reach it over
+/// loopback), and the id that marks the seed batches it publishes.
+fn random_token() -> Result<String, StartupError> {
     let mut bytes = [0u8; 24];
     getrandom::fill(&mut bytes).map_err(|e| StartupError::NoRandomness(e.to_string()))?;
     Ok(alloy::hex::encode(bytes))

@@ -85,8 +85,9 @@ def map_case(ctx, case):
         bet = recent_bet()
         case.path_parameters["bet_id"] = bet["bet_id"] if bet else 1
     elif path == "/api/arcade/seed-batches/{batch_id}":
-        # The first batch is published at start.
-        case.path_parameters["batch_id"] = 1
+        # A batch is published at start; its id is drawn at random.
+        listed = requests.get(f"{BASE_URL}/api/arcade/seed-batches", timeout=30).json()
+        case.path_parameters["batch_id"] = random.choice(listed)["batch_id"]
     elif path == "/api/arcade/receipts" and random.random() < 0.5:
         # Half the cases from the first receipt, so a filled page is seen too.
         case.query = {"after": 0, "limit": min(int((case.query or {}).get("limit") or 100), 1000)}

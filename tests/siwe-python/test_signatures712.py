@@ -146,17 +146,22 @@ class SecretsStaySecretTest(unittest.TestCase):
         manifest = requests.get(f"{self.base}/api/arcade/manifest", timeout=30).json()
         self.assertEqual(manifest["signer"], Account.from_key(self.key).address)
         self.assertEqual(recover(rounds[0][1]["proofs"]["receipt"]), manifest["signer"])
-        # The seeds come from this secret (docs/proofs.md), so the setting is the one in use.
+        # The seeds come from this secret and each batch's published salt (docs/proofs.md), so
+        # the setting is the one in use.
+        listed = requests.get(f"{self.base}/api/arcade/seed-batches", timeout=30).json()
+        salts = {batch["batch_id"]: batch["salt"] for batch in listed}
         for _, receipt in rounds:
             batch = receipt["proofs"]["batch"]
-            batch_secret = hmac.digest(self.seeds_secret.encode(), f"arcade seed batch {batch['batch_id']}".encode(), "sha256")
+            name = f"arcade seed batch {batch['batch_id']} salt {salts[batch['batch_id']]}"
+            batch_secret = hmac.digest(self.seeds_secret.encode(), name.encode(), "sha256")
             self.assertEqual(receipt["server_seed"], hmac.digest(batch_secret, str(batch["index"]).encode(), "sha256").hex())
+        first_batch = f"/api/arcade/seed-batches/{rounds[0][1]['proofs']['batch']['batch_id']}"
 
         spec = requests.get(f"{self.base}/api/openapi.json", timeout=30)
         paths = [path for path, operations in spec.json()["paths"].items() if "get" in operations and "{" not in path]
         self.assertIn("/api/arcade/manifest", paths)
         paths += ["/api/openapi.json", "/.well-known/x402", "/api/arcade/receipts?after=0",
-                  "/api/arcade/seed-batches/1", "/api/arcade/verify/1", f"/api/arcade/balance/{player.address}",
+                  first_batch, "/api/arcade/verify/1", f"/api/arcade/balance/{player.address}",
                   f"/api/arcade/rounds/{rounds[0][0]['round_id']}", f"/api/arcade/auth-statement/{player.address}"]
         bodies = {}
         for path in paths:
@@ -166,7 +171,7 @@ class SecretsStaySecretTest(unittest.TestCase):
             else:
                 self.assertLess(answer.status_code, 500, path)
             bodies[path] = answer.text.lower()
-        for status in ("/api/arcade/seed-batches/1", "/api/arcade/verify/1", "/api/arcade/receipts?after=0"):
+        for status in (first_batch, "/api/arcade/verify/1", "/api/arcade/receipts?after=0"):
             self.assertEqual(requests.get(f"{self.base}{status}", timeout=30).status_code, 200, status)
 
         self.server.stop()  # its shutdown lines too

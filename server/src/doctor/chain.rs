@@ -3,29 +3,13 @@
 
 use std::time::Duration;
 
-use alloy::primitives::{Address, B256, address};
+use alloy::primitives::{Address, B256};
 use alloy::providers::{Provider, ProviderBuilder, RootProvider};
 use alloy::signers::local::PrivateKeySigner;
 
 use super::Check;
-use crate::chain::devnet::CHAIN_ID as ANVIL_CHAIN_ID;
 use crate::chain::token::DollarToken;
 use crate::settings::{ChainSettings, Settings};
-
-/// The addresses of anvil's (and hardhat's) ten well-known test keys: anyone can spend from
-/// them on a public chain.
-pub const WELL_KNOWN_TEST_ADDRESSES: [Address; 10] = [
-    address!("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"),
-    address!("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
-    address!("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
-    address!("0x90F79bf6EB2c4f870365E785982E1f101E93b906"),
-    address!("0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"),
-    address!("0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc"),
-    address!("0x976EA74026E726554dB657fA54763abd0C3a0aa9"),
-    address!("0x14dC79964da2C08b23698B3D3cc7Ca32193d9955"),
-    address!("0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f"),
-    address!("0xa0Ee7A142d267C1f36714E4a8F75612F20a79720"),
-];
 
 pub async fn checks(settings: &Settings) -> Vec<Check> {
     let chain = &settings.chain;
@@ -71,7 +55,7 @@ pub async fn checks(settings: &Settings) -> Vec<Check> {
     checks
 }
 
-/// The house key's address; a well-known test key is fatal anywhere but anvil's own chain.
+/// The house key's address (a well-known test key is fatal: the secrets check names it).
 fn house_key(chain: &ChainSettings, checks: &mut Vec<Check>) -> Option<Address> {
     const NAME: &str = "house key";
     let fix = "set chain.house_key from the environment (ARCADE__CHAIN__HOUSE_KEY) or a file only the service can read; see deploy/README.md";
@@ -88,21 +72,10 @@ fn house_key(chain: &ChainSettings, checks: &mut Vec<Check>) -> Option<Address> 
         return None;
     };
     let house = signer.address();
-    if WELL_KNOWN_TEST_ADDRESSES.contains(&house) && chain.chain_id != ANVIL_CHAIN_ID {
-        checks.push(Check::fatal(
-            NAME,
-            format!(
-                "the house {house} is a well-known test key on chain {}: anyone can spend its funds",
-                chain.chain_id
-            ),
-            fix,
-        ));
-    } else {
-        checks.push(Check::pass(
-            NAME,
-            format!("the house is {house} (it signs settlements and cashouts and pays their gas)"),
-        ));
-    }
+    checks.push(Check::pass(
+        NAME,
+        format!("the house is {house} (it signs settlements and cashouts and pays their gas)"),
+    ));
     Some(house)
 }
 

@@ -1,5 +1,5 @@
 //! Checks that need no chain: the database, the public URL, the verifier page's wasm, and
-//! secrets left at their built-in values.
+//! secrets or keys that anyone else knows.
 
 use std::path::Path;
 use std::time::Duration;
@@ -108,35 +108,38 @@ fn wasm(name: &'static str, dir: &str, setting: &str, files: &[&str], build: &st
     }
 }
 
+/// Every secret and key the service holds: none may be one that anyone else knows, on any
+/// host (loopback behind a proxy is the usual deployment). Unset secrets are generated once and
+/// kept in the database.
 fn secrets(settings: &Settings) -> Check {
     const NAME: &str = "secrets";
-    let defaults = Settings::default();
-    let built_in: Vec<&str> = [
-        ("signing.key", &settings.signing.key, &defaults.signing.key),
-        ("auth.secret", &settings.auth.secret, &defaults.auth.secret),
-        (
-            "seeds.secret",
-            &settings.seeds.secret,
-            &defaults.seeds.secret,
-        ),
-    ]
-    .into_iter()
-    .filter(|(_, set, default)| set.expose() == default.expose())
-    .map(|(name, ..)| name)
-    .collect();
-    if built_in.is_empty() {
-        return Check::pass(NAME, "signing.key, auth.secret and seeds.secret are set");
+    let public = crate::secrets::public_values(settings);
+    if public.is_empty() {
+        let generated: Vec<&str> = [
+            ("signing.key", settings.signing.key.is_none()),
+            ("seeds.secret", settings.seeds.secret.is_none()),
+            ("auth.secret", settings.auth.secret.is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(name, unset)| unset.then_some(name))
+        .collect();
+        let found = if generated.is_empty() {
+            "every secret and key is set, and none is a public one".to_owned()
+        } else {
+            format!(
+                "none is a public one; {} unset: generated once and kept in the database (set them to keep them elsewhere)",
+                generated.join(", ")
+            )
+        };
+        return Check::pass(NAME, found);
     }
-    let list = built_in.join(", ");
-    if is_loopback(&settings.server.host) {
-        return Check::pass(
-            NAME,
-            format!("{list} at the built-in values: fine on loopback, never in a deployment"),
-        );
-    }
-    Check::fail(
+    let why: Vec<String> = public
+        .iter()
+        .map(|(name, why)| format!("{name}: {why}"))
+        .collect();
+    Check::fatal(
         NAME,
-        format!("{list} at the built-in values, which are public, while serving beyond loopback"),
-        "set them from the environment (ARCADE__SIGNING__KEY, ARCADE__AUTH__SECRET, ARCADE__SEEDS__SECRET); see deploy/README.md",
+        format!("anyone else knows these: {}", why.join("; ")),
+        "generate each with `openssl rand -hex 32` (keys: 0x + 64 hex) and set it from the environment (ARCADE__SIGNING__KEY, ARCADE__SEEDS__SECRET, ARCADE__AUTH__SECRET, ARCADE__CHAIN__HOUSE_KEY), or unset signing.key, seeds.secret and auth.secret to have them generated and kept in the database; see deploy/README.md",
     )
 }

@@ -1,8 +1,8 @@
 //! `arcade doctor`: whether the settings, the database, the chain, the token and the house
 //! fit together, one check per line with what to do about a failure. `arcade serve` runs the
 //! same checks at start and refuses to start on a fatal one: a failure that would lose money
-//! or strand payments if served (the wrong chain, the wrong token, a public chain paid with a
-//! well-known key).
+//! or strand payments if served (the wrong chain, the wrong token), or a secret or key that
+//! anyone else knows (a well-known test key, a former built-in secret), on any host.
 //!
 //! | file | checks |
 //! |---|---|
@@ -12,7 +12,7 @@
 mod chain;
 mod local;
 
-pub use chain::WELL_KNOWN_TEST_ADDRESSES;
+pub use crate::secrets::public::WELL_KNOWN_TEST_ADDRESSES;
 
 use std::fmt;
 

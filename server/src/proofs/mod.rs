@@ -10,6 +10,6 @@ mod signer;
 mod signing_thread;
 pub mod typed;
 
-pub use seeds::{SeedBook, seed_of};
+pub use seeds::{BatchKey, SeedBook, seed_of};
 pub use signer::{DOMAIN_NAME, HouseSigner, SigningError};
 pub use signing_thread::{SigningThread, sign_all};

@@ -1,7 +1,10 @@
-//! Pre-committed server seeds. Batch `b`'s secret is `HMAC-SHA256(seeds.secret, "arcade seed
-//! batch " + b)`, and its seed `i` is `hex(HMAC-SHA256(batch secret, decimal i))`: revealing a
-//! seed tells nothing of another, and every instance derives the same seeds without storing
-//! any. A batch's Merkle tree (RFC 9162) is over its seeds' commitments.
+//! Pre-committed server seeds. Batch `b`, with the 32 random bytes `salt` drawn when it was
+//! created, has the secret `HMAC-SHA256(seeds.secret, "arcade seed batch " + b + " salt " +
+//! hex(salt))`, and its seed `i` is `hex(HMAC-SHA256(batch secret, decimal i))`: revealing a seed
+//! tells nothing of another, every instance derives the same seeds, and no two batches share
+//! seeds even if a restored database hands out a batch id again. Batches published before salts
+//! have the secret `HMAC-SHA256(seeds.secret, "arcade seed batch " + b)`. A batch's Merkle tree
+//! (RFC 9162) is over its seeds' commitments.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -62,6 +65,14 @@ impl Trees {
     }
 }
 
+/// What names a batch's seeds besides the secret: its id and its salt (hex; `None` for batches
+/// published before salts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchKey<'a> {
+    pub id: i64,
+    pub salt: Option<&'a str>,
+}
+
 impl std::fmt::Debug for SeedBook {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("SeedBook([redacted])")
@@ -76,23 +87,28 @@ impl SeedBook {
         }
     }
 
-    fn batch_key(&self, batch_id: i64) -> Hmac<Sha256> {
+    fn batch_key(&self, batch: BatchKey<'_>) -> Hmac<Sha256> {
         let mut outer = hmac(&self.secret);
-        outer.update(format!("arcade seed batch {batch_id}").as_bytes());
+        let name = match batch.salt {
+            Some(salt) => format!("arcade seed batch {} salt {salt}", batch.id),
+            None => format!("arcade seed batch {}", batch.id),
+        };
+        outer.update(name.as_bytes());
         hmac(&outer.finalize().into_bytes())
     }
 
-    /// Seed `index` of batch `batch_id` (64 lowercase hex).
-    pub fn seed(&self, batch_id: i64, index: i64) -> String {
-        seed_of(&self.batch_key(batch_id), index)
+    /// Seed `index` of `batch` (64 lowercase hex).
+    pub fn seed(&self, batch: BatchKey<'_>, index: i64) -> String {
+        seed_of(&self.batch_key(batch), index)
     }
 
     /// The tree of a batch of `size` seeds: built once, then kept while it is asked for.
-    pub fn tree(&self, batch_id: i64, size: i64) -> Arc<Tree> {
+    pub fn tree(&self, batch: BatchKey<'_>, size: i64) -> Arc<Tree> {
+        let batch_id = batch.id;
         if let Some(tree) = self.trees().get(batch_id) {
             return tree;
         }
-        let key = self.batch_key(batch_id);
+        let key = self.batch_key(batch);
         let leaves = (0..size)
             .map(|index| {
                 let commitment = Commitment::of(&seed_of(&key, index));
@@ -127,14 +143,43 @@ mod tests {
     use super::*;
     use arcade_core::merkle::verify_inclusion;
 
+    fn old(id: i64) -> BatchKey<'static> {
+        BatchKey { id, salt: None }
+    }
+
+    fn salted(id: i64, salt: &str) -> BatchKey<'_> {
+        BatchKey {
+            id,
+            salt: Some(salt),
+        }
+    }
+
     #[test]
-    fn seeds_are_fixed_by_the_secret_and_differ_by_batch_and_index() {
+    fn seeds_are_fixed_by_the_secret_and_differ_by_batch_salt_and_index() {
         let book = SeedBook::new("s");
-        assert_eq!(book.seed(1, 0), SeedBook::new("s").seed(1, 0));
-        assert_ne!(book.seed(1, 0), book.seed(1, 1));
-        assert_ne!(book.seed(1, 0), book.seed(2, 0));
-        assert_ne!(book.seed(1, 0), SeedBook::new("t").seed(1, 0));
-        assert_eq!(book.seed(1, 0).len(), 64);
+        assert_eq!(book.seed(old(1), 0), SeedBook::new("s").seed(old(1), 0));
+        assert_ne!(book.seed(old(1), 0), book.seed(old(1), 1));
+        assert_ne!(book.seed(old(1), 0), book.seed(old(2), 0));
+        assert_ne!(book.seed(old(1), 0), SeedBook::new("t").seed(old(1), 0));
+        assert_eq!(book.seed(old(1), 0).len(), 64);
+        // The same id again (a restored database) with a fresh salt: other seeds.
+        assert_ne!(book.seed(salted(1, "aa"), 0), book.seed(salted(1, "bb"), 0));
+        assert_ne!(book.seed(salted(1, "aa"), 0), book.seed(old(1), 0));
+    }
+
+    #[test]
+    fn the_derivation_is_the_documented_one() {
+        let mac = |key: &[u8], message: &str| {
+            let mut mac = hmac(key);
+            mac.update(message.as_bytes());
+            mac.finalize().into_bytes()
+        };
+        let batch_secret = mac(b"s", "arcade seed batch 7 salt 0a0b");
+        let seed = alloy::hex::encode(mac(&batch_secret, "5"));
+        assert_eq!(SeedBook::new("s").seed(salted(7, "0a0b"), 5), seed);
+        let batch_secret = mac(b"s", "arcade seed batch 7");
+        let seed = alloy::hex::encode(mac(&batch_secret, "5"));
+        assert_eq!(SeedBook::new("s").seed(old(7), 5), seed);
     }
 
     #[test]
@@ -143,21 +188,21 @@ mod tests {
         let newest = i64::try_from(TREES_KEPT).unwrap() * 3;
         // The newer batches are built first (published ahead), then an older one is played.
         for batch_id in 100..100 + newest {
-            book.tree(batch_id, 4);
+            book.tree(old(batch_id), 4);
         }
-        let played = book.tree(1, 4);
-        assert!(Arc::ptr_eq(&played, &book.tree(1, 4)), "built again");
-        let early = book.tree(1_000, 4);
+        let played = book.tree(old(1), 4);
+        assert!(Arc::ptr_eq(&played, &book.tree(old(1), 4)), "built again");
+        let early = book.tree(old(1_000), 4);
         for batch_id in 1_001..1_000 + newest {
-            book.tree(batch_id, 4);
+            book.tree(old(batch_id), 4);
             assert!(
-                Arc::ptr_eq(&played, &book.tree(1, 4)),
+                Arc::ptr_eq(&played, &book.tree(old(1), 4)),
                 "dropped while in use"
             );
         }
         assert_eq!(book.trees().kept.len(), TREES_KEPT);
         // One not asked for since goes, and is built again, the same.
-        let again = book.tree(1_000, 4);
+        let again = book.tree(old(1_000), 4);
         assert!(!Arc::ptr_eq(&early, &again));
         assert_eq!(early.root(), again.root());
     }
@@ -165,9 +210,10 @@ mod tests {
     #[test]
     fn every_seed_is_in_its_batch_tree() {
         let book = SeedBook::new("s");
-        let tree = book.tree(3, 10);
+        let batch = salted(3, "c0ffee");
+        let tree = book.tree(batch, 10);
         for index in 0..10u16 {
-            let commitment = Commitment::of(&book.seed(3, i64::from(index)));
+            let commitment = Commitment::of(&book.seed(batch, i64::from(index)));
             let leaf = leaf_hash(&arcade_core::hex::decode32(commitment.as_str()).unwrap());
             let path = tree.audit_path(usize::from(index));
             assert!(verify_inclusion(

@@ -11,7 +11,8 @@
 //! | flip, dice, roulette (settle a round) | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`) |
 //! | verify a bet, recent bets, the audit feed | `receipts.rs`, its pages bounded by `settled_mark.rs` |
 //! | a receipt's batch place and signatures | `proofs.rs` |
-//! | publishing and showing seed batches | `seed_batches.rs` |
+//! | publishing seed batches, a seed's place in its batch | `seed_batches.rs` |
+//! | the seed batches as the public sees them | `seed_batch_views.rs` |
 //! | games listing, house stats | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
 //! | the auth statement, verifying signatures, rotating | `auth.rs` |
 //! | expiring rounds left open | `expiry.rs` |
@@ -38,6 +39,7 @@ pub mod readiness;
 pub mod receipts;
 pub mod reconcile;
 pub mod rounds;
+mod seed_batch_views;
 pub mod seed_batches;
 pub mod settled_mark;
 pub mod stats;

@@ -134,13 +134,7 @@ impl Arcade {
         let (Some(batch_id), Some(index)) = (round.batch_id, round.seed_index) else {
             return Ok(None);
         };
-        let size = self.batch_size(batch_id).await?;
-        Ok(Some(BatchPlace {
-            batch_id,
-            index,
-            size,
-            audit_path: self.audit_path(batch_id, size, index),
-        }))
+        Ok(Some(self.seed_place(batch_id, index).await?))
     }
 
     /// Attaches a receipt's proofs, from the stored signatures.

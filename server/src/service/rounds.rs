@@ -7,13 +7,13 @@ use salvo::oapi::ToSchema;
 use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
-use super::proofs::{BatchPlace, CommitProofs, Signed};
+use super::proofs::{CommitProofs, Signed};
 use super::receipts::BetReceipt;
 use super::{Arcade, now_ms, rfc3339};
 use crate::address;
 use crate::error::ApiError;
-use crate::proofs::hashes;
 use crate::proofs::typed::{self, CommitmentMessage, TypedData};
+use crate::proofs::{BatchKey, hashes};
 use crate::rate_limits::{Caller, Operation};
 use crate::store;
 use crate::store::entities::round::{self, RoundState};
@@ -94,21 +94,23 @@ impl Arcade {
         };
         let cap = self.rounds.max_open_per_address;
         let mut sealed_typed = None;
-        let seal = |taken: Taken| {
+        let seal = |taken: &Taken| {
+            if self.seeds.taken_before(taken) {
+                return Ok(None);
+            }
             let (sealed, typed) = self.seal(&round_id, &player, taken, now)?;
             sealed_typed = Some(typed);
-            Ok(sealed)
+            Ok(Some(sealed))
         };
         let (taken, sealed) = match self.open_round(new, cap, seal).await? {
             Opened::Opened { taken, sealed } => (taken, sealed),
             Opened::AtCap => return Err(ApiError::TooManyOpenRounds { max: cap }),
-            Opened::NoSeed => return Err(ApiError::internal(NoSeeds)),
+            Opened::NoSeed | Opened::Refused { .. } => return Err(ApiError::internal(NoSeeds)),
         };
         let typed_data = sealed_typed.ok_or_else(|| ApiError::internal(NotSealed))?;
-        if taken.left < self.seeds.batch_size / 4 {
+        if taken.left < self.seeds.low_water() {
             self.ensure_seed_room().await?;
         }
-        let size = self.batch_size(taken.batch_id).await?;
         Ok(Committed {
             round_id,
             address: player,
@@ -117,12 +119,7 @@ impl Arcade {
             created_at: rfc3339(now),
             expires_at: rfc3339(self.expires_at(now)),
             proofs: CommitProofs {
-                batch: BatchPlace {
-                    batch_id: taken.batch_id,
-                    index: taken.index,
-                    size,
-                    audit_path: self.audit_path(taken.batch_id, size, taken.index),
-                },
+                batch: self.seed_place(taken.batch_id, taken.index).await?,
                 commitment: Signed {
                     signature: sealed.signature,
                     typed_data,
@@ -137,10 +134,14 @@ impl Arcade {
         &self,
         round_id: &str,
         player: &str,
-        taken: Taken,
+        taken: &Taken,
         now: i64,
     ) -> Result<(Sealed, TypedData), DbErr> {
-        let server_seed = self.seeds.book.seed(taken.batch_id, taken.index);
+        let batch = BatchKey {
+            id: taken.batch_id,
+            salt: taken.salt.as_deref(),
+        };
+        let server_seed = self.seeds.book.seed(batch, taken.index);
         let commitment = Commitment::of(&server_seed).as_str().to_owned();
         let message = CommitmentMessage {
             round_id,
@@ -163,17 +164,27 @@ impl Arcade {
         Ok((sealed, typed))
     }
 
-    /// Opens a round, publishing a batch first when every published one is used up.
+    /// Opens a round, publishing a batch first when every batch of this instance is used up,
+    /// or when its batch went back under it (then the round is opened on a new batch).
     async fn open_round(
         &self,
         new: NewRound<'_>,
         cap: i64,
-        mut seal: impl FnMut(Taken) -> Result<Sealed, DbErr>,
+        mut seal: impl FnMut(&Taken) -> Result<Option<Sealed>, DbErr>,
     ) -> Result<Opened, ApiError> {
+        let owner = &self.seeds.instance;
         for _ in 0..10 {
-            match store::rounds::open(&self.db, new, cap, &mut seal).await? {
+            match store::rounds::open(&self.db, new, cap, owner, &mut seal).await? {
                 Opened::NoSeed => self.ensure_seed_room().await?,
-                opened => return Ok(opened),
+                Opened::Refused { taken } => {
+                    self.abandon_rewound(&taken).await?;
+                    self.ensure_seed_room().await?;
+                }
+                Opened::Opened { taken, sealed } => {
+                    self.seeds.committed(&taken);
+                    return Ok(Opened::Opened { taken, sealed });
+                }
+                Opened::AtCap => return Ok(Opened::AtCap),
             }
         }
         Ok(Opened::NoSeed)

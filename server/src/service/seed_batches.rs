@@ -1,17 +1,29 @@
-//! Pre-committed seeds: publishing batches (signed Merkle roots) before they are needed, one
-//! instance at a time, and showing them with every index accounted for.
+//! Pre-committed seeds: publishing batches (signed Merkle roots) before they are needed, and
+//! where a seed sits in its batch. Each running instance publishes its own batches and takes
+//! seeds only from them (`Seeds::instance`), and every batch draws a fresh salt: an instance
+//! started on a restored database never hands out a seed revealed after the backup, and one
+//! whose database went back under it notices and moves to a new batch.
 
-use salvo::oapi::ToSchema;
-use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::Mutex;
 
-use super::{Arcade, now_ms, rfc3339};
+use super::Arcade;
+use super::now_ms;
+use super::proofs::BatchPlace;
+use super::rounds::random_bytes;
 use crate::address;
 use crate::error::ApiError;
-use crate::proofs::typed::{self, TypedData};
-use crate::proofs::{HouseSigner, SeedBook, SigningThread};
+use crate::proofs::typed;
+use crate::proofs::{BatchKey, HouseSigner, SeedBook, SigningThread};
 use crate::store;
-use crate::store::entities::round::RoundState;
 use crate::store::entities::seed_batch;
+use crate::store::seed_batches::Taken;
+
+pub use super::seed_batch_views::{SeedBatchView, SeedUse};
+
+/// Batch ids are drawn at random below this, so they stay exact in JSON numbers (and apart
+/// after a restore, where counting up from the largest would repeat published ids).
+const BATCH_IDS: u64 = 1 << 53;
 
 /// The house's seeds: the signer, the batches' secret and their size.
 #[derive(Debug)]
@@ -21,133 +33,173 @@ pub struct Seeds {
     pub receipt_signer: SigningThread,
     pub book: SeedBook,
     pub batch_size: i64,
+    /// This running instance, drawn at start: the owner of the batches it publishes, the only
+    /// ones it takes seeds from.
+    pub instance: String,
     /// Held while this instance publishes a batch.
     publishing: tokio::sync::Mutex<()>,
-    /// Each batch's size (fixed once published).
-    sizes: std::sync::Mutex<std::collections::HashMap<i64, i64>>,
+    /// Each batch's size and salt (fixed once published).
+    shapes: Mutex<HashMap<i64, Shape>>,
+    /// Per batch, the highest index this instance committed: taking one at or below it means
+    /// the database went back under the running instance (a restore).
+    issued: Mutex<HashMap<i64, i64>>,
+}
+
+/// What a batch's audit paths need besides its id.
+#[derive(Debug, Clone)]
+struct Shape {
+    size: i64,
+    salt: Option<String>,
 }
 
 impl Seeds {
-    pub fn new(signer: HouseSigner, book: SeedBook, batch_size: u64) -> Self {
+    pub fn new(signer: HouseSigner, book: SeedBook, batch_size: u64, instance: String) -> Self {
         Self {
             receipt_signer: SigningThread::new(signer.clone()),
             signer,
             book,
             batch_size: i64::try_from(batch_size.max(1)).unwrap_or(i64::MAX),
+            instance,
             publishing: tokio::sync::Mutex::new(()),
-            sizes: std::sync::Mutex::default(),
+            shapes: Mutex::default(),
+            issued: Mutex::default(),
         }
     }
 
     /// Indices left below which the next batch is published.
-    fn low_water(&self) -> i64 {
+    pub(super) fn low_water(&self) -> i64 {
         (self.batch_size / 4).max(1)
     }
-}
 
-/// A published batch, as `GET /api/arcade/seed-batches` lists it.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct SeedBatchView {
-    pub batch_id: i64,
-    pub size: i64,
-    /// Indices commits have taken so far.
-    pub used: i64,
-    /// RFC 9162 tree head over the seeds' commitments (64 hex).
-    pub merkle_root: String,
-    pub created_at: String,
-    /// The house's EIP-712 signature of `typed_data` (a `SeedBatch`).
-    pub signature: String,
-    #[salvo(schema(value_type = Object))]
-    pub typed_data: TypedData,
-    /// Every used index (`GET /api/arcade/seed-batches/{batch_id}` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rounds: Option<Vec<SeedUse>>,
-}
+    /// Whether this instance already committed `taken`'s index of its batch, or a later one.
+    pub(super) fn taken_before(&self, taken: &Taken) -> bool {
+        let issued = self.issued.lock().unwrap_or_else(|e| e.into_inner());
+        issued
+            .get(&taken.batch_id)
+            .is_some_and(|&highest| taken.index <= highest)
+    }
 
-/// One used index of a batch.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct SeedUse {
-    pub index: i64,
-    pub round_id: String,
-    /// `open` (seed still secret), `settled` or `expired` (seed revealed).
-    pub state: String,
-    pub commitment: String,
-    pub server_seed: Option<String>,
-    pub bet_id: Option<i64>,
-    /// Opened by the house's own agents.
-    pub house_agent: bool,
-    /// Sibling hashes from the leaf up (RFC 9162).
-    pub audit_path: Vec<String>,
+    /// Notes a committed index.
+    pub(super) fn committed(&self, taken: &Taken) {
+        let mut issued = self.issued.lock().unwrap_or_else(|e| e.into_inner());
+        let highest = issued.entry(taken.batch_id).or_insert(taken.index);
+        *highest = (*highest).max(taken.index);
+    }
 }
 
 impl Arcade {
-    /// Publishes the next batch if the batches have fewer than a quarter batch left (on
-    /// start, and when a commit sees its batch running low). Instances race on the next id;
-    /// one wins, the others' insert changes nothing.
+    /// Publishes this instance's next batch if its batches have fewer than a quarter batch
+    /// left (on start, and when a commit sees its batch running low).
     pub async fn ensure_seed_room(&self) -> Result<(), ApiError> {
         let _publishing = self.seeds.publishing.lock().await;
-        let (last_id, left) = store::seed_batches::room(&self.db).await?;
+        let left = store::seed_batches::room(&self.db, &self.seeds.instance).await?;
         if left >= self.seeds.low_water() {
             return Ok(());
         }
-        let batch = self.new_batch(last_id + 1)?;
-        if store::seed_batches::publish(&self.db, batch).await? {
-            tracing::info!(batch_id = last_id + 1, "published a seed batch");
+        // An id already taken (a chance of one in millions per batch) is drawn again.
+        for _ in 0..8 {
+            let batch = self.new_batch()?;
+            let batch_id = batch.id;
+            if store::seed_batches::publish(&self.db, batch).await? {
+                tracing::info!(batch_id, "published a seed batch");
+                return Ok(());
+            }
         }
-        Ok(())
+        Err(ApiError::internal(NoBatchId))
     }
 
-    fn new_batch(&self, batch_id: i64) -> Result<seed_batch::Model, ApiError> {
+    /// A new batch: a random id and salt, its tree's root signed.
+    fn new_batch(&self) -> Result<seed_batch::Model, ApiError> {
+        let id = u64::from_be_bytes(random_bytes::<8>()?) % (BATCH_IDS - 1) + 1;
+        let id = i64::try_from(id).map_err(ApiError::internal)?;
+        let salt = alloy::hex::encode(random_bytes::<32>()?);
         let size = self.seeds.batch_size;
-        let root = arcade_core::hex::encode(&self.seeds.book.tree(batch_id, size).root());
+        let key = BatchKey {
+            id,
+            salt: Some(&salt),
+        };
+        let root = arcade_core::hex::encode(&self.seeds.book.tree(key, size).root());
         let created_at = now_ms();
-        let typed = typed::seed_batch(
-            &self.seeds.signer.domain(),
-            batch_id,
-            size,
-            &root,
-            created_at / 1000,
-        );
+        let domain = self.seeds.signer.domain();
+        let typed = typed::seed_batch(&domain, id, size, &root, created_at / 1000);
+        let signature = self
+            .seeds
+            .signer
+            .sign(&typed.to_value())
+            .map_err(ApiError::internal)?;
         Ok(seed_batch::Model {
-            id: batch_id,
+            id,
             size,
             next_index: 0,
             merkle_root: root,
             created_at,
-            signature: self
-                .seeds
-                .signer
-                .sign(&typed.to_value())
-                .map_err(ApiError::internal)?,
+            signature,
+            salt: Some(salt),
+            owner: Some(self.seeds.instance.clone()),
         })
     }
 
-    /// A published batch's size.
-    pub(super) async fn batch_size(&self, batch_id: i64) -> Result<i64, ApiError> {
-        let known = |sizes: &std::sync::Mutex<std::collections::HashMap<i64, i64>>| {
-            sizes
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&batch_id)
-                .copied()
-        };
-        if let Some(size) = known(&self.seeds.sizes) {
-            return Ok(size);
+    /// Stops taking seeds from a batch whose index went back under this instance: the seeds
+    /// it handed out after the database's restore point may have been revealed.
+    pub(super) async fn abandon_rewound(&self, taken: &Taken) -> Result<(), ApiError> {
+        tracing::warn!(
+            batch_id = taken.batch_id,
+            index = taken.index,
+            "a seed batch's next index went back under this instance (was the database restored?): it is abandoned and a new batch published"
+        );
+        store::seed_batches::disown(&self.db, taken.batch_id).await?;
+        Ok(())
+    }
+
+    /// A published batch's size and salt.
+    async fn shape(&self, batch_id: i64) -> Result<Shape, ApiError> {
+        let known = self
+            .seeds
+            .shapes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&batch_id)
+            .cloned();
+        if let Some(shape) = known {
+            return Ok(shape);
         }
         let batch = store::seed_batches::find(&self.db, batch_id)
             .await?
             .ok_or(ApiError::SeedBatchNotFound(batch_id))?;
+        let shape = Shape {
+            size: batch.size,
+            salt: batch.salt,
+        };
         self.seeds
-            .sizes
+            .shapes
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(batch_id, batch.size);
-        Ok(batch.size)
+            .insert(batch_id, shape.clone());
+        Ok(shape)
+    }
+
+    /// Where seed `index` of a batch sits: the batch's size and the audit path.
+    pub(super) async fn seed_place(
+        &self,
+        batch_id: i64,
+        index: i64,
+    ) -> Result<BatchPlace, ApiError> {
+        let shape = self.shape(batch_id).await?;
+        Ok(BatchPlace {
+            batch_id,
+            index,
+            size: shape.size,
+            audit_path: self.audit_path(batch_id, &shape, index),
+        })
     }
 
     /// The audit path of seed `index` of a batch, as hex.
-    pub(super) fn audit_path(&self, batch_id: i64, size: i64, index: i64) -> Vec<String> {
-        let tree = self.seeds.book.tree(batch_id, size);
+    fn audit_path(&self, batch_id: i64, shape: &Shape, index: i64) -> Vec<String> {
+        let key = BatchKey {
+            id: batch_id,
+            salt: shape.salt.as_deref(),
+        };
+        let tree = self.seeds.book.tree(key, shape.size);
         usize::try_from(index)
             .map(|index| tree.audit_path(index))
             .unwrap_or_default()
@@ -156,60 +208,23 @@ impl Arcade {
             .collect()
     }
 
-    pub async fn seed_batches(&self) -> Result<Vec<SeedBatchView>, ApiError> {
-        let batches = store::seed_batches::all(&self.db).await?;
-        Ok(batches.into_iter().map(|b| self.batch_view(b)).collect())
-    }
-
-    pub async fn seed_batch(&self, batch_id: i64) -> Result<SeedBatchView, ApiError> {
-        let batch = store::seed_batches::find(&self.db, batch_id)
-            .await?
-            .ok_or(ApiError::SeedBatchNotFound(batch_id))?;
-        let now = now_ms();
-        let rounds = store::seed_batches::rounds_of(&self.db, batch_id).await?;
-        let uses = rounds
-            .into_iter()
-            .map(|(round, bet_id)| {
-                let state = self.state_of(&round, now);
-                let index = round.seed_index.unwrap_or_default();
-                SeedUse {
-                    index,
-                    state: state.into(),
-                    server_seed: (round.state == RoundState::Spent || state == "expired")
-                        .then(|| round.server_seed.clone()),
-                    house_agent: self.house_wallets.contains(&round.address),
-                    audit_path: self.audit_path(batch_id, batch.size, index),
-                    round_id: round.id,
-                    commitment: round.commitment,
-                    bet_id,
-                }
-            })
-            .collect();
-        let mut view = self.batch_view(batch);
-        view.rounds = Some(uses);
-        Ok(view)
-    }
-
-    fn batch_view(&self, batch: seed_batch::Model) -> SeedBatchView {
-        let typed = typed::seed_batch(
-            &self.seeds.signer.domain(),
-            batch.id,
-            batch.size,
-            &batch.merkle_root,
-            batch.created_at / 1000,
-        );
-        SeedBatchView {
-            batch_id: batch.id,
-            size: batch.size,
-            used: batch.next_index,
-            merkle_root: batch.merkle_root,
-            created_at: rfc3339(batch.created_at),
-            signature: batch.signature,
-            typed_data: typed,
-            rounds: None,
-        }
+    /// The audit paths of several indices of one batch.
+    pub(super) async fn audit_paths(
+        &self,
+        batch_id: i64,
+        indices: impl Iterator<Item = i64>,
+    ) -> Result<Vec<Vec<String>>, ApiError> {
+        let shape = self.shape(batch_id).await?;
+        Ok(indices
+            .map(|index| self.audit_path(batch_id, &shape, index))
+            .collect())
     }
 }
+
+/// No unused batch id was found in several draws (the random generator is broken).
+#[derive(Debug, thiserror::Error)]
+#[error("no unused seed batch id in several random draws")]
+struct NoBatchId;
 
 /// The signer's address as published (EIP-55).
 pub fn signer_address(signer: &HouseSigner) -> String {

@@ -40,25 +40,28 @@ pub struct Settings {
 pub struct AuthSettings {
     /// Keys the HMAC that derives each address's first `Nonce`. Every instance must share it;
     /// changing it changes every first-generation statement (their signatures stop verifying).
-    pub secret: Secret,
+    /// Unset: generated once and kept in the database (`deployment_secrets`).
+    pub secret: Option<Secret>,
     /// The `Issued At` of every first-generation statement (RFC 3339).
     pub first_issued_at: String,
 }
 
 /// The house's signatures on commitments, receipts and seed batches (EIP-712).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct SigningSettings {
     /// The signing key (hex), the same on every instance; its address is published as
-    /// `signer`. It holds no funds and needs no chain. The built-in one is a well-known test key.
-    pub key: Secret,
+    /// `signer`. It holds no funds and needs no chain. Unset: generated once and kept in the
+    /// database (`deployment_secrets`). A well-known test key is refused.
+    pub key: Option<Secret>,
 }
 
 /// Pre-committed server seeds: batches whose Merkle root is signed before the first seed of
 /// the batch is used.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SeedSettings {
-    /// Keys every batch's secret; the same on every instance, and never shown.
-    pub secret: Secret,
+    /// Keys every batch's secret; the same on every instance, and never shown. Unset: generated
+    /// once and kept in the database (`deployment_secrets`).
+    pub secret: Option<Secret>,
     /// Seeds per batch.
     pub batch_size: u64,
 }
@@ -301,17 +304,8 @@ impl Default for Settings {
 impl Default for AuthSettings {
     fn default() -> Self {
         Self {
-            secret: Secret::new("arcade-first-generation-nonces"),
+            secret: None,
             first_issued_at: "2026-01-01T00:00:00Z".into(),
-        }
-    }
-}
-
-impl Default for SigningSettings {
-    fn default() -> Self {
-        Self {
-            // anvil's well-known test account 9: fine on a laptop, never in a deployment.
-            key: Secret::new("0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6"),
         }
     }
 }
@@ -319,7 +313,7 @@ impl Default for SigningSettings {
 impl Default for SeedSettings {
     fn default() -> Self {
         Self {
-            secret: Secret::new("arcade-seed-batches"),
+            secret: None,
             batch_size: 1024,
         }
     }

@@ -5,8 +5,8 @@ fn secrets_stay_out_of_debug_output() {
     let mut settings = Settings::default();
     settings.database.url = Secret::new("postgres://arcade:hunter2@db/arcade");
     settings.chain.house_key = Some(Secret::new("0xhouse-key-hunter3"));
-    settings.signing.key = Secret::new("0xsigning-key-hunter4");
-    settings.seeds.secret = Secret::new("seeds-hunter5");
+    settings.signing.key = Some(Secret::new("0xsigning-key-hunter4"));
+    settings.seeds.secret = Some(Secret::new("seeds-hunter5"));
     let shown = format!("{settings:?}");
     for secret in ["hunter2", "hunter3", "hunter4", "hunter5"] {
         assert!(!shown.contains(secret));

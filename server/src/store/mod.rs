@@ -9,6 +9,7 @@
 //! | a batch of plays: rounds spent, wallets written once, bets and ledger rows inserted | `plays.rs`, its SQL `play_sql.rs` |
 //! | `seed_batches` (pre-committed seeds; the index each commit takes) | `seed_batches.rs` |
 //! | `auth_generations` (rotating an auth statement) | `identities.rs` |
+//! | `deployment_secrets` (secrets the deployment generated for itself) | `secrets.rs` |
 //! | `payments` | `payments.rs` |
 //! | `cashouts` | `cashouts.rs` |
 //! | `house_transactions`, `house_sender` | `house.rs` |
@@ -25,6 +26,7 @@ pub mod payments;
 pub mod play_sql;
 pub mod plays;
 pub mod rounds;
+pub mod secrets;
 pub mod seed_batches;
 pub mod stats;
 pub mod wal_checkpoints;

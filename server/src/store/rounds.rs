@@ -16,13 +16,15 @@ use super::entities::{bet, wallet};
 use super::seed_batches::Taken;
 
 /// A new open round, counted against its address's open rounds, with the next seed of the
-/// published batches: `seal` turns the taken index into the round's seed, commitment and
-/// signature, inside the transaction that takes the index and inserts the round.
+/// batches `owner` published: `seal` turns the taken index into the round's seed, commitment
+/// and signature, inside the transaction that takes the index and inserts the round, or refuses
+/// the index (`None`: nothing is written).
 pub async fn open(
     db: &Db,
     new: NewRound<'_>,
     cap: i64,
-    seal: impl FnOnce(Taken) -> Result<Sealed, DbErr>,
+    owner: &str,
+    seal: impl FnOnce(&Taken) -> Result<Option<Sealed>, DbErr>,
 ) -> Result<Opened, DbErr> {
     let txn = db.begin().await?;
     super::ledger::ensure_wallet(&txn, new.address, new.now).await?;
@@ -42,7 +44,7 @@ pub async fn open(
     // statement sees the next batch.
     let mut taken = None;
     for _ in 0..4 {
-        taken = super::seed_batches::take_index(&txn).await?;
+        taken = super::seed_batches::take_index(&txn, owner).await?;
         if taken.is_some() {
             break;
         }
@@ -50,7 +52,9 @@ pub async fn open(
     let Some(taken) = taken else {
         return Ok(Opened::NoSeed);
     };
-    let sealed = seal(taken)?;
+    let Some(sealed) = seal(&taken)? else {
+        return Ok(Opened::Refused { taken });
+    };
     let row = round::ActiveModel {
         id: Set(new.round_id.to_owned()),
         address: Set(new.address.to_owned()),
@@ -96,8 +100,12 @@ pub enum Opened {
     },
     /// The address holds the most open rounds it may: nothing written.
     AtCap,
-    /// Every published batch is used up: nothing written.
+    /// Every batch the instance published is used up: nothing written.
     NoSeed,
+    /// `seal` refused the index taken: nothing written.
+    Refused {
+        taken: Taken,
+    },
 }
 
 pub async fn find(db: &Db, round_id: &str) -> Result<Option<round::Model>, DbErr> {
@@ -117,6 +125,18 @@ pub async fn expire_stale(db: &Db, cutoff: i64, now: i64, batch: u64) -> Result<
         .into_query();
     let txn = db.begin().await?;
     let expired = expire_where(&txn, round::Column::Id.in_subquery(stale), now).await?;
+    txn.commit().await?;
+    Ok(expired)
+}
+
+/// Expires those of the rounds `ids` opened at or before `cutoff` and still open; how many it
+/// expired. After it, none of them can be spent, by any instance.
+pub async fn expire_past(db: &Db, ids: &[&str], cutoff: i64, now: i64) -> Result<u64, DbErr> {
+    let txn = db.begin().await?;
+    let past = round::Column::Id
+        .is_in(ids.iter().copied())
+        .and(round::Column::CreatedAt.lte(cutoff));
+    let expired = expire_where(&txn, past, now).await?;
     txn.commit().await?;
     Ok(expired)
 }

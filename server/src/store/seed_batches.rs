@@ -1,8 +1,10 @@
 //! `seed_batches`: published batches of pre-committed seeds, and the index each commit takes
 //! (a conditional `UPDATE … RETURNING` on the batch row, in the commit's transaction: no index
-//! is used twice or skipped, whatever the concurrency or the number of instances).
+//! is used twice or skipped, whatever the concurrency). A batch is taken from only by the
+//! running instance that published it (its `owner`), so no instance started after a restore
+//! continues a batch whose later seeds were revealed before it.
 
-use sea_orm::sea_query::{Expr, ExprTrait, OnConflict, Query};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict, Order, Query};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, FromQueryResult,
     QueryFilter, QueryOrder, QuerySelect,
@@ -11,22 +13,27 @@ use sea_orm::{
 use super::Db;
 use super::entities::{bet, round, seed_batch};
 
-/// A seed taken for a commit: its batch and index.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A seed taken for a commit: its batch, the batch's salt, and the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Taken {
     pub batch_id: i64,
+    pub salt: Option<String>,
     pub index: i64,
     /// Indices the batch has left after this one.
     pub left: i64,
 }
 
-/// Takes the next index of the oldest batch with one left; `None` when every published batch
-/// is used up (publish one and try again).
-pub async fn take_index(db: &impl ConnectionTrait) -> Result<Option<Taken>, DbErr> {
+/// Takes the next index of `owner`'s oldest batch with one left; `None` when every batch it
+/// published is used up (publish one and try again).
+pub async fn take_index(db: &impl ConnectionTrait, owner: &str) -> Result<Option<Taken>, DbErr> {
     let oldest_with_room = Query::select()
-        .expr(Expr::col(seed_batch::Column::Id).min())
+        .column(seed_batch::Column::Id)
         .from(seed_batch::Entity)
+        .and_where(seed_batch::Column::Owner.eq(owner))
         .and_where(Expr::col(seed_batch::Column::NextIndex).lt(Expr::col(seed_batch::Column::Size)))
+        .order_by(seed_batch::Column::CreatedAt, Order::Asc)
+        .order_by(seed_batch::Column::Id, Order::Asc)
+        .limit(1)
         .to_owned();
     let taken = seed_batch::Entity::update_many()
         .col_expr(
@@ -37,33 +44,47 @@ pub async fn take_index(db: &impl ConnectionTrait) -> Result<Option<Taken>, DbEr
         .filter(Expr::col(seed_batch::Column::NextIndex).lt(Expr::col(seed_batch::Column::Size)))
         .exec_with_returning(db)
         .await?;
-    Ok(taken.first().map(|batch| Taken {
+    Ok(taken.into_iter().next().map(|batch| Taken {
         batch_id: batch.id,
         index: batch.next_index - 1,
         left: batch.size - batch.next_index,
+        salt: batch.salt,
     }))
 }
 
 #[derive(Debug, FromQueryResult)]
 struct Room {
-    last_id: Option<i64>,
     left: Option<i64>,
 }
 
-/// The newest batch's id (0 if none) and how many indices all batches have left.
-pub async fn room(db: &Db) -> Result<(i64, i64), DbErr> {
+/// How many indices `owner`'s batches have left.
+pub async fn room(db: &Db, owner: &str) -> Result<i64, DbErr> {
     let room = seed_batch::Entity::find()
         .select_only()
-        .column_as(seed_batch::Column::Id.max(), "last_id")
         // SUM of BIGINT is NUMERIC on PostgreSQL: cast back.
         .column_as(Expr::cust("CAST(SUM(size - next_index) AS BIGINT)"), "left")
+        .filter(seed_batch::Column::Owner.eq(owner))
         .into_model::<Room>()
         .one(db)
         .await?;
-    Ok(room.map_or((0, 0), |r| (r.last_id.unwrap_or(0), r.left.unwrap_or(0))))
+    Ok(room.and_then(|r| r.left).unwrap_or(0))
 }
 
-/// Publishes a batch; `false` if another instance published one with this id first.
+/// Gives a batch up: no instance takes its indices again (those used stay accounted for).
+pub async fn disown(db: &Db, batch_id: i64) -> Result<(), DbErr> {
+    seed_batch::Entity::update_many()
+        .col_expr(
+            seed_batch::Column::Owner,
+            Expr::value(Option::<String>::None),
+        )
+        .filter(seed_batch::Column::Id.eq(batch_id))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+/// Publishes a batch; `false` if a batch with its id exists (ids are drawn at random: draw
+/// another).
 pub async fn publish(db: &Db, batch: seed_batch::Model) -> Result<bool, DbErr> {
     let row = seed_batch::ActiveModel {
         id: Set(batch.id),
@@ -72,6 +93,8 @@ pub async fn publish(db: &Db, batch: seed_batch::Model) -> Result<bool, DbErr> {
         merkle_root: Set(batch.merkle_root),
         created_at: Set(batch.created_at),
         signature: Set(batch.signature),
+        salt: Set(batch.salt),
+        owner: Set(batch.owner),
     };
     let inserted = seed_batch::Entity::insert(row)
         .on_conflict(
@@ -84,8 +107,10 @@ pub async fn publish(db: &Db, batch: seed_batch::Model) -> Result<bool, DbErr> {
     Ok(inserted == 1)
 }
 
+/// Every batch, oldest first.
 pub async fn all(db: &Db) -> Result<Vec<seed_batch::Model>, DbErr> {
     seed_batch::Entity::find()
+        .order_by_asc(seed_batch::Column::CreatedAt)
         .order_by_asc(seed_batch::Column::Id)
         .all(db)
         .await

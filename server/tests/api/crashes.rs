@@ -19,6 +19,9 @@ use futures::future::join_all;
 use sea_orm::{ActiveEnum, ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
+use arcade_server::chain::devnet::{self, Devnet};
+use arcade_server::settings::Secret;
+
 use crate::helpers::{Backend, sign};
 use crate::paying::PaidApp;
 
@@ -31,8 +34,38 @@ struct Arcade {
     base_url: String,
 }
 
+/// The test server with a house key of its own, funded with gas and test dollars: `arcade
+/// serve` refuses the dev chain's well-known keys.
+async fn with_own_house(backend: Backend) -> (PaidApp, PrivateKeySigner) {
+    let devnet = Devnet::start(&crate::paying::anvil_bin(), 0).await.unwrap();
+    let house = PrivateKeySigner::random();
+    let chain = ProviderBuilder::new().connect_http(devnet.rpc_url().parse().unwrap());
+    chain
+        .raw_request::<_, Value>(
+            "anvil_setBalance".into(),
+            json!([house.address(), "0x56BC75E2D63100000"]),
+        )
+        .await
+        .unwrap();
+    devnet::mint(
+        &devnet.rpc_url(),
+        &devnet.house,
+        devnet.token,
+        house.address(),
+        U256::from(devnet::STARTING_DOLLARS),
+    )
+    .await
+    .unwrap();
+    let key = alloy::hex::encode_prefixed(house.to_bytes());
+    let app = PaidApp::spawn_on_devnet(backend, devnet, |s| {
+        s.chain.house_key = Some(Secret::new(key));
+    })
+    .await;
+    (app, house)
+}
+
 impl Arcade {
-    fn start(app: &PaidApp, crash_after: Option<&str>) -> Self {
+    fn start(app: &PaidApp, house: &PrivateKeySigner, crash_after: Option<&str>) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
         command
             .arg("serve")
@@ -45,7 +78,7 @@ impl Arcade {
             .env("ARCADE__CHAIN__TOKEN", app.devnet.token.to_checksum(None))
             .env(
                 "ARCADE__CHAIN__HOUSE_KEY",
-                alloy::hex::encode_prefixed(app.devnet.house.to_bytes()),
+                alloy::hex::encode_prefixed(house.to_bytes()),
             )
             .env("ARCADE__CHAIN__SETTLE_TIMEOUT_MS", "500")
             .env("ARCADE__PAYMENTS__RECONCILE_INTERVAL_MS", "200")
@@ -108,7 +141,7 @@ async fn on_chain(app: &PaidApp, hash: &str) -> bool {
 }
 
 async fn a_crash_after(point: &str, backend: Backend) {
-    let app = PaidApp::spawn(backend).await;
+    let (app, house) = with_own_house(backend).await;
     let player = app.payer(100_000).await;
     app.buy_chips(&player, "small").await;
     let client = reqwest::Client::new();
@@ -131,7 +164,7 @@ async fn a_crash_after(point: &str, backend: Backend) {
     let signature = sign(&player, &statement);
     let body = json!({ "address": player.address(), "chips": 500, "signature": signature });
 
-    let mut crashing = Arcade::start(&app, Some(point));
+    let mut crashing = Arcade::start(&app, &house, Some(point));
     let answer = client
         .post(format!("{}/api/arcade/cashout", crashing.base_url))
         .json(&body)
@@ -158,7 +191,7 @@ async fn a_crash_after(point: &str, backend: Backend) {
     }
 
     // A fresh start finishes it.
-    let restarted = Arcade::start(&app, None);
+    let restarted = Arcade::start(&app, &house, None);
     let deadline = Instant::now() + Duration::from_secs(30);
     let finished = loop {
         let status: Value = client
@@ -243,13 +276,13 @@ mod crash_after {
 /// the broadcast: the restarted server's reconciler sends the same signed settlement if it is
 /// not on-chain, and credits the chips once the receipt proves the payment.
 async fn a_purchase_crash_after(point: &str, backend: Backend) {
-    let app = PaidApp::spawn(backend).await;
+    let (app, house) = with_own_house(backend).await;
     let payer = app.payer(100_000).await;
-    let house_before = app.token_balance(app.house()).await;
+    let house_before = app.token_balance(house.address()).await;
     let challenge = app.challenge("/api/arcade/chips").await;
     let (payment, _) = crate::paying::sign_payment(&challenge, &payer, |_| {});
 
-    let mut crashing = Arcade::start(&app, Some(point));
+    let mut crashing = Arcade::start(&app, &house, Some(point));
     let answer = reqwest::Client::new()
         .post(format!("{}/api/arcade/chips", crashing.base_url))
         .header("PAYMENT-SIGNATURE", &payment)
@@ -276,7 +309,7 @@ async fn a_purchase_crash_after(point: &str, backend: Backend) {
     );
     assert_eq!(app.chips(payer.address()).await, 0, "nothing credited yet");
 
-    let _restarted = Arcade::start(&app, None);
+    let _restarted = Arcade::start(&app, &house, None);
     let deadline = Instant::now() + Duration::from_secs(30);
     while app.chips(payer.address()).await == 0 {
         assert!(Instant::now() < deadline, "never credited");
@@ -296,7 +329,7 @@ async fn a_purchase_crash_after(point: &str, backend: Backend) {
         "the same transaction"
     );
     assert_eq!(
-        app.token_balance(app.house()).await,
+        app.token_balance(house.address()).await,
         house_before + U256::from(100_000u64),
         "paid once"
     );

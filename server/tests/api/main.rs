@@ -6,6 +6,7 @@ mod bounded;
 mod cashout_failures;
 mod cashouts;
 mod chain_control;
+mod clocks;
 mod crashes;
 mod discovery;
 mod facilitator;
@@ -14,7 +15,10 @@ mod lying_facilitator;
 mod mcp_client;
 mod migrations;
 mod money_audit;
+mod open_rounds;
 mod paying;
+mod public_secrets;
+mod restore;
 mod rpc;
 mod secrets;
 

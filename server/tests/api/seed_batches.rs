@@ -1,7 +1,8 @@
 //! Pre-committed seeds and the house's signatures: under concurrent commits (one server, and
-//! two on one PostgreSQL) every index of every batch is taken exactly once and in order, each
-//! commitment is in its batch's signed Merkle tree, every signature recovers to the published
-//! signer, and a round from before batches is shown unsigned rather than failing.
+//! two on one PostgreSQL, each taking seeds from batches of its own) every index of every batch
+//! is taken exactly once and in order, each commitment is in its batch's signed Merkle tree,
+//! every signature recovers to the published signer, and a round from before batches is shown
+//! unsigned rather than failing.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -101,11 +102,23 @@ async fn assert_seeds_accounted_for(app: &TestApp, commits: &[Value]) {
             &root
         ));
     }
-    // No gap: the indices taken are exactly the first ones, batch after batch.
-    let expected: BTreeSet<(i64, i64)> = (0..commits.len() as i64)
-        .map(|n| (1 + n / BATCH as i64, n % BATCH as i64))
-        .collect();
-    assert_eq!(taken, expected, "every index once, in order");
+    // No gap: each batch's indices taken are exactly its first ones.
+    let mut per_batch: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    for (batch_id, index) in &taken {
+        per_batch.entry(*batch_id).or_default().push(*index);
+    }
+    for (batch_id, indices) in &per_batch {
+        let first: Vec<i64> = (0..indices.len() as i64).collect();
+        assert_eq!(
+            indices, &first,
+            "batch {batch_id}: every index once, in order"
+        );
+        assert_eq!(
+            roots[batch_id].1,
+            indices.len() as i64,
+            "batch {batch_id}'s used"
+        );
+    }
     for (batch_id, (_, used)) in &roots {
         let listed = app
             .get(&format!("/api/arcade/seed-batches/{batch_id}"))
@@ -169,12 +182,26 @@ mod concurrent_commits_take_every_index_once {
     }
 }
 
+/// Two instances on one database: every index once, and no batch taken from by both (each
+/// takes seeds only from the batches it published).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn two_instances_share_one_sequence_of_seeds() {
+async fn two_instances_take_seeds_from_batches_of_their_own() {
     let first = TestApp::spawn_with(Backend::Postgres, small_batches).await;
     let second = TestApp::spawn_on(&first.database_url, small_batches).await;
     let commits = commit_at_once(&[&first, &second], 6, 150).await;
     assert_seeds_accounted_for(&first, &commits).await;
+    let batches_of = |server: usize| -> BTreeSet<i64> {
+        commits
+            .iter()
+            .skip(server)
+            .step_by(2)
+            .map(|c| c["proofs"]["batch"]["batch_id"].as_i64().unwrap())
+            .collect()
+    };
+    assert!(
+        batches_of(0).is_disjoint(&batches_of(1)),
+        "a batch was taken from by both instances"
+    );
     first.audit().await;
 }
 

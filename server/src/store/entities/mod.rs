@@ -3,6 +3,7 @@
 pub mod auth_generation;
 pub mod bet;
 pub mod cashout;
+pub mod deployment_secret;
 pub mod floor_total;
 pub mod floor_watermark;
 pub mod house_transaction;

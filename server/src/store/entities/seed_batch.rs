@@ -15,6 +15,11 @@ pub struct Model {
     pub created_at: i64,
     /// The house's EIP-712 signature of the `SeedBatch`.
     pub signature: String,
+    /// 32 random bytes (hex) drawn when the batch was created, in every seed's derivation;
+    /// `None` for batches published before salts.
+    pub salt: Option<String>,
+    /// The running instance that published the batch, the only one that takes its indices.
+    pub owner: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,0 +1,147 @@
+//! The seed batches as the public sees them, every used index accounted for. One clock decides
+//! when a seed is shown: the database's. A round past its time is first marked expired there (a
+//! conditional update, after which no instance can spend it, whatever its own clock says), and
+//! only a round marked settled or expired shows its seed and its id; an open round shows its
+//! index and commitment alone, since its id is what lets a caller play it.
+
+use salvo::oapi::ToSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Arcade, now_ms, rfc3339};
+use crate::error::ApiError;
+use crate::proofs::typed::{self, TypedData};
+use crate::store;
+use crate::store::entities::round::{self, RoundState};
+use crate::store::entities::seed_batch;
+
+/// A published batch, as `GET /api/arcade/seed-batches` lists it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeedBatchView {
+    pub batch_id: i64,
+    pub size: i64,
+    /// Indices commits have taken so far.
+    pub used: i64,
+    /// RFC 9162 tree head over the seeds' commitments (64 hex).
+    pub merkle_root: String,
+    /// 32 random bytes (64 hex) drawn when the batch was created: with `seeds.secret` they
+    /// derive every seed of the batch (`docs/proofs.md`). Null for batches from before salts.
+    pub salt: Option<String>,
+    pub created_at: String,
+    /// The house's EIP-712 signature of `typed_data` (a `SeedBatch`).
+    pub signature: String,
+    #[salvo(schema(value_type = Object))]
+    pub typed_data: TypedData,
+    /// Every used index (`GET /api/arcade/seed-batches/{batch_id}` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<Vec<SeedUse>>,
+}
+
+/// One used index of a batch.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeedUse {
+    pub index: i64,
+    /// The round, once settled or expired; null while it is open (its id lets a caller play
+    /// it, so only its owner holds it).
+    pub round_id: Option<String>,
+    /// `open` (seed still secret), `settled` or `expired` (seed revealed).
+    pub state: String,
+    pub commitment: String,
+    pub server_seed: Option<String>,
+    pub bet_id: Option<i64>,
+    /// Opened by the house's own agents.
+    pub house_agent: bool,
+    /// Sibling hashes from the leaf up (RFC 9162).
+    pub audit_path: Vec<String>,
+}
+
+impl Arcade {
+    pub async fn seed_batches(&self) -> Result<Vec<SeedBatchView>, ApiError> {
+        let batches = store::seed_batches::all(&self.db).await?;
+        Ok(batches.into_iter().map(|b| self.batch_view(b)).collect())
+    }
+
+    pub async fn seed_batch(&self, batch_id: i64) -> Result<SeedBatchView, ApiError> {
+        let batch = store::seed_batches::find(&self.db, batch_id)
+            .await?
+            .ok_or(ApiError::SeedBatchNotFound(batch_id))?;
+        let rounds = self.rounds_marked(batch_id).await?;
+        let indices = rounds.iter().map(|(r, _)| r.seed_index.unwrap_or_default());
+        let paths = self.audit_paths(batch_id, indices).await?;
+        let uses = rounds
+            .into_iter()
+            .zip(paths)
+            .map(|((round, bet_id), audit_path)| self.seed_use(round, bet_id, audit_path))
+            .collect();
+        let mut view = self.batch_view(batch);
+        view.rounds = Some(uses);
+        Ok(view)
+    }
+
+    /// The batch's rounds, those past their time (by this instance's clock) first marked
+    /// expired in the database.
+    async fn rounds_marked(
+        &self,
+        batch_id: i64,
+    ) -> Result<Vec<(round::Model, Option<i64>)>, ApiError> {
+        let rounds = store::seed_batches::rounds_of(&self.db, batch_id).await?;
+        let now = now_ms();
+        let cutoff = self.opened_after(now);
+        let past: Vec<&str> = rounds
+            .iter()
+            .map(|(round, _)| round)
+            .filter(|r| r.state == RoundState::Open && r.expired_at.is_none())
+            .filter(|r| r.created_at <= cutoff)
+            .map(|r| r.id.as_str())
+            .collect();
+        if past.is_empty() {
+            return Ok(rounds);
+        }
+        store::rounds::expire_past(&self.db, &past, cutoff, now).await?;
+        Ok(store::seed_batches::rounds_of(&self.db, batch_id).await?)
+    }
+
+    fn seed_use(
+        &self,
+        round: round::Model,
+        bet_id: Option<i64>,
+        audit_path: Vec<String>,
+    ) -> SeedUse {
+        let state = match (round.state, round.expired_at) {
+            (RoundState::Spent, _) => "settled",
+            (RoundState::Open, Some(_)) => "expired",
+            (RoundState::Open, None) => "open",
+        };
+        let revealed = state != "open";
+        SeedUse {
+            index: round.seed_index.unwrap_or_default(),
+            state: state.into(),
+            server_seed: revealed.then(|| round.server_seed.clone()),
+            house_agent: self.house_wallets.contains(&round.address),
+            audit_path,
+            round_id: revealed.then_some(round.id),
+            commitment: round.commitment,
+            bet_id,
+        }
+    }
+
+    fn batch_view(&self, batch: seed_batch::Model) -> SeedBatchView {
+        let typed = typed::seed_batch(
+            &self.seeds.signer.domain(),
+            batch.id,
+            batch.size,
+            &batch.merkle_root,
+            batch.created_at / 1000,
+        );
+        SeedBatchView {
+            batch_id: batch.id,
+            size: batch.size,
+            used: batch.next_index,
+            merkle_root: batch.merkle_root,
+            salt: batch.salt,
+            created_at: rfc3339(batch.created_at),
+            signature: batch.signature,
+            typed_data: typed,
+            rounds: None,
+        }
+    }
+}
