@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use alloy::primitives::{Address, B256, Signature, U256};
-use alloy::providers::{Provider, ProviderBuilder};
+use alloy::providers::ProviderBuilder;
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::chain::devnet::{self, Devnet};
 use arcade_server::chain::token::{DollarToken, TransferWithAuthorization};
