@@ -8,7 +8,8 @@
 //!   they present B (medium, the same N) while the chain mines nothing, then land A themself at a
 //!   higher fee. The house's settlement of B reverts; A moved 0.01 USD: 100 chips, never 10,000.
 //!   On the house's rail, and on a facilitator's that reports failure with no hash;
-//! - a retried nonce that settles normally, early or late, stores and credits its own terms;
+//! - a retried nonce that settles normally, early or late, stores and credits its own terms,
+//!   and is given up as expired only by its own validity window;
 //! - a smaller authorization of the nonce landed during the request credits what it moved;
 //! - a transfer of no tier's price credits nothing, and says why.
 //!
@@ -323,6 +324,60 @@ async fn a_retried_nonce_settled_late_is_credited_at_its_new_terms(backend: Back
     app.audit().await;
 }
 
+/// A was signed to expire within a minute; B, the retry, for the usual five. B's settlement is
+/// dropped from the pool and the chain's clock passes A's `validBefore` but not B's: B can still
+/// be mined, so the payment is not given up as expired, and the same signed settlement is sent
+/// again and credited.
+async fn a_retried_nonce_is_judged_expired_by_its_own_window(backend: Backend) {
+    let app = impatient(backend).await;
+    let payer = app.payer(0).await;
+    let now = now_seconds();
+    let challenge = app.challenge(MICRO).await;
+    let (a_payment, a) = sign_payment(&challenge, &payer, |a| {
+        a.validBefore = U256::from(now + 60);
+    });
+    app.buy(MICRO, Some(&a_payment))
+        .await
+        .refused("insufficient_funds");
+    mint_to(&app, payer.address(), MEDIUM_PRICE).await;
+    let challenge = app.challenge(MEDIUM).await;
+    let (b_payment, b) = sign_payment(&challenge, &payer, |b| b.nonce = a.nonce);
+    assert!(b.validBefore > a.validBefore + U256::from(120));
+
+    app.automine(false).await;
+    let reply = app.buy(MEDIUM, Some(&b_payment)).await;
+    reply.refused("settlement_pending");
+    let settlement = reply.body["transaction"].clone();
+    app.anvil("anvil_dropTransaction", json!([settlement]))
+        .await;
+    app.advance_chain_time(u64::try_from(a.validBefore).unwrap() - now_seconds() + 1)
+        .await;
+
+    assert_eq!(
+        reconcile(&app).await,
+        Reconciled {
+            rebroadcast: 1,
+            ..Default::default()
+        },
+        "B is still valid by the chain's clock: its settlement is sent again, not given up"
+    );
+    app.mine().await;
+    app.automine(true).await;
+    assert_eq!(reconcile(&app).await.credited, 1);
+    let row = the_payment(&app, &payer).await;
+    assert_eq!(
+        (row.state, row.chips, row.amount.as_str()),
+        (PaymentState::Settled, 10_000, "1000000"),
+        "{row:?}"
+    );
+    assert_eq!(app.chips(payer.address()).await, 10_000);
+    app.audit().await;
+}
+
+fn now_seconds() -> u64 {
+    u64::try_from(chrono::Utc::now().timestamp()).unwrap()
+}
+
 /// A payer presents B (medium) and, while the request waits for its receipt, lands A' (the same
 /// nonce, 0.01 USD to the house) at a higher fee. The house was paid 0.01 USD through the nonce:
 /// the request credits the micro tier, and says so.
@@ -397,6 +452,13 @@ async fn a_same_nonce_transfer_of_no_tiers_price_credits_nothing(backend: Backen
         "{row:?}"
     );
     assert_eq!(app.chips(payer.address()).await, 0);
+
+    // Presented again, it is a fresh attempt that finds the nonce spent: still nothing.
+    app.buy(MEDIUM, Some(&payment))
+        .await
+        .refused("invalid_exact_evm_nonce_already_used");
+    assert_eq!(the_payment(&app, &payer).await.state, PaymentState::Failed);
+    assert_eq!(app.chips(payer.address()).await, 0);
     app.audit_with_unowed(U256::from(ODD)).await;
 }
 
@@ -423,6 +485,7 @@ on_both_backends_with_own_chain!(
     a_retried_nonce_the_facilitator_failed_credits_what_moved,
     a_retried_nonce_stores_the_terms_it_credits,
     a_retried_nonce_settled_late_is_credited_at_its_new_terms,
+    a_retried_nonce_is_judged_expired_by_its_own_window,
     a_smaller_same_nonce_payment_during_the_request_credits_what_moved,
     a_same_nonce_transfer_of_no_tiers_price_credits_nothing,
 );
