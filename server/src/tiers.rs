@@ -29,6 +29,13 @@ pub const TIERS: [Tier; 3] = [
 pub const DEFAULT_TIER: Tier = TIERS[1];
 
 impl Tier {
+    /// The tier whose price is exactly `base_units`, if any: what a proven transfer buys.
+    pub fn priced_at(base_units: u64) -> Option<Self> {
+        TIERS
+            .into_iter()
+            .find(|tier| tier.price_base_units() == base_units)
+    }
+
     /// The price in token base units.
     pub fn price_base_units(&self) -> u64 {
         self.chips * BASE_UNITS_PER_CHIP
@@ -50,5 +57,17 @@ mod tests {
         let prices: Vec<String> = TIERS.iter().map(Tier::price_text).collect();
         assert_eq!(prices, ["$0.01", "$0.10", "$1.00"]);
         assert_eq!(TIERS[1].price_base_units(), 100_000);
+    }
+
+    #[test]
+    fn only_a_tiers_exact_price_buys_it() {
+        for tier in TIERS {
+            assert_eq!(Tier::priced_at(tier.price_base_units()), Some(tier));
+            assert_eq!(Tier::priced_at(tier.price_base_units() - 1), None);
+            assert_eq!(Tier::priced_at(tier.price_base_units() + 1), None);
+        }
+        assert_eq!(Tier::priced_at(0), None);
+        assert_eq!(Tier::priced_at(12_345), None);
+        assert_eq!(Tier::priced_at(u64::MAX), None);
     }
 }

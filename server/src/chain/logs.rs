@@ -1,7 +1,7 @@
-//! Reading the token's logs: whether one receipt's logs prove an authorization's transfer, and
-//! which transaction a nonce's `AuthorizationUsed`/`AuthorizationCanceled` log names. Pure.
+//! Reading the token's logs: what one receipt's logs prove an authorization moved, and which
+//! transaction a nonce's `AuthorizationUsed`/`AuthorizationCanceled` log names. Pure.
 
-use alloy::primitives::{Address, B256};
+use alloy::primitives::{Address, B256, U256};
 use alloy::rpc::types::Log;
 use alloy::sol_types::SolEvent;
 
@@ -28,11 +28,16 @@ pub(super) fn nonce_use_of(log: &Log) -> Option<NonceUse> {
     })
 }
 
-/// Whether one receipt's `logs` (in order) hold the token's `AuthorizationUsed(payer, nonce)`
-/// immediately followed by its `Transfer(payer → pay_to, value)`.
-pub fn pays(logs: &[Log], token: Address, expected: &ExpectedPayment) -> bool {
-    logs.windows(2)
-        .any(|pair| uses_nonce(&pair[0], token, expected) && transfers(&pair[1], token, expected))
+/// The value the authorization moved to the pay-to address, if one receipt's `logs` (in order)
+/// hold the token's `AuthorizationUsed(payer, nonce)` immediately followed by its
+/// `Transfer(payer → pay_to, value)`. The value is reported, not matched: a payer may land any
+/// authorization of their nonce, and what it moved is what it buys.
+pub fn paid(logs: &[Log], token: Address, expected: &ExpectedPayment) -> Option<U256> {
+    logs.windows(2).find_map(|pair| {
+        uses_nonce(&pair[0], token, expected)
+            .then(|| transferred(&pair[1], token, expected))
+            .flatten()
+    })
 }
 
 fn uses_nonce(log: &Log, token: Address, expected: &ExpectedPayment) -> bool {
@@ -41,18 +46,18 @@ fn uses_nonce(log: &Log, token: Address, expected: &ExpectedPayment) -> bool {
             .is_ok_and(|used| used.authorizer == expected.payer && used.nonce == expected.nonce)
 }
 
-fn transfers(log: &Log, token: Address, expected: &ExpectedPayment) -> bool {
-    log.address() == token
-        && TransferEvent::decode_log(&log.inner).is_ok_and(|transfer| {
-            transfer.from == expected.payer
-                && transfer.to == expected.pay_to
-                && transfer.value == expected.value
-        })
+/// The value of `log` if it is the token's `Transfer(payer → pay_to, value)`.
+fn transferred(log: &Log, token: Address, expected: &ExpectedPayment) -> Option<U256> {
+    if log.address() != token {
+        return None;
+    }
+    let transfer = TransferEvent::decode_log(&log.inner).ok()?;
+    (transfer.from == expected.payer && transfer.to == expected.pay_to).then_some(transfer.value)
 }
 
 #[cfg(test)]
 mod tests {
-    use alloy::primitives::{LogData, U256};
+    use alloy::primitives::LogData;
 
     use super::*;
 
@@ -62,11 +67,12 @@ mod tests {
     const PAY_TO: Address = Address::repeat_byte(0x02);
     const THIEF: Address = Address::repeat_byte(0x03);
 
+    const PRICE: u64 = 1_000_000;
+
     fn expected() -> ExpectedPayment {
         ExpectedPayment {
             payer: PAYER,
             pay_to: PAY_TO,
-            value: U256::from(1_000_000u64),
             nonce: B256::repeat_byte(0xaa),
         }
     }
@@ -105,18 +111,34 @@ mod tests {
         let e = expected();
         [
             used(TOKEN, PAYER, e.nonce),
-            transfer(TOKEN, PAYER, PAY_TO, 1_000_000),
+            transfer(TOKEN, PAYER, PAY_TO, PRICE),
         ]
     }
 
     #[test]
     fn the_authorizations_own_pair_proves_payment() {
-        assert!(pays(&the_pair(), TOKEN, &expected()));
+        let paid_price = Some(U256::from(PRICE));
+        assert_eq!(paid(&the_pair(), TOKEN, &expected()), paid_price);
         // Other logs around it (a relayer's multicall, a fee transfer) do not matter.
         let mut logs = vec![transfer(TOKEN, THIEF, PAY_TO, 5)];
         logs.extend(the_pair());
         logs.push(used(TOKEN, PAYER, B256::repeat_byte(0xbb)));
-        assert!(pays(&logs, TOKEN, &expected()));
+        logs.push(transfer(TOKEN, PAYER, PAY_TO, 7));
+        assert_eq!(paid(&logs, TOKEN, &expected()), paid_price);
+    }
+
+    #[test]
+    fn the_pair_reports_the_value_it_moved_whatever_was_presented() {
+        // Another authorization of the same nonce (a smaller one, or one of no tier's price)
+        // proves what it moved; what it buys is decided from that value.
+        let e = expected();
+        for value in [10_000, 12_345, 0] {
+            let logs = [
+                used(TOKEN, PAYER, e.nonce),
+                transfer(TOKEN, PAYER, PAY_TO, value),
+            ];
+            assert_eq!(paid(&logs, TOKEN, &e), Some(U256::from(value)));
+        }
     }
 
     #[test]
@@ -130,13 +152,13 @@ mod tests {
             used(TOKEN, PAYER, e.nonce),
             transfer(TOKEN, PAYER, THIEF, 1_000_000),
         ];
-        assert!(!pays(&logs, TOKEN, &e));
+        assert_eq!(paid(&logs, TOKEN, &e), None);
     }
 
     #[test]
     fn each_field_of_the_pair_must_match() {
         let e = expected();
-        let spoiled: [[Log; 2]; 7] = [
+        let spoiled: [[Log; 2]; 6] = [
             [
                 used(OTHER_TOKEN, PAYER, e.nonce),
                 transfer(TOKEN, PAYER, PAY_TO, 1_000_000),
@@ -161,13 +183,13 @@ mod tests {
                 used(TOKEN, PAYER, e.nonce),
                 transfer(TOKEN, PAYER, THIEF, 1_000_000),
             ],
-            [
-                used(TOKEN, PAYER, e.nonce),
-                transfer(TOKEN, PAYER, PAY_TO, 999_999),
-            ],
         ];
         for (i, logs) in spoiled.iter().enumerate() {
-            assert!(!pays(logs, TOKEN, &e), "case {i} must not prove payment");
+            assert_eq!(
+                paid(logs, TOKEN, &e),
+                None,
+                "case {i} must not prove payment"
+            );
         }
     }
 
@@ -175,10 +197,11 @@ mod tests {
     fn the_pair_in_the_wrong_order_or_apart_proves_nothing() {
         let [used_log, transfer_log] = the_pair();
         let e = expected();
-        assert!(!pays(&[transfer_log.clone(), used_log.clone()], TOKEN, &e));
+        let reversed = [transfer_log.clone(), used_log.clone()];
+        assert_eq!(paid(&reversed, TOKEN, &e), None);
         let apart = [used_log, transfer(TOKEN, THIEF, THIEF, 1), transfer_log];
-        assert!(!pays(&apart, TOKEN, &e));
-        assert!(!pays(&[], TOKEN, &e));
+        assert_eq!(paid(&apart, TOKEN, &e), None);
+        assert_eq!(paid(&[], TOKEN, &e), None);
     }
 
     #[test]

@@ -10,6 +10,11 @@
 //! matters: a multicall that uses a second authorization of the same payer emits both events
 //! somewhere in one receipt without this authorization paying.
 //!
+//! The proof reports `value`, the amount that transfer moved, rather than matching it against
+//! the amount the payment was presented for: any authorization of the nonce may be the one that
+//! lands (the payer signs them all), so what it moved is what is credited, never the terms of
+//! whichever request presented the nonce last.
+//!
 //! [`Chain::prove_payment`] is that check. [`Chain::settlement`] decides a payment the house holds
 //! no proving hash for: it finds the transaction that used the nonce in the token's logs and
 //! puts it through the same check, or finds that the authorization expired unused by the
@@ -21,28 +26,28 @@ use alloy::providers::Provider;
 use alloy::rpc::types::{BlockNumberOrTag, Filter};
 use alloy::sol_types::SolEvent;
 
-use super::logs::{NonceUse, nonce_use_of, pays};
+use super::logs::{NonceUse, nonce_use_of, paid};
 use super::token::DollarToken::{self, AuthorizationCanceled, AuthorizationUsed};
 use super::{Chain, ChainError, contract_error, rpc_error};
 
 /// `eth_getLogs` is asked for at most this many blocks at once (public RPCs cap the range).
 const LOG_SCAN_BLOCKS: u64 = 2_000;
 
-/// The transfer a purchase is owed for: the payer's authorization `nonce`, paying exactly
-/// `value` to `pay_to`.
+/// The transfer a purchase waits for: the payer's authorization `nonce`, paying `pay_to`.
+/// The value is what the chain proves it moved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExpectedPayment {
     pub payer: Address,
     pub pay_to: Address,
-    pub value: U256,
     pub nonce: B256,
 }
 
 /// What one transaction proves about an expected payment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Proof {
-    /// Mined, successful, deep enough, and it made exactly this transfer.
-    Paid,
+    /// Mined, successful, deep enough, and the authorization's own transfer moved `value` base
+    /// units to the pay-to address.
+    Paid { value: U256 },
     /// Deep enough, and it did not make this transfer.
     NotPaid(NotPaid),
     /// In no block the RPC shows, or not deep enough yet.
@@ -59,8 +64,8 @@ pub enum NotPaid {
 /// Where a payment stands on the chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Settlement {
-    /// This transaction paid the pay-to address through the authorization.
-    Paid(B256),
+    /// Transaction `tx` paid the pay-to address `value` base units through the authorization.
+    Paid { tx: B256, value: U256 },
     /// It never will be paid: the nonce was consumed by a transaction that did not pay (`tx`),
     /// or cancelled, or the authorization expired unused.
     Unpaid(Unpaid),
@@ -85,7 +90,8 @@ pub enum Unpaid {
 }
 
 impl Chain {
-    /// The one check behind every credit: does transaction `tx` prove `expected` was paid?
+    /// The one check behind every credit: does transaction `tx` prove `expected` was paid, and
+    /// how much?
     pub async fn prove_payment(
         &self,
         tx: B256,
@@ -105,10 +111,9 @@ impl Chain {
         if !receipt.status() {
             return Ok(Proof::NotPaid(NotPaid::Reverted));
         }
-        Ok(if pays(receipt.logs(), self.token, expected) {
-            Proof::Paid
-        } else {
-            Proof::NotPaid(NotPaid::NoSuchTransfer)
+        Ok(match paid(receipt.logs(), self.token, expected) {
+            Some(value) => Proof::Paid { value },
+            None => Proof::NotPaid(NotPaid::NoSuchTransfer),
         })
     }
 
@@ -126,7 +131,7 @@ impl Chain {
         let mut candidate_reverted = false;
         if let Some(tx) = candidate {
             match self.prove_payment(tx, expected).await? {
-                Proof::Paid => return Ok(Settlement::Paid(tx)),
+                Proof::Paid { value } => return Ok(Settlement::Paid { tx, value }),
                 Proof::NotPaid(NotPaid::Reverted) => candidate_reverted = true,
                 Proof::NotPaid(NotPaid::NoSuchTransfer) | Proof::NotYet => {}
             }
@@ -151,7 +156,7 @@ impl Chain {
                     Settlement::Unconfirmed
                 }),
                 Some(NonceUse { tx, .. }) => Ok(match self.prove_payment(tx, expected).await? {
-                    Proof::Paid => Settlement::Paid(tx),
+                    Proof::Paid { value } => Settlement::Paid { tx, value },
                     Proof::NotPaid(_) => Settlement::Unpaid(Unpaid::UsedElsewhere { tx }),
                     Proof::NotYet => Settlement::Unconfirmed,
                 }),

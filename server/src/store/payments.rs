@@ -6,6 +6,11 @@
 //! | [`journal_settlement`], [`record_reported`] | `settling` | `settling` with its transaction |
 //! | [`settle`] (and the chips, in the same transaction) | `settling` | `settled` |
 //! | [`fail`] | `settling` | `failed` |
+//!
+//! A row's terms are those of the request that holds it: a `failed` row claimed again is a
+//! fresh attempt, rewritten whole. Its tier, chips and amount are then rewritten once more by
+//! [`settle`], from what the chain proved the authorization moved, so what a settled row says
+//! is what was credited.
 
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{
@@ -106,17 +111,25 @@ async fn insert(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
     }
 }
 
-/// `failed` → `settling` for this request, as a new attempt; `None` if it is not failed.
+/// `failed` → `settling` for this request, as a new attempt with this request's terms, every
+/// one of them (an earlier attempt's amount or validity must never be checked against the
+/// chain for this one); `None` if it is not failed.
 async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
     let retried = payment::Entity::update_many()
         .col_expr(payment::Column::State, Expr::value(PaymentState::Settling))
         .col_expr(payment::Column::Tier, Expr::value(new.tier))
         .col_expr(payment::Column::Chips, Expr::value(new.chips))
+        .col_expr(payment::Column::Amount, Expr::value(new.amount.as_str()))
+        .col_expr(payment::Column::Network, Expr::value(new.network.as_str()))
+        .col_expr(payment::Column::Asset, Expr::value(new.asset.as_str()))
+        .col_expr(payment::Column::PayTo, Expr::value(new.pay_to.as_str()))
+        .col_expr(payment::Column::ValidBefore, Expr::value(new.valid_before))
         .col_expr(payment::Column::FromBlock, Expr::value(new.from_block))
         .col_expr(payment::Column::SettledBy, Expr::value(new.rail))
         .col_expr(payment::Column::Error, Expr::value(Option::<String>::None))
         .col_expr(payment::Column::TxHash, Expr::value(Option::<String>::None))
         .col_expr(payment::Column::RawTx, Expr::value(Option::<String>::None))
+        .col_expr(payment::Column::CreatedAt, Expr::value(new.at))
         .col_expr(payment::Column::UpdatedAt, Expr::value(new.at))
         .filter(payment::Column::Payer.eq(&new.payer))
         .filter(payment::Column::Nonce.eq(&new.nonce))
@@ -164,14 +177,28 @@ pub async fn record_reported(db: &Db, id: i64, hash: &str, at: i64) -> Result<bo
     Ok(super::happened(updated))
 }
 
-/// Settled by `tx_hash`: `settling` → `settled` and the chips credited to the payer (who is now
-/// bought in), in one transaction, once. Returns the row and the payer's balance; `settled` is
-/// whether this call made the change (otherwise the row is as it stood).
-pub async fn settle(db: &Db, id: i64, tx_hash: &str, at: i64) -> Result<Settled, DbErr> {
+/// What the chain proved a payment's authorization moved, and the tier that buys.
+#[derive(Debug, Clone)]
+pub struct Proven<'a> {
+    pub tx_hash: &'a str,
+    pub tier: &'static str,
+    pub chips: i64,
+    /// Base units moved, decimal.
+    pub amount: String,
+}
+
+/// Settled by `proven.tx_hash`: `settling` → `settled` with the proven tier, chips and amount
+/// written over the row's, and those chips credited to the payer (who is now bought in), in one
+/// transaction, once. Returns the row and the payer's balance; `settled` is whether this call
+/// made the change (otherwise the row is as it stood).
+pub async fn settle(db: &Db, id: i64, proven: &Proven<'_>, at: i64) -> Result<Settled, DbErr> {
     let txn = super::begin(db).await?;
     let changed = while_settling(id, at)
         .col_expr(payment::Column::State, Expr::value(PaymentState::Settled))
-        .col_expr(payment::Column::TxHash, Expr::value(tx_hash))
+        .col_expr(payment::Column::TxHash, Expr::value(proven.tx_hash))
+        .col_expr(payment::Column::Tier, Expr::value(proven.tier))
+        .col_expr(payment::Column::Chips, Expr::value(proven.chips))
+        .col_expr(payment::Column::Amount, Expr::value(proven.amount.as_str()))
         .col_expr(payment::Column::Error, Expr::value(Option::<String>::None))
         .exec_with_returning(&txn)
         .await?

@@ -38,6 +38,7 @@ mod revocation;
 mod rules;
 mod seed_batches;
 mod stats;
+mod terms;
 mod two_instances;
 mod validation;
 mod web;

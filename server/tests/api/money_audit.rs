@@ -5,8 +5,9 @@
 //! - every purchase credit in the ledger belongs to one `settled` payment, for its chips;
 //! - every `settled` payment's transaction is a successful receipt holding its authorization's
 //!   `AuthorizationUsed(payer, nonce)` followed by `Transfer(payer → pay_to, amount)`;
+//! - every `settled` payment's tier and chips are the tier whose price is that amount;
 //! - the pay-to address received from the payers, in the token's `Transfer` logs, exactly the
-//!   sum of the settled payments' amounts.
+//!   sum of the settled payments' amounts (plus what a test sent it on purpose for nothing).
 
 use std::collections::{HashMap, HashSet};
 
@@ -17,6 +18,7 @@ use alloy::sol_types::SolEvent;
 use arcade_server::chain::token::DollarToken::{AuthorizationUsed, Transfer};
 use arcade_server::entities::payment::PaymentState;
 use arcade_server::entities::{ledger, payment};
+use arcade_server::tiers::{BASE_UNITS_PER_CHIP, TIERS};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::paying::PaidApp;
@@ -26,6 +28,12 @@ const FIXTURE: &str = "test fixture";
 
 impl PaidApp {
     pub async fn audit(&self) {
+        self.audit_with_unowed(U256::ZERO).await;
+    }
+
+    /// The audit, where the test itself sent `unowed` base units from a payer to the pay-to
+    /// address through a transfer that buys nothing (no tier's price).
+    pub async fn audit_with_unowed(&self, unowed: U256) {
         self.app.audit().await;
         let db = &self.arcade.db;
         let payments = payment::Entity::find().all(db).await.unwrap();
@@ -71,6 +79,16 @@ impl PaidApp {
             let pay_to: Address = row.pay_to.parse().unwrap();
             let nonce: B256 = row.nonce.parse().unwrap();
             let amount = U256::from_str_radix(&row.amount, 10).unwrap();
+            let tier = TIERS
+                .iter()
+                .find(|tier| U256::from(tier.chips * BASE_UNITS_PER_CHIP) == amount);
+            assert_eq!(
+                tier.map(|tier| (tier.name, i64::try_from(tier.chips).unwrap())),
+                Some((row.tier.as_str(), row.chips)),
+                "payment {} credits the tier whose price is its amount ({} base units)",
+                row.id,
+                row.amount
+            );
             let logs = receipt.logs();
             let proven = logs.windows(2).any(|pair| {
                 let used = AuthorizationUsed::decode_log(&pair[0].inner)
@@ -105,7 +123,8 @@ impl PaidApp {
             }
         }
         assert_eq!(
-            received, paid_in,
+            received,
+            paid_in + unowed,
             "the pay-to address received from payers exactly what settled payments credited"
         );
     }

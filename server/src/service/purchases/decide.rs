@@ -1,10 +1,14 @@
 //! Step 5: what a submitted payment comes to, decided from the chain alone (`chain::proof`),
 //! by the request that submitted it and later by the reconciler, the same way:
 //!
-//! - a receipt proves the authorization paid the pay-to address: the chips are credited, once
-//!   (`store::payments::settle`, a conditional update in the transaction that credits them);
-//! - the chain proves it never will (the nonce consumed by a transaction that does not pay, a
-//!   cancellation, or expiry by the chain's own clock): the payment ends `failed`;
+//! - a receipt proves the authorization paid the pay-to address: the chips of the tier whose
+//!   price is the value it moved are credited, once, and the row takes that tier, those chips
+//!   and that amount (`store::payments::settle`, a conditional update in the transaction that
+//!   credits them). Whichever authorization of the nonce landed, and whatever tier the request
+//!   asked for, the credit is what the chain moved;
+//! - it moved a value that is no tier's price: nothing is credited, the payment ends `failed`;
+//! - the chain proves it never will be paid (the nonce consumed by a transaction that does not
+//!   pay, a cancellation, or expiry by the chain's own clock): the payment ends `failed`;
 //! - anything else: it stays `settling`.
 
 use alloy::primitives::{B256, U256};
@@ -15,8 +19,10 @@ use crate::chain::ChainError;
 use crate::chain::proof::{ExpectedPayment, Settlement, Unpaid};
 use crate::service::{Arcade, now_ms};
 use crate::store::entities::payment::PaymentState;
+use crate::store::payments::Proven;
 use crate::store::{self, DbErr};
 use crate::telemetry::money;
+use crate::tiers::Tier;
 
 /// A payment reserved in `payments`, with what the chain must show for it.
 #[derive(Debug, Clone, Copy)]
@@ -74,10 +80,7 @@ impl Arcade {
             )
             .await?;
         match settlement {
-            Settlement::Paid(tx) => {
-                let purchase = self.credit(payments, claim.id, &tx.to_string()).await?;
-                Ok(Decision::Credited(purchase))
-            }
+            Settlement::Paid { tx, value } => self.paid(payments, claim.id, tx, value).await,
             Settlement::Unpaid(why) => {
                 let (reason, detail) = unpaid_reason(why);
                 self.mark_failed(claim.id, &detail).await?;
@@ -90,14 +93,45 @@ impl Arcade {
         }
     }
 
-    /// Settled by `tx_hash`, once; the purchase as it stands if someone got there first.
+    /// Transaction `tx` moved `value` through the authorization: the tier it pays for is
+    /// credited, or, if it pays for none, nothing is and the payment fails.
+    async fn paid(
+        &self,
+        payments: &Payments,
+        payment_id: i64,
+        tx: B256,
+        value: U256,
+    ) -> Result<Decision, DecideError> {
+        let tx_hash = tx.to_string();
+        let Some((tier, chips)) = bought(value) else {
+            let detail = format!(
+                "the authorization's nonce was used by transaction {tx_hash} to pay {value} base units, which is no tier's price; no chips are credited"
+            );
+            self.mark_failed(payment_id, &detail).await?;
+            return Ok(Decision::Failed {
+                reason: "invalid_exact_evm_payload_authorization_value_mismatch",
+                detail,
+            });
+        };
+        let proven = Proven {
+            tx_hash: &tx_hash,
+            tier: tier.name,
+            chips,
+            amount: value.to_string(),
+        };
+        let purchase = self.credit(payments, payment_id, &proven).await?;
+        Ok(Decision::Credited(purchase))
+    }
+
+    /// Settled as `proven`, once; the purchase as it stands if someone got there first.
     async fn credit(
         &self,
         payments: &Payments,
         payment_id: i64,
-        tx_hash: &str,
+        proven: &Proven<'_>,
     ) -> Result<Purchase, DecideError> {
-        let settled = store::payments::settle(&self.db, payment_id, tx_hash, now_ms()).await?;
+        let tx_hash = proven.tx_hash;
+        let settled = store::payments::settle(&self.db, payment_id, proven, now_ms()).await?;
         let row = settled.row;
         if settled.settled {
             money::credited(payment_id, &row.payer, tx_hash, row.chips);
@@ -121,7 +155,7 @@ impl Arcade {
         })
     }
 
-    /// Nothing moved for this payment, and nothing will: the reservation is released (the
+    /// Nothing is owed for this payment, and nothing will be: the reservation is released (the
     /// authorization may be presented again, and is checked afresh).
     pub(crate) async fn mark_failed(&self, payment_id: i64, error: &str) -> Result<(), DbErr> {
         if store::payments::fail(&self.db, payment_id, error, now_ms()).await? {
@@ -129,6 +163,13 @@ impl Arcade {
         }
         Ok(())
     }
+}
+
+/// What a proven transfer of `value` base units buys: the tier whose price it is exactly, and
+/// its chips. Any other value (less, more, or between two prices) buys nothing.
+fn bought(value: U256) -> Option<(Tier, i64)> {
+    let tier = u64::try_from(value).ok().and_then(Tier::priced_at)?;
+    Some((tier, i64::try_from(tier.chips).ok()?))
 }
 
 /// The x402 reason and a sentence for a payment the chain proves will never be paid.

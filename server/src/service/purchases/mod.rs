@@ -7,8 +7,9 @@
 //! 4. hand it to the payment rail (`rail.rs`): the house signs `transferWithAuthorization`
 //!    (`house.rs`), or a facilitator settles it (`facilitated.rs`);
 //! 5. decide from the chain alone (`decide.rs`, over `chain::proof`): chips are credited, once,
-//!    only on a receipt proving the transfer to the pay-to address; the payment fails only when
-//!    the chain proves it never will be paid; anything else stays `settling`.
+//!    only on a receipt proving the transfer to the pay-to address, and they are the tier of the
+//!    value it moved; the payment fails only when the chain proves it never will be paid (or
+//!    paid no tier's price); anything else stays `settling`.
 //!
 //! `reconcile::reconcile_payments` takes the same decision later for every row left
 //! `settling`. Refusals are a domain [`PurchaseError`]; `crate::error` turns them into the 402.

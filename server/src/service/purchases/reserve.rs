@@ -1,6 +1,6 @@
 //! Step 2: the authorization's `(payer, nonce)` row, claimed for one request. The pair is
-//! unique in `payments`, so a replayed or racing copy stops here; a `failed` row (nothing ever
-//! moved for it) may be claimed again.
+//! unique in `payments`, so a replayed or racing copy stops here; a `failed` row may be claimed
+//! again, as a fresh attempt whose terms (this request's) replace the earlier ones.
 
 use alloy::primitives::U256;
 
@@ -59,7 +59,6 @@ impl Arcade {
                     expected: ExpectedPayment {
                         payer: auth.from,
                         pay_to: auth.to,
-                        value: auth.value,
                         nonce: auth.nonce,
                     },
                     from_block,
@@ -85,7 +84,6 @@ impl Claim {
             expected: ExpectedPayment {
                 payer: address::parse(&row.payer).ok_or_else(|| invalid("payer"))?,
                 pay_to: address::parse(&row.pay_to).ok_or_else(|| invalid("pay_to"))?,
-                value: U256::from_str_radix(&row.amount, 10).map_err(|_| invalid("amount"))?,
                 nonce: row.nonce.parse().map_err(|_| invalid("nonce"))?,
             },
             from_block: u64::try_from(row.from_block).unwrap_or(0),

@@ -32,8 +32,8 @@ impl ActiveModelBehavior for ActiveModel {}
 
 /// A payment's state: `settling` (reserved by one request; its transaction, if any, is journalled
 /// before its broadcast), `settled` (proven paid, chips credited in the same transaction),
-/// `failed` (proven never to be paid, or refused before anything was sent; may be presented
-/// again).
+/// `failed` (proven never to be paid, paid a value that is no tier's price, or refused before
+/// anything was sent; may be presented again, as a fresh attempt with its own terms).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, EnumIter, DeriveActiveEnum)]
 #[sea_orm(rs_type = "String", db_type = "Text")]
 pub enum PaymentState {
