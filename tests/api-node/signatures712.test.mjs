@@ -253,7 +253,7 @@ test('every seed batch’s root is signed, and a receipt’s audit path reaches 
   assert.equal(verifyInclusion({ ...proof, commitment: flipHex(receipt.commitment) }), false, 'another commitment');
 });
 
-test('after 50 concurrent commits every used index is listed once, seeds revealed only when settled', async () => {
+test('after 50 concurrent commits every used index is listed once, seeds and round ids revealed only when settled', async () => {
   const players = await Promise.all(Array.from({ length: 5 }, newPlayer));
   const rounds = await Promise.all(Array.from({ length: 50 }, (_, i) => commit(players[i % players.length])));
   const taken = rounds.map((r) => `${r.proofs.batch.batch_id}/${r.proofs.batch.index}`);
@@ -266,7 +266,7 @@ test('after 50 concurrent commits every used index is listed once, seeds reveale
     settled.set(round.round_id, played.body);
   }));
 
-  const byRound = new Map();
+  const byCommitment = new Map();
   for (const summary of await seedBatches()) {
     const { status, body: batch } = await call('GET', `/api/arcade/seed-batches/${summary.batch_id}`);
     assert.equal(status, 200);
@@ -276,24 +276,25 @@ test('after 50 concurrent commits every used index is listed once, seeds reveale
     for (const row of batch.rounds) {
       assert.equal(verifyInclusion({ commitment: row.commitment, index: row.index, size: batch.size, auditPath: row.audit_path, root: batch.merkle_root }), true);
       if (row.state === 'open') {
-        assert.equal(row.server_seed, null, `${row.round_id} open: seed hidden`);
+        assert.equal(row.server_seed, null, `${row.commitment} open: seed hidden`);
+        assert.equal(row.round_id, null, `${row.commitment} open: its id (which plays it) hidden`);
         assert.equal(row.bet_id, null);
       } else {
         assert.equal(createHash('sha256').update(row.server_seed, 'ascii').digest('hex'), row.commitment, row.round_id);
         assert.equal(row.state === 'settled', row.bet_id !== null);
       }
-      byRound.set(row.round_id, { ...row, batch_id: batch.batch_id });
+      byCommitment.set(row.commitment, { ...row, batch_id: batch.batch_id });
     }
   }
   for (const round of rounds) {
-    const row = byRound.get(round.round_id);
+    const row = byCommitment.get(round.commitment);
     assert.ok(row, `${round.round_id} listed`);
     assert.deepEqual([row.batch_id, row.index, row.commitment], [round.proofs.batch.batch_id, round.proofs.batch.index, round.commitment]);
     const receipt = settled.get(round.round_id);
     if (receipt) {
-      assert.deepEqual([row.state, row.server_seed, row.bet_id], ['settled', receipt.server_seed, receipt.bet_id]);
+      assert.deepEqual([row.state, row.round_id, row.server_seed, row.bet_id], ['settled', round.round_id, receipt.server_seed, receipt.bet_id]);
     } else {
-      assert.deepEqual([row.state, row.server_seed, row.bet_id], ['open', null, null]);
+      assert.deepEqual([row.state, row.round_id, row.server_seed, row.bet_id], ['open', null, null, null]);
     }
   }
 });
