@@ -71,7 +71,7 @@ impl Arcade {
         let Some(raw) = row.raw_tx.as_deref() else {
             // Nothing was signed, so nothing was sent by the house, and no one else has used
             // the authorization: release it.
-            self.mark_failed(row.id, "stopped before the settlement was signed")
+            self.mark_failed(&claim, "stopped before the settlement was signed")
                 .await?;
             return Ok(Step::Failed);
         };

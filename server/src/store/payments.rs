@@ -12,7 +12,7 @@
 //! [`settle`], from what the chain proved the authorization moved, so what a settled row says
 //! is what was credited.
 
-use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
     UpdateMany,
@@ -44,8 +44,9 @@ pub struct NewPayment {
 /// What reserving found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reserved {
-    /// This request holds the payment now (a new row, or a failed one claimed again).
-    Held { id: i64 },
+    /// This request holds the payment now (a new row, or a failed one claimed again), as the
+    /// attempt that began at `attempt` (the row's `created_at`, later than any earlier one's).
+    Held { id: i64, attempt: i64 },
     /// Another request holds it, or it is settled.
     Taken {
         state: PaymentState,
@@ -56,10 +57,13 @@ pub enum Reserved {
 /// Claims `(payer, nonce)` for one request: a new row, or a `failed` one tried again.
 pub async fn reserve(db: &Db, new: NewPayment) -> Result<Reserved, DbErr> {
     if let Some(id) = insert(db, &new).await? {
-        return Ok(Reserved::Held { id });
+        return Ok(Reserved::Held {
+            id,
+            attempt: new.at,
+        });
     }
-    if let Some(id) = claim_failed(db, &new).await? {
-        return Ok(Reserved::Held { id });
+    if let Some(held) = claim_failed(db, &new).await? {
+        return Ok(held);
     }
     let existing = payment::Entity::find()
         .filter(payment::Column::Payer.eq(&new.payer))
@@ -113,8 +117,13 @@ async fn insert(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
 
 /// `failed` → `settling` for this request, as a new attempt with this request's terms, every
 /// one of them (an earlier attempt's amount or validity must never be checked against the
-/// chain for this one); `None` if it is not failed.
-async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
+/// chain for this one), begun strictly after the earlier attempt; `None` if it is not failed.
+async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbErr> {
+    let begun = Expr::case(
+        Expr::col(payment::Column::CreatedAt).gte(new.at),
+        Expr::col(payment::Column::CreatedAt).add(1),
+    )
+    .finally(Expr::value(new.at));
     let retried = payment::Entity::update_many()
         .col_expr(payment::Column::State, Expr::value(PaymentState::Settling))
         .col_expr(payment::Column::Tier, Expr::value(new.tier))
@@ -129,14 +138,17 @@ async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
         .col_expr(payment::Column::Error, Expr::value(Option::<String>::None))
         .col_expr(payment::Column::TxHash, Expr::value(Option::<String>::None))
         .col_expr(payment::Column::RawTx, Expr::value(Option::<String>::None))
-        .col_expr(payment::Column::CreatedAt, Expr::value(new.at))
+        .col_expr(payment::Column::CreatedAt, begun.into())
         .col_expr(payment::Column::UpdatedAt, Expr::value(new.at))
         .filter(payment::Column::Payer.eq(&new.payer))
         .filter(payment::Column::Nonce.eq(&new.nonce))
         .filter(payment::Column::State.eq(PaymentState::Failed))
         .exec_with_returning(db)
         .await?;
-    Ok(retried.into_iter().next().map(|row| row.id))
+    Ok(retried.into_iter().next().map(|row| Reserved::Held {
+        id: row.id,
+        attempt: row.created_at,
+    }))
 }
 
 /// Write-ahead: the house's signed settlement on the row and in the house journal, in one
@@ -242,9 +254,12 @@ pub struct Settled {
     pub settled: bool,
 }
 
-/// `settling` → `failed` with why; `false` if it was not settling.
-pub async fn fail(db: &Db, id: i64, error: &str, at: i64) -> Result<bool, DbErr> {
+/// `settling` → `failed` with why, if the row is still the attempt that began at `attempt`
+/// (its `created_at`: a failed row claimed again is a new attempt, which a decision about the
+/// earlier one must not fail); `false` if it was not.
+pub async fn fail(db: &Db, id: i64, attempt: i64, error: &str, at: i64) -> Result<bool, DbErr> {
     let updated = while_settling(id, at)
+        .filter(payment::Column::CreatedAt.eq(attempt))
         .col_expr(payment::Column::State, Expr::value(PaymentState::Failed))
         .col_expr(payment::Column::Error, Expr::value(error))
         .exec(db)

@@ -17,6 +17,7 @@ mod migrations;
 mod money_audit;
 mod open_rounds;
 mod paying;
+mod payment_attempts;
 mod public_secrets;
 mod restore;
 mod rpc;

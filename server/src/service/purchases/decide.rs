@@ -32,6 +32,9 @@ pub struct Claim {
     /// Where the token's logs are searched from for the transaction that used the nonce.
     pub from_block: u64,
     pub valid_before: U256,
+    /// When this attempt at the row began (its `created_at`): only this attempt may be failed
+    /// on what was decided about it.
+    pub attempt: i64,
 }
 
 /// What the chain says of a submitted payment.
@@ -80,10 +83,10 @@ impl Arcade {
             )
             .await?;
         match settlement {
-            Settlement::Paid { tx, value } => self.paid(payments, claim.id, tx, value).await,
+            Settlement::Paid { tx, value } => self.paid(payments, claim, tx, value).await,
             Settlement::Unpaid(why) => {
                 let (reason, detail) = unpaid_reason(why);
-                self.mark_failed(claim.id, &detail).await?;
+                self.mark_failed(claim, &detail).await?;
                 Ok(Decision::Failed { reason, detail })
             }
             Settlement::Open { candidate_reverted } => Ok(Decision::Open {
@@ -98,7 +101,7 @@ impl Arcade {
     async fn paid(
         &self,
         payments: &Payments,
-        payment_id: i64,
+        claim: &Claim,
         tx: B256,
         value: U256,
     ) -> Result<Decision, DecideError> {
@@ -107,7 +110,7 @@ impl Arcade {
             let detail = format!(
                 "the authorization's nonce was used by transaction {tx_hash} to pay {value} base units, which is no tier's price; no chips are credited"
             );
-            self.mark_failed(payment_id, &detail).await?;
+            self.mark_failed(claim, &detail).await?;
             return Ok(Decision::Failed {
                 reason: "invalid_exact_evm_payload_authorization_value_mismatch",
                 detail,
@@ -119,7 +122,7 @@ impl Arcade {
             chips,
             amount: value.to_string(),
         };
-        let purchase = self.credit(payments, payment_id, &proven).await?;
+        let purchase = self.credit(payments, claim.id, &proven).await?;
         Ok(Decision::Credited(purchase))
     }
 
@@ -157,9 +160,11 @@ impl Arcade {
 
     /// Nothing is owed for this payment, and nothing will be: the reservation is released (the
     /// authorization may be presented again, and is checked afresh).
-    pub(crate) async fn mark_failed(&self, payment_id: i64, error: &str) -> Result<(), DbErr> {
-        if store::payments::fail(&self.db, payment_id, error, now_ms()).await? {
-            money::purchase_failed(payment_id, error);
+    pub(crate) async fn mark_failed(&self, claim: &Claim, error: &str) -> Result<(), DbErr> {
+        let failed =
+            store::payments::fail(&self.db, claim.id, claim.attempt, error, now_ms()).await?;
+        if failed {
+            money::purchase_failed(claim.id, error);
         }
         Ok(())
     }

@@ -142,15 +142,15 @@ impl Arcade {
             Submission::BroadcastUnanswered(tx) => (Some(tx), None),
             Submission::ReportedFailure { reason, detail } => (None, Some((reason, detail))),
             Submission::Refused { reason, detail } => {
-                self.mark_failed(claim.id, &detail).await?;
+                self.mark_failed(claim, &detail).await?;
                 return Err(PurchaseError::refused(reason, detail, payer, None));
             }
             Submission::ChainDown(error) => {
-                self.mark_failed(claim.id, &error).await?;
+                self.mark_failed(claim, &error).await?;
                 return Err(PurchaseError::ChainDown(error));
             }
             Submission::JournalFailed(error) => {
-                self.mark_failed(claim.id, "could not record the transaction")
+                self.mark_failed(claim, "could not record the transaction")
                     .await?;
                 return Err(PurchaseError::internal(error));
             }

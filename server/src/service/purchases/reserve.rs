@@ -51,7 +51,7 @@ impl Arcade {
             at: now_ms(),
         };
         match store::payments::reserve(&self.db, new).await? {
-            Reserved::Held { id } => {
+            Reserved::Held { id, attempt } => {
                 let payer = address::key(&auth.from);
                 money::purchase_reserved(id, &payer, tier.name, &auth.value.to_string());
                 Ok(Claim {
@@ -63,6 +63,7 @@ impl Arcade {
                     },
                     from_block,
                     valid_before: auth.validBefore,
+                    attempt,
                 })
             }
             Reserved::Taken { state, tx_hash } => Err(PurchaseError::AlreadyPresented {
@@ -88,6 +89,7 @@ impl Claim {
             },
             from_block: u64::try_from(row.from_block).unwrap_or(0),
             valid_before: U256::from(u64::try_from(row.valid_before).unwrap_or(0)),
+            attempt: row.created_at,
         })
     }
 }
