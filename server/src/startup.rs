@@ -23,6 +23,7 @@ use crate::secrets::DeploymentSecrets;
 use crate::service::Arcade;
 use crate::service::expiry::spawn_upkeep;
 use crate::service::floor::Floor;
+use crate::service::instances::spawn_heartbeat;
 use crate::service::play_writer::{PlayWriter, spawn_play_writers};
 use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
 use crate::service::reconcile::spawn_reconciler;
@@ -66,6 +67,8 @@ pub enum StartupError {
     Signing(#[from] crate::proofs::SigningError),
     #[error("publishing the first seed batch: {0}")]
     SeedBatch(String),
+    #[error("joining the instances on the database: {0}")]
+    Instances(String),
     #[error(transparent)]
     Secrets(#[from] crate::secrets::SecretsError),
 }
@@ -116,6 +119,10 @@ impl Application {
             store::wal_checkpoints::WalCheckpointer::open(settings.database.url.expose()).await?;
         spawn_play_writers(Arc::downgrade(&arcade), checkpointer);
         arcade
+            .join_instances()
+            .await
+            .map_err(|e| StartupError::Instances(format!("{e:?}")))?;
+        arcade
             .ensure_seed_room()
             .await
             .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))?;
@@ -164,6 +171,7 @@ impl Application {
             .is_some()
             .then(|| spawn_reconciler(self.arcade.clone(), self.reconcile_interval));
         let upkeep = spawn_upkeep(self.arcade.clone(), self.upkeep_interval);
+        let heartbeat = spawn_heartbeat(self.arcade.clone());
         let treasury = spawn_treasury_watch(self.arcade.clone());
         let metrics_upkeep = metrics::spawn_upkeep();
         let metrics_server = self.metrics_acceptor.map(|acceptor| {
@@ -185,6 +193,7 @@ impl Application {
             reconciler.abort();
         }
         upkeep.abort();
+        heartbeat.abort();
         metrics_upkeep.abort();
         for task in [treasury, metrics_server].into_iter().flatten() {
             task.abort();

@@ -16,3 +16,13 @@ CREATE TABLE deployment_secrets (
 ALTER TABLE seed_batches ADD COLUMN salt TEXT;
 ALTER TABLE seed_batches ADD COLUMN owner TEXT;
 CREATE INDEX seed_batches_by_owner ON seed_batches (owner, created_at);
+
+-- Every running instance, with a heartbeat it counts up: an instance starting while no other
+-- beats, or one whose own count goes back (a restore under it), expires every open round, since
+-- a restored database can hold open rounds that were played or expired after the backup, their
+-- seeds revealed.
+CREATE TABLE instances (
+    id         TEXT PRIMARY KEY,
+    beat       BIGINT NOT NULL,
+    started_at BIGINT NOT NULL
+);

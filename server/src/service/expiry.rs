@@ -27,6 +27,18 @@ impl Arcade {
             }
         }
     }
+
+    /// Marks every open round expired, whatever its age; how many.
+    pub(super) async fn expire_every_open_round(&self) -> Result<u64, ApiError> {
+        let mut expired = 0;
+        loop {
+            let batch = store::rounds::expire_stale(&self.db, i64::MAX, now_ms(), BATCH).await?;
+            expired += batch;
+            if batch < BATCH {
+                return Ok(expired);
+            }
+        }
+    }
 }
 
 pub fn spawn_upkeep(arcade: Arc<Arcade>, every: Duration) -> tokio::task::JoinHandle<()> {

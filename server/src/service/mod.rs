@@ -16,6 +16,7 @@
 //! | games listing, house stats | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
 //! | the auth statement, verifying signatures, rotating | `auth.rs` |
 //! | expiring rounds left open | `expiry.rs` |
+//! | each instance's heartbeat, and open rounds expired after a restore | `instances.rs` |
 //! | buying chips over x402 (the money flow in) | `purchases/` |
 //! | the x402 manifest of paid resources | `manifest.rs` |
 //! | finishing settlements a request could not | `reconcile.rs` |
@@ -29,6 +30,7 @@ pub mod cashouts;
 pub mod expiry;
 pub mod floor;
 pub mod house_sender;
+pub mod instances;
 pub mod manifest;
 pub mod play;
 pub mod play_batch;

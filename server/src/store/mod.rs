@@ -10,6 +10,7 @@
 //! | `seed_batches` (pre-committed seeds; the index each commit takes) | `seed_batches.rs` |
 //! | `auth_generations` (rotating an auth statement) | `identities.rs` |
 //! | `deployment_secrets` (secrets the deployment generated for itself) | `secrets.rs` |
+//! | `instances` (each running instance's heartbeat) | `instances.rs` |
 //! | `payments` | `payments.rs` |
 //! | `cashouts` | `cashouts.rs` |
 //! | `house_transactions`, `house_sender` | `house.rs` |
@@ -21,6 +22,7 @@ mod db;
 pub mod entities;
 pub mod house;
 pub mod identities;
+pub mod instances;
 pub mod ledger;
 pub mod payments;
 pub mod play_sql;

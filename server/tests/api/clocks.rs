@@ -11,6 +11,19 @@ use serde_json::json;
 
 use crate::helpers::{Backend, TestApp};
 
+/// The coinflip call that wins with `seed` and `client_seed`.
+pub fn winning_flip(seed: &str, client_seed: &str) -> &'static str {
+    let round = Round::new(
+        ServerSeed::parse(seed).unwrap(),
+        ClientSeed::parse(client_seed).unwrap(),
+        0,
+        Call::Coinflip(Side::Heads),
+        1,
+    )
+    .unwrap();
+    if round.settle().won { "heads" } else { "tails" }
+}
+
 async fn a_revealed_seed_is_of_a_round_no_instance_can_play(backend: Backend) {
     let behind = TestApp::spawn_with(backend, |s| s.rounds.ttl_secs = 3_600).await;
     let ahead = TestApp::spawn_on(&behind.database_url, |s| {
@@ -50,22 +63,7 @@ async fn a_revealed_seed_is_of_a_round_no_instance_can_play(backend: Backend) {
         .expect("an expired round's seed");
 
     // The owner knows the seed: the winning call for their client seed.
-    let round = |call| {
-        Round::new(
-            ServerSeed::parse(seed).unwrap(),
-            ClientSeed::parse("chosen").unwrap(),
-            0,
-            call,
-            500,
-        )
-        .unwrap()
-        .settle()
-    };
-    let call = if round(Call::Coinflip(Side::Heads)).won {
-        "heads"
-    } else {
-        "tails"
-    };
+    let call = winning_flip(seed, "chosen");
     let played = behind
         .post(
             "/api/arcade/flip",

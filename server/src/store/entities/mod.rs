@@ -7,6 +7,7 @@ pub mod deployment_secret;
 pub mod floor_total;
 pub mod floor_watermark;
 pub mod house_transaction;
+pub mod instance;
 pub mod ledger;
 pub mod payment;
 pub mod round;
