@@ -151,16 +151,28 @@ async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbE
     }))
 }
 
+/// Which attempt at a payment row a write is about: the attempt that began at `began` (the
+/// row's `created_at`; a failed row claimed again is a new attempt, begun later), and, for a
+/// decision made from a read of the row, the version read (its `updated_at`). The write
+/// applies only while the row is still that attempt, at that version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attempt {
+    pub began: i64,
+    pub read_at: Option<i64>,
+}
+
 /// Write-ahead: the house's signed settlement on the row and in the house journal, in one
-/// transaction; `false` (nothing written) if the row is no longer `settling`.
+/// transaction; `false` (nothing written) if the row is no longer this attempt, `settling`.
 pub async fn journal_settlement(
     db: &Db,
     id: i64,
+    attempt: Attempt,
     signed: &house::Signed<'_>,
     at: i64,
 ) -> Result<bool, DbErr> {
     let txn = super::begin(db).await?;
     let updated = while_settling(id, at)
+        .filter(is(attempt))
         .col_expr(payment::Column::TxHash, Expr::value(signed.hash))
         .col_expr(payment::Column::RawTx, Expr::value(signed.raw_hex()))
         .exec(&txn)
@@ -181,8 +193,15 @@ pub async fn journal_settlement(
 }
 
 /// The transaction a facilitator reported, kept as the candidate the reconciler checks first.
-pub async fn record_reported(db: &Db, id: i64, hash: &str, at: i64) -> Result<bool, DbErr> {
+pub async fn record_reported(
+    db: &Db,
+    id: i64,
+    attempt: Attempt,
+    hash: &str,
+    at: i64,
+) -> Result<bool, DbErr> {
     let updated = while_settling(id, at)
+        .filter(is(attempt))
         .col_expr(payment::Column::TxHash, Expr::value(hash))
         .exec(db)
         .await?;
@@ -254,17 +273,25 @@ pub struct Settled {
     pub settled: bool,
 }
 
-/// `settling` → `failed` with why, if the row is still the attempt that began at `attempt`
-/// (its `created_at`: a failed row claimed again is a new attempt, which a decision about the
-/// earlier one must not fail); `false` if it was not.
-pub async fn fail(db: &Db, id: i64, attempt: i64, error: &str, at: i64) -> Result<bool, DbErr> {
+/// `settling` → `failed` with why, if the row is still `attempt` (a decision about an earlier
+/// attempt, or about a row that moved on since it was read, must not fail it); `false` if not.
+pub async fn fail(db: &Db, id: i64, attempt: Attempt, error: &str, at: i64) -> Result<bool, DbErr> {
     let updated = while_settling(id, at)
-        .filter(payment::Column::CreatedAt.eq(attempt))
+        .filter(is(attempt))
         .col_expr(payment::Column::State, Expr::value(PaymentState::Failed))
         .col_expr(payment::Column::Error, Expr::value(error))
         .exec(db)
         .await?;
     Ok(super::happened(updated))
+}
+
+/// The condition that the row is still `attempt`.
+fn is(attempt: Attempt) -> sea_orm::Condition {
+    let mut condition = sea_orm::Condition::all().add(payment::Column::CreatedAt.eq(attempt.began));
+    if let Some(read_at) = attempt.read_at {
+        condition = condition.add(payment::Column::UpdatedAt.eq(read_at));
+    }
+    condition
 }
 
 /// An update of payment `id` (stamped `at`) that applies only while it is `settling`.

@@ -1,12 +1,13 @@
-//! A failed payment row claimed again is a new attempt, and a decision about an earlier attempt
-//! never ends a later one. The reconciler reads the rows it judges, then asks the chain: while it
-//! asks, the request that held the row may fail it and another claim it again, with new terms.
-//! The reconciler's verdict on the first attempt (expired by its window, never signed) must not
-//! fail the second, whose settlement could then land with nothing credited. Shown on the store
-//! that both go through, with the reconciler's stale write made by hand.
+//! A failed payment row claimed again is a new attempt, and a decision about an earlier attempt,
+//! or about a row that moved on since it was read, never ends it. The reconciler reads the rows
+//! it judges, then asks the chain: while it asks, the request that holds the row may sign and
+//! record its settlement, or fail it so that another request claims it again with new terms. The
+//! reconciler's verdict on what it read (expired by the first attempt's window, never signed)
+//! must not fail the row, whose settlement could then land with nothing credited. Shown on the
+//! store that both go through, with the reconciler's stale writes made by hand.
 
 use arcade_server::entities::payment::{self, PaymentState, Rail};
-use arcade_server::store::payments::{self as payments, NewPayment, Reserved};
+use arcade_server::store::payments::{self as payments, Attempt, NewPayment, Reserved};
 use sea_orm::EntityTrait;
 
 use crate::helpers::TestApp;
@@ -29,9 +30,15 @@ fn presented(at: i64, tier: &'static str, chips: i64, amount: &str) -> NewPaymen
     }
 }
 
-fn held(reserved: Reserved) -> (i64, i64) {
+fn held(reserved: Reserved) -> (i64, Attempt) {
     match reserved {
-        Reserved::Held { id, attempt } => (id, attempt),
+        Reserved::Held { id, attempt } => (
+            id,
+            Attempt {
+                began: attempt,
+                read_at: None,
+            },
+        ),
         Reserved::Taken { state, .. } => panic!("not held: {state:?}"),
     }
 }
@@ -53,7 +60,10 @@ async fn a_verdict_on_an_earlier_attempt_never_fails_a_later_one(app: &TestApp) 
     let again = payments::reserve(db, presented(at, "medium", 10_000, "1000000")).await;
     let (same_id, second) = held(again.unwrap());
     assert_eq!(same_id, id);
-    assert!(second > first, "attempt {second} is not after {first}");
+    assert!(
+        second.began > first.began,
+        "{second:?} is not after {first:?}"
+    );
 
     let stale = payments::fail(
         db,
@@ -83,3 +93,55 @@ async fn a_verdict_on_an_earlier_attempt_never_fails_a_later_one(app: &TestApp) 
 }
 
 on_both_backends!(a_verdict_on_an_earlier_attempt_never_fails_a_later_one);
+
+async fn a_verdict_on_a_row_read_before_it_moved_never_fails_it(app: &TestApp) {
+    let db = &app.arcade.db;
+    let at = chrono::Utc::now().timestamp_millis() - 120_000;
+    let (id, attempt) = held(
+        payments::reserve(db, presented(at, "small", 1_000, "100000"))
+            .await
+            .unwrap(),
+    );
+    // The reconciler reads the row (nothing signed yet, untouched for two minutes)…
+    let read = payment::Entity::find_by_id(id)
+        .one(db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(read.tx_hash.is_none());
+    // …while it asks the chain, the request records its transaction…
+    let now = chrono::Utc::now().timestamp_millis();
+    let hash = format!("0x{}", "cd".repeat(32));
+    assert!(
+        payments::record_reported(db, id, attempt, &hash, now)
+            .await
+            .unwrap()
+    );
+    // …and the reconciler's verdict on what it read ("never signed") does not apply.
+    let seen = Attempt {
+        began: read.created_at,
+        read_at: Some(read.updated_at),
+    };
+    let stale = payments::fail(
+        db,
+        id,
+        seen,
+        "stopped before the settlement was signed",
+        now + 1,
+    );
+    assert!(
+        !stale.await.unwrap(),
+        "a verdict on a stale read failed the row"
+    );
+    let row = payment::Entity::find_by_id(id)
+        .one(db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (row.state, row.tx_hash),
+        (PaymentState::Settling, Some(hash))
+    );
+}
+
+on_both_backends!(a_verdict_on_a_row_read_before_it_moved_never_fails_it);

@@ -19,7 +19,7 @@ use crate::chain::ChainError;
 use crate::chain::proof::{ExpectedPayment, Settlement, Unpaid};
 use crate::service::{Arcade, now_ms};
 use crate::store::entities::payment::PaymentState;
-use crate::store::payments::Proven;
+use crate::store::payments::{Attempt, Proven};
 use crate::store::{self, DbErr};
 use crate::telemetry::money;
 use crate::tiers::Tier;
@@ -32,9 +32,9 @@ pub struct Claim {
     /// Where the token's logs are searched from for the transaction that used the nonce.
     pub from_block: u64,
     pub valid_before: U256,
-    /// When this attempt at the row began (its `created_at`): only this attempt may be failed
-    /// on what was decided about it.
-    pub attempt: i64,
+    /// Which attempt at the row this is: only this attempt (and, for a claim read from the row,
+    /// the version read) may be failed or written on what was decided about it.
+    pub attempt: Attempt,
 }
 
 /// What the chain says of a submitted payment.

@@ -62,7 +62,13 @@ impl Settler for FacilitatorRail {
         let transaction: Option<B256> = settled.transaction.parse().ok();
         if let Some(hash) = transaction {
             let hash = hash.to_string();
-            let recorded = store::payments::record_reported(&arcade.db, claim.id, &hash, now_ms());
+            let recorded = store::payments::record_reported(
+                &arcade.db,
+                claim.id,
+                claim.attempt,
+                &hash,
+                now_ms(),
+            );
             match recorded.await {
                 Ok(_) => money::settlement_submitted(claim.id, &hash, "facilitator"),
                 Err(error) => {

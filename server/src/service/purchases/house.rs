@@ -24,7 +24,7 @@ impl Settler for HouseRail {
             return Submission::ChainDown("no chain is configured".into());
         };
         let chain = &payments.chain;
-        let journal = |tx: SignedTx| journal_settlement(arcade, claim.id, tx);
+        let journal = |tx: SignedTx| journal_settlement(arcade, claim, tx);
         let sender = match arcade.house_sender().await {
             Ok(sender) => sender,
             Err(error) => return Submission::JournalFailed(error),
@@ -52,15 +52,17 @@ impl Settler for HouseRail {
 }
 
 /// Write-ahead: the signed settlement is stored before it is broadcast. Refuses (and so stops
-/// the broadcast) if the reservation is no longer this request's.
-async fn journal_settlement(arcade: &Arcade, payment_id: i64, tx: SignedTx) -> Result<(), DbErr> {
+/// the broadcast) if the reservation is no longer this request's attempt.
+async fn journal_settlement(arcade: &Arcade, claim: &Claim, tx: SignedTx) -> Result<(), DbErr> {
     let hash = tx.hash.to_string();
     let signed = store::house::Signed {
         hash: &hash,
         raw: &tx.raw,
         nonce: tx.nonce,
     };
-    if !store::payments::journal_settlement(&arcade.db, payment_id, &signed, now_ms()).await? {
+    let journalled =
+        store::payments::journal_settlement(&arcade.db, claim.id, claim.attempt, &signed, now_ms());
+    if !journalled.await? {
         return Err(DbErr::RecordNotUpdated);
     }
     crash_if(arcade.crash_after, CrashPoint::SettlementSigned);

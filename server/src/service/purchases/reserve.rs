@@ -9,7 +9,7 @@ use crate::address;
 use crate::chain::proof::ExpectedPayment;
 use crate::service::{Arcade, now_ms};
 use crate::store::entities::payment;
-use crate::store::payments::{NewPayment, Reserved};
+use crate::store::payments::{Attempt, NewPayment, Reserved};
 use crate::store::{self, DbErr};
 use crate::telemetry::money;
 use crate::tiers::Tier;
@@ -63,7 +63,10 @@ impl Arcade {
                     },
                     from_block,
                     valid_before: auth.validBefore,
-                    attempt,
+                    attempt: Attempt {
+                        began: attempt,
+                        read_at: None,
+                    },
                 })
             }
             Reserved::Taken { state, tx_hash } => Err(PurchaseError::AlreadyPresented {
@@ -89,7 +92,10 @@ impl Claim {
             },
             from_block: u64::try_from(row.from_block).unwrap_or(0),
             valid_before: U256::from(u64::try_from(row.valid_before).unwrap_or(0)),
-            attempt: row.created_at,
+            attempt: Attempt {
+                began: row.created_at,
+                read_at: Some(row.updated_at),
+            },
         })
     }
 }
