@@ -19,6 +19,11 @@ pub async fn run(
     anvil: &Path,
     chain_port: u16,
 ) -> Result<(), Box<dyn std::error::Error>> {
+    if settings.database.url.expose() == Settings::default().database.url.expose() {
+        settings.database.url = Secret::new(fresh_database()?);
+    } else {
+        only_a_new_sqlite_file(settings.database.url.expose())?;
+    }
     if !anvil.exists() {
         return Err(format!(
             "no anvil at {}: run server/devnet/run.sh, or npm ci in server/devnet",
@@ -34,9 +39,6 @@ pub async fn run(
         chain.house.to_bytes(),
     )));
     fund_house_agents(&mut settings, &chain).await?;
-    if settings.database.url.expose() == Settings::default().database.url.expose() {
-        settings.database.url = Secret::new(fresh_database()?);
-    }
     let app = Application::build(settings).await?;
     tracing::info!(
         rpc = %chain.rpc_url(),
@@ -75,6 +77,25 @@ async fn fund_house_agents(
             .push(Secret::new(alloy::hex::encode_prefixed(agent.to_bytes())));
     }
     Ok(())
+}
+
+/// `arcade dev` mints its chips from a chain whose keys are public (anvil's): it never runs on a
+/// database that may hold anything else, which a configured one may (a production database
+/// would credit those chips, cashable there). A configured database must be a SQLite file
+/// that does not exist yet, or is empty.
+fn only_a_new_sqlite_file(url: &str) -> Result<(), String> {
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .map(|rest| rest.split('?').next().unwrap_or(rest));
+    let fresh = path.is_some_and(|path| match std::fs::metadata(path) {
+        Ok(meta) => meta.is_file() && meta.len() == 0,
+        Err(_) => true,
+    });
+    if fresh {
+        return Ok(());
+    }
+    Err("arcade dev runs only on a database of its own (unset database.url, or a SQLite file that does not exist yet): its chain's keys are public, and the chips they buy must not reach a real database".into())
 }
 
 /// A new SQLite file under `.dev/` (the chain starts fresh on every run, so does the data).

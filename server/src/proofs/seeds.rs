@@ -88,13 +88,7 @@ impl SeedBook {
     }
 
     fn batch_key(&self, batch: BatchKey<'_>) -> Hmac<Sha256> {
-        let mut outer = hmac(&self.secret);
-        let name = match batch.salt {
-            Some(salt) => format!("arcade seed batch {} salt {salt}", batch.id),
-            None => format!("arcade seed batch {}", batch.id),
-        };
-        outer.update(name.as_bytes());
-        hmac(&outer.finalize().into_bytes())
+        batch_key(&self.secret, batch)
     }
 
     /// Seed `index` of `batch` (64 lowercase hex).
@@ -104,26 +98,67 @@ impl SeedBook {
 
     /// The tree of a batch of `size` seeds: built once, then kept while it is asked for.
     pub fn tree(&self, batch: BatchKey<'_>, size: i64) -> Arc<Tree> {
-        let batch_id = batch.id;
-        if let Some(tree) = self.trees().get(batch_id) {
+        if let Some(tree) = self.trees().get(batch.id) {
             return tree;
         }
-        let key = self.batch_key(batch);
-        let leaves = (0..size)
-            .map(|index| {
-                let commitment = Commitment::of(&seed_of(&key, index));
-                // A commitment is always 64 hex characters.
-                leaf_hash(&arcade_core::hex::decode32(commitment.as_str()).unwrap_or_default())
-            })
-            .collect();
-        let tree = Arc::new(Tree::new(leaves));
-        self.trees().keep(batch_id, tree.clone());
+        let tree = Arc::new(tree_of(&self.batch_key(batch), size));
+        self.trees().keep(batch.id, tree.clone());
         tree
+    }
+
+    /// The tree of a published batch whose root is `root`, built once and kept: under this
+    /// deployment's secret, or, for a batch from before salts that it does not give, under the
+    /// secret earlier versions built in (such batches' seeds were public anyway, and no commit
+    /// takes from them any more). `None` if neither gives the published root.
+    pub fn published_tree(
+        &self,
+        batch: BatchKey<'_>,
+        size: i64,
+        root: &[u8; 32],
+    ) -> Option<Arc<Tree>> {
+        let tree = self.tree(batch, size);
+        if tree.root() == *root {
+            return Some(tree);
+        }
+        if batch.salt.is_some() {
+            return None;
+        }
+        let former = Arc::new(tree_of(&batch_key(FORMER_BUILT_IN.as_bytes(), batch), size));
+        (former.root() == *root).then(|| {
+            self.trees().keep(batch.id, former.clone());
+            former
+        })
     }
 
     fn trees(&self) -> std::sync::MutexGuard<'_, Trees> {
         self.trees.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// The seeds secret earlier versions used when none was set.
+const FORMER_BUILT_IN: &str = "arcade-seed-batches";
+
+/// A batch's key under `secret`.
+fn batch_key(secret: &[u8], batch: BatchKey<'_>) -> Hmac<Sha256> {
+    let mut outer = hmac(secret);
+    let name = match batch.salt {
+        Some(salt) => format!("arcade seed batch {} salt {salt}", batch.id),
+        None => format!("arcade seed batch {}", batch.id),
+    };
+    outer.update(name.as_bytes());
+    hmac(&outer.finalize().into_bytes())
+}
+
+/// The tree over the commitments of the first `size` seeds under a batch's key.
+fn tree_of(key: &Hmac<Sha256>, size: i64) -> Tree {
+    let leaves = (0..size)
+        .map(|index| {
+            let commitment = Commitment::of(&seed_of(key, index));
+            // A commitment is always 64 hex characters.
+            leaf_hash(&arcade_core::hex::decode32(commitment.as_str()).unwrap_or_default())
+        })
+        .collect();
+    Tree::new(leaves)
 }
 
 fn hmac(key: &[u8]) -> Hmac<Sha256> {
@@ -205,6 +240,26 @@ mod tests {
         let again = book.tree(old(1_000), 4);
         assert!(!Arc::ptr_eq(&early, &again));
         assert_eq!(early.root(), again.root());
+    }
+
+    #[test]
+    fn a_batch_from_before_salts_keeps_its_tree_under_the_former_built_in_secret() {
+        let former = SeedBook::new(FORMER_BUILT_IN).tree(old(4), 8).root();
+        let now = SeedBook::new("a secret generated since");
+        let tree = now
+            .published_tree(old(4), 8, &former)
+            .expect("its published tree");
+        assert_eq!(tree.root(), former);
+        // A salted batch is only ever under the deployment's own secret.
+        let salted_root = SeedBook::new(FORMER_BUILT_IN)
+            .tree(salted(5, "aa"), 8)
+            .root();
+        assert!(
+            now.published_tree(salted(5, "aa"), 8, &salted_root)
+                .is_none()
+        );
+        // A root that no secret gives has no tree: its audit paths are empty, and fail.
+        assert!(now.published_tree(old(6), 8, &[7; 32]).is_none());
     }
 
     #[test]

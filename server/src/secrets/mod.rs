@@ -47,6 +47,15 @@ async fn one(
     generate: fn() -> Result<String, SecretsError>,
 ) -> Result<Secret, SecretsError> {
     if let Some(secret) = configured {
+        if store::secrets::kept(db, name)
+            .await?
+            .is_some_and(|kept| kept != secret.expose())
+        {
+            tracing::warn!(
+                secret = name,
+                "{name} is set, and differs from the one this deployment generated and kept earlier: what depends on it changes (the signer, the first statements, the seeds of new batches)"
+            );
+        }
         return Ok(secret.clone());
     }
     let kept = store::secrets::keep(db, name, &generate()?, crate::service::now_ms()).await?;
@@ -84,9 +93,18 @@ fn random_key() -> Result<String, SecretsError> {
     }
 }
 
-/// The configured secrets and keys that anyone else knows, each with its setting and why.
+/// The configured secrets and keys that anyone else knows, each with its setting and why (and
+/// a `pay_to` whose key anyone holds: payments to it are anyone's).
 pub fn public_values(settings: &Settings) -> Vec<(String, String)> {
     let mut found = Vec::new();
+    if let Some(pay_to) = settings.chain.pay_to
+        && public::WELL_KNOWN_TEST_ADDRESSES.contains(&pay_to)
+    {
+        found.push((
+            "chain.pay_to".to_owned(),
+            format!("{pay_to} is one of anvil's and hardhat's public test accounts: anyone can spend what it is paid"),
+        ));
+    }
     let keys = [
         ("signing.key", settings.signing.key.as_ref()),
         ("chain.house_key", settings.chain.house_key.as_ref()),

@@ -50,6 +50,8 @@ pub struct Seeds {
 struct Shape {
     size: i64,
     salt: Option<String>,
+    /// The published root the paths lead to.
+    root: [u8; 32],
 }
 
 impl Seeds {
@@ -169,6 +171,7 @@ impl Arcade {
         let shape = Shape {
             size: batch.size,
             salt: batch.salt,
+            root: arcade_core::hex::decode32(&batch.merkle_root).unwrap_or_default(),
         };
         self.seeds
             .shapes
@@ -193,13 +196,16 @@ impl Arcade {
         })
     }
 
-    /// The audit path of seed `index` of a batch, as hex.
+    /// The audit path of seed `index` of a batch, as hex; empty if no tree gives the batch's
+    /// published root (a verifier then finds the seed outside it).
     fn audit_path(&self, batch_id: i64, shape: &Shape, index: i64) -> Vec<String> {
         let key = BatchKey {
             id: batch_id,
             salt: shape.salt.as_deref(),
         };
-        let tree = self.seeds.book.tree(key, shape.size);
+        let Some(tree) = self.seeds.book.published_tree(key, shape.size, &shape.root) else {
+            return Vec::new();
+        };
         usize::try_from(index)
             .map(|index| tree.audit_path(index))
             .unwrap_or_default()

@@ -9,10 +9,17 @@ use super::Db;
 use super::entities::deployment_secret;
 
 /// The value kept under a name, and whether this call put it there.
-#[derive(Debug)]
 pub struct Kept {
     pub value: String,
     pub created: bool,
+}
+
+/// The value kept under `name`, if any.
+pub async fn kept(db: &Db, name: &str) -> Result<Option<String>, DbErr> {
+    let row = deployment_secret::Entity::find_by_id(name.to_owned())
+        .one(db)
+        .await?;
+    Ok(row.map(|row| row.value))
 }
 
 /// Keeps `fresh` under `name` unless a value is already kept there; the kept value.
