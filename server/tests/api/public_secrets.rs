@@ -81,7 +81,7 @@ fn serve(env: &[(&str, &str)]) -> (Option<bool>, String) {
 
 #[test]
 fn serve_refuses_every_secret_anyone_knows_even_on_loopback() {
-    let cases: [(&str, &str, &str); 6] = [
+    let cases: [(&str, &str, &str); 7] = [
         ("ARCADE__SIGNING__KEY", FORMER_SIGNING_KEY, "signing.key"),
         ("ARCADE__SIGNING__KEY", HARDHAT_KEY_19, "signing.key"),
         (
@@ -96,6 +96,11 @@ fn serve_refuses_every_secret_anyone_knows_even_on_loopback() {
         ),
         ("ARCADE__SEEDS__SECRET", "hunter2", "seeds.secret"),
         ("ARCADE__CHAIN__HOUSE_KEY", ANVIL_KEY_0, "chain.house_key"),
+        (
+            "ARCADE__CHAIN__PAY_TO",
+            "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+            "chain.pay_to",
+        ),
     ];
     for (variable, value, setting) in cases {
         let (status, output) = serve(&[(variable, value)]);
@@ -109,6 +114,34 @@ fn serve_refuses_every_secret_anyone_knows_even_on_loopback() {
             "the refusal does not name {setting}:\n{output}"
         );
         assert!(!output.contains("arcade listening"), "{output}");
+    }
+}
+
+/// `arcade dev` skips the doctor and mints chips on a chain whose keys are public: it refuses
+/// a database that may hold anything else.
+#[test]
+fn dev_refuses_a_database_that_is_not_new() {
+    let dir = std::env::temp_dir().join("arcade-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let existing = dir.join(format!(
+        "existing-{}.db",
+        alloy::hex::encode(alloy::primitives::B64::random())
+    ));
+    std::fs::write(&existing, b"SQLite format 3\0 a database in use").unwrap();
+    for url in [
+        format!("sqlite://{}?mode=rwc", existing.display()),
+        "postgres://arcade@127.0.0.1:1/production".to_owned(),
+    ] {
+        let done = Command::new(env!("CARGO_BIN_EXE_arcade"))
+            .args(["dev", "--chain-port", "0"])
+            .env_remove("RUST_LOG")
+            .env("ARCADE__DATABASE__URL", &url)
+            .output()
+            .unwrap();
+        let output = String::from_utf8_lossy(&done.stdout).to_string()
+            + &String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "dev ran on {url}:\n{output}");
+        assert!(output.contains("database of its own"), "{output}");
     }
 }
 
