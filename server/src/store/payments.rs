@@ -16,7 +16,7 @@ use sea_orm::{
 use super::entities::house_transaction::Purpose;
 use super::entities::ledger::LedgerKind;
 use super::entities::payment::{self, PaymentState, Rail};
-use super::ledger::{self, Entry};
+use super::ledger::{self, Entry, Pocket};
 use super::{Db, house};
 
 /// A payment to reserve.
@@ -187,7 +187,7 @@ pub async fn settle(db: &Db, id: i64, tx_hash: &str, at: i64) -> Result<Settled,
                 reference: &reference,
                 at,
             };
-            ledger::credit(&txn, &row.payer, row.chips, entry).await?;
+            ledger::credit(&txn, &row.payer, row.chips, Pocket::Paid, entry).await?;
             ledger::mark_bought_in(&txn, &row.payer).await?;
             row
         }

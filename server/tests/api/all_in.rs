@@ -146,6 +146,12 @@ async fn all_in_farming_takes_out_no_more_than_was_paid_in(backend: Backend) {
     let wins = cashed.iter().filter(|c| **c > 0).count();
     let excess = u128::from(out_chips.saturating_sub(paid_in));
     let sigma = ((n * d2_variance) as f64).sqrt() / d as f64;
+    println!(
+        "{backend:?}: {out_chips} chips cashed out of {paid_in} paid in by {ADDRESSES} addresses \
+         ({wins} won their flip); E[out] = {}, bound paid in + 4 sigma = {:.1}",
+        n * d_mean / d,
+        paid_in as f64 + 4.0 * sigma
+    );
     assert!(
         excess * excess * d * d <= 16 * n * d2_variance,
         "{out_chips} chips cashed out of {paid_in} paid in by {ADDRESSES} addresses ({wins} won \

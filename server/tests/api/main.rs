@@ -26,6 +26,7 @@ mod identity;
 mod openapi;
 mod operations;
 mod play;
+mod pockets;
 mod purchase_refusals;
 mod purchases;
 mod races;
