@@ -101,6 +101,7 @@ async fn farm(app: &PaidApp, payer: PrivateKeySigner) -> u64 {
     cashable
 }
 
+#[allow(clippy::print_stdout)] // the run's figures, shown with --nocapture
 async fn all_in_farming_takes_out_no_more_than_was_paid_in(backend: Backend) {
     let app = PaidApp::spawn(backend).await;
     let mut payers = Vec::new();
