@@ -165,6 +165,72 @@ async fn an_all_in_flip_pays_each_pocket_its_share(app: &PaidApp) {
 }
 paid_on_both_backends!(an_all_in_flip_pays_each_pocket_its_share);
 
+/// A cashout that fails after its debit gives its chips back to the paid pocket they left,
+/// whatever plays moved the pockets meanwhile: the free pocket is the plays' alone.
+async fn a_refunded_cashout_goes_back_to_the_paid_pocket(backend: Backend) {
+    let app = PaidApp::spawn_with(backend, |s| s.chain.settle_timeout_ms = 500).await;
+    let player = app.payer(100_000).await;
+    app.buy_chips(&player, "small").await;
+    app.claim_free(&player).await;
+    assert_eq!(pockets(&balance(&app, &player).await), (1100, 1000, 100));
+    app.anvil("evm_setAutomine", json!([false])).await;
+    let sent = app.cash_out(&player, 500).await.ok();
+    assert_eq!(sent["status"], "sent", "{sent}");
+    assert_eq!(pockets(&balance(&app, &player).await), (600, 500, 100));
+
+    // 200 on a winning flip while the cashout is in flight: 100 free + 100 paid staked, 396
+    // back, 198 to each pocket.
+    let round_id = app.commit(&player).await;
+    let client_seed = seed_that(&app, &round_id, 200, true).await;
+    let won = app
+        .post(
+            "/api/arcade/flip",
+            &json!({ "round_id": round_id, "client_seed": client_seed, "wager": 200, "call": "heads" }),
+        )
+        .await
+        .ok();
+    assert_eq!(
+        (&won["free_wagered"], &won["free_paid"]),
+        (&json!(100), &json!(198))
+    );
+    assert_eq!(pockets(&balance(&app, &player).await), (796, 598, 198));
+
+    // The house's tokens vanish before the transfer is mined: it reverts and is refunded.
+    let slot = alloy::primitives::keccak256(alloy::sol_types::SolValue::abi_encode(&(
+        app.house(),
+        U256::from(1),
+    )));
+    app.anvil(
+        "anvil_setStorageAt",
+        json!([app.devnet.token, slot, format!("{:#066x}", 0)]),
+    )
+    .await;
+    app.anvil("evm_mine", json!([])).await;
+    let pass = app
+        .arcade
+        .reconcile_cashouts(std::time::Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(pass.refunded, 1, "{pass:?}");
+    assert_eq!(pockets(&balance(&app, &player).await), (1296, 1098, 198));
+    assert_eq!(app.token_balance(player.address()).await, U256::ZERO);
+    app.audit().await;
+}
+
+mod a_refunded_cashout_goes_back_to_the_paid_pocket {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        super::a_refunded_cashout_goes_back_to_the_paid_pocket(crate::helpers::Backend::Sqlite)
+            .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        super::a_refunded_cashout_goes_back_to_the_paid_pocket(crate::helpers::Backend::Postgres)
+            .await;
+    }
+}
+
 /// Plays of one wallet settled together (one batch, or batches back to back, in any order)
 /// move its pockets exactly as the core's rule replayed over its bets in id order: a running
 /// free pocket staked first and paid its rounded-up share.
