@@ -256,10 +256,8 @@ impl Book {
             .limits
             .check_daily_cap(net_today, queued.potential_profit)?;
         let settlement = settle(round, &queued.play)?;
-        let free = u64::try_from(wallet.free_chips).map_err(ApiError::internal)?;
-        let stake = Stake::take(free, queued.play.wager).map_err(ApiError::internal)?;
-        let shares = stake.split(settlement.payout);
         let payout = i64::try_from(settlement.payout).map_err(ApiError::internal)?;
+        let (stake, shares) = pockets(wallet.free_chips, queued.play.wager, settlement.payout)?;
         let from_free = i64::try_from(stake.from_free()).map_err(ApiError::internal)?;
         let free_share = i64::try_from(shares.free).map_err(ApiError::internal)?;
         let reference = format!("round:{}", round.id);
@@ -305,6 +303,14 @@ impl Book {
         changed.sort_unstable_by(|a, b| a.address.cmp(&b.address));
         changed
     }
+}
+
+/// How a wager of `wager` from a wallet whose free pocket holds `free` chips, and its payout,
+/// split between the pockets (`arcade_core::pockets`).
+fn pockets(free: i64, wager: u64, payout: u64) -> Result<(Stake, Shares), ApiError> {
+    let free = u64::try_from(free).map_err(ApiError::internal)?;
+    let stake = Stake::take(free, wager).map_err(ApiError::internal)?;
+    Ok((stake, stake.split(payout)))
 }
 
 /// The bet row (id reserved, not yet signed) and its receipt, from the settlement in memory.
