@@ -67,9 +67,9 @@ pub struct PlaySql {
     /// The rounds of the ids in `$2` still open, not expired and opened after `$3`, spent at
     /// `$1`, each returned with its wallet's balance, free pocket and the day's net
     /// (`wallet_chips`, `wallet_free_chips`, `wallet_net_day`, `wallet_net_today`; null if it
-    /// has none), and where the bets' ids come
-    /// from: on SQLite the largest bet id (`largest_bet`); on PostgreSQL a new id of the bets'
-    /// sequence per round (`reserved_bet`), the wallets locked `FOR UPDATE` in address order.
+    /// has none), and where the bets' ids come from: on SQLite the largest bet id
+    /// (`largest_bet`); on PostgreSQL a new id of the bets' sequence per round
+    /// (`reserved_bet`), the wallets locked `FOR UPDATE` in address order.
     pub spend: String,
     /// The rounds of the ids in `$1` opened again.
     pub unspend: String,
