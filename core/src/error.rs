@@ -182,3 +182,26 @@ impl ReceiptError {
         }
     }
 }
+
+/// A stake that cannot be split between the pockets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PocketError {
+    /// A wager is at least one chip.
+    #[error("a wager must be at least 1 chip")]
+    ZeroWager,
+    /// More free chips staked than the whole wager.
+    #[error("{from_free} free chips cannot be staked of a wager of {wager}")]
+    FreeAboveWager {
+        /// Free chips said to be staked.
+        from_free: u64,
+        /// The whole wager.
+        wager: u64,
+    },
+}
+
+impl PocketError {
+    /// Stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        "invalid_stake"
+    }
+}

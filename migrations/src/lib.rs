@@ -46,6 +46,10 @@ impl MigratorTrait for Migrator {
                 up: include_str!("sql/0008_recent_reads_bets.sql"),
             }),
             Box::new(SqlMigration {
+                name: "m0009_pockets",
+                up: include_str!("sql/0009_pockets.sql"),
+            }),
+            Box::new(SqlMigration {
                 name: "m0012_restore_safe",
                 up: include_str!("sql/0012_restore_safe.sql"),
             }),

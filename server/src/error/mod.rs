@@ -95,7 +95,7 @@ pub enum ApiError {
     #[error("{balance} chips cannot cover a cashout of {chips}")]
     CashoutAboveBalance { balance: i64, chips: i64 },
     #[error(
-        "only {cashable} of the {balance} chips can be cashed out: chips granted for free are play money and stay behind"
+        "only {cashable} of the {balance} chips can be cashed out: the rest are free chips (play money: the free grant and what free chips won back), which can be played but not cashed out"
     )]
     CashoutExceedsCashable {
         chips: i64,

@@ -56,7 +56,7 @@ pub struct CashoutInput {
     /// The address whose chips are redeemed, and where the tokens go.
     pub address: WalletAddress,
     /// Chips to redeem, 100 to 250000 (100 base units of the token, 0.0001 USD, each). At most
-    /// `cashable` from the balance: chips granted for free stay behind.
+    /// `cashable` from the balance: the paid chips; free chips (play money) stay behind.
     #[schemars(
         range(min = Limits::SPEC.min_cashout_chips, max = Limits::SPEC.max_cashout_chips),
         example = 500

@@ -79,8 +79,13 @@ impl Summary for Played {
             ""
         };
         format!(
-            "Bet {} ({}){replayed}: {outcome}, {verdict}; payout {}, profit {}, balance {}. Server seed revealed: check sha256(server_seed) == commitment, or call arcade_verify.",
-            receipt.bet_id, receipt.game, receipt.payout, receipt.profit, self.balance
+            "Bet {} ({}){replayed}: {outcome}, {verdict}; payout {}, profit {}, balance {} ({} of them free chips, play money). Server seed revealed: check sha256(server_seed) == commitment, or call arcade_verify.",
+            receipt.bet_id,
+            receipt.game,
+            receipt.payout,
+            receipt.profit,
+            self.balance,
+            self.free_chips
         )
     }
 }
@@ -103,8 +108,8 @@ impl Summary for BalanceAnswer {
     fn summary(&self) -> String {
         let b = &self.balance;
         format!(
-            "{} holds {} chips, {} of them cashable (bought in: {}).",
-            b.address, b.chips, b.cashable, b.bought_in
+            "{} holds {} chips: {} cashable (paid), {} free (play money) (bought in: {}).",
+            b.address, b.chips, b.cashable, b.free_chips, b.bought_in
         )
     }
 }

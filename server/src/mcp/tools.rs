@@ -71,7 +71,7 @@ impl ArcadeTools {
 impl ArcadeTools {
     #[tool(
         name = "arcade_free",
-        description = "Claim the 100 free chips, once per address. No payment; a signature is optional. Start here to play without buying.",
+        description = "Claim the 100 free chips, once per address. No payment; a signature is optional. Start here to play without buying. Free chips are play money: they can be played and won with, never cashed out (a wager stakes them first, and a win pays them back in proportion).",
         annotations(idempotent_hint = true)
     )]
     async fn free(
@@ -172,7 +172,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_balance",
-        description = "Chips held by an address, how many of them a cashout may take (cashable: the balance less the chips granted for free), whether it has bought in, and its auth_statement: the exact text to sign with personal_sign (EIP-191) for arcade_commit and arcade_cashout.",
+        description = "Chips held by an address in two pockets: cashable (paid chips, what a cashout may take) and free_chips (play money: the free grant and what free chips won back; a wager stakes them first and a win pays each pocket in proportion to its stake, the free share rounded up); whether it has bought in; and its auth_statement: the exact text to sign with personal_sign (EIP-191) for arcade_commit and arcade_cashout.",
         annotations(read_only_hint = true)
     )]
     async fn balance(
@@ -195,7 +195,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_cashout",
-        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature and a past purchase. Free chips are play money: at most the balance less the chips granted for free can be cashed out (`cashable` in arcade_balance), else cashout_exceeds_cashable.",
+        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature and a past purchase. Free chips are play money: only the paid chips can be cashed out (`cashable` in arcade_balance: the balance less free_chips), else cashout_exceeds_cashable.",
         annotations(destructive_hint = false)
     )]
     async fn cashout(

@@ -36,6 +36,9 @@ pub struct Played {
     pub receipt: BetReceipt,
     /// Chips after settlement (now, for a replayed answer).
     pub balance: i64,
+    /// The chips of `balance` that are play money (free chips and what they won); the rest,
+    /// `balance - free_chips`, is cashable.
+    pub free_chips: i64,
     /// `true` when this answers a repeat of the call that already settled the round: the
     /// original receipt, nothing played again.
     pub replayed: bool,
@@ -60,6 +63,7 @@ impl Arcade {
                     round,
                     receipt_signature,
                     balance,
+                    free_chips,
                 } = *settled;
                 let receipt = self
                     .with_proofs(receipt, &round, receipt_signature.as_deref())
@@ -67,6 +71,7 @@ impl Arcade {
                 Ok(Played {
                     receipt,
                     balance,
+                    free_chips,
                     replayed: false,
                 })
             }
@@ -117,7 +122,8 @@ impl Arcade {
         let wallet = store::ledger::wallet(&self.db, &round.address).await?;
         Ok(Played {
             receipt: self.receipt(&bet, round).await?,
-            balance: wallet.map_or(0, |w| w.chips),
+            balance: wallet.as_ref().map_or(0, |w| w.chips),
+            free_chips: wallet.as_ref().map_or(0, |w| w.free_chips),
             replayed: true,
         })
     }

@@ -1,7 +1,9 @@
 //! One batch of plays in one transaction. The batch's rounds are spent by one conditional
 //! update and read with their wallets (the wallets locked in address order); then every play is
-//! settled in memory, in queue order, against its wallet's running balance and the day's net (a
-//! refused play changes nothing: its round is opened again); then each wallet is written once,
+//! settled in memory, in queue order, against its wallet's running balance, free pocket and the
+//! day's net (a refused play changes nothing: its round is opened again); the wager stakes free
+//! chips first and a win goes back to the pockets as `arcade_core::pockets` splits it; then
+//! each wallet is written once,
 //! and the bets (their ids taken first, their receipts signed, on two threads when there are
 //! several) and their ledger rows go in as multi-row inserts, in one round trip
 //! (`store::plays`). A play whose round is missing, not open, expired, or already played earlier
@@ -10,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 
 use arcade_core::wire::CallParams;
-use arcade_core::{ARCADE_NONCE, ClientSeed, Round, ServerSeed, Settlement};
+use arcade_core::{ARCADE_NONCE, ClientSeed, Round, ServerSeed, Settlement, Shares, Stake};
 
 use super::play_writer::Queued;
 use super::receipts::BetReceipt;
@@ -39,6 +41,8 @@ pub struct Settled {
     pub round: round::Model,
     pub receipt_signature: Option<String>,
     pub balance: i64,
+    /// The free pocket of `balance`.
+    pub free_chips: i64,
 }
 
 /// A balance moved under a batch that held its wallet (another writer on the database).
@@ -118,12 +122,14 @@ impl Arcade {
                 }
             };
             let id = bet_ids.next().ok_or_else(|| ApiError::internal(NoBetId))?;
-            let (bet, receipt) = settled_bet(id, round, queued, &settlement.settlement, now)?;
+            let (bet, receipt) = settled_bet(id, round, queued, &settlement, now)?;
+            let after = &book.ledger[settlement.ledger_index];
             outcomes.push(Outcome::Settled(Box::new(Settled {
                 receipt,
                 round: round.clone(),
                 receipt_signature: None,
-                balance: book.balance_after(settlement.ledger_index),
+                balance: after.balance_after,
+                free_chips: settlement.free_after,
             })));
             bets.push(bet);
         }
@@ -176,10 +182,14 @@ enum Pending<'a> {
     Refused(ApiError),
 }
 
-/// A play settled in memory: the core's settlement and its last ledger row.
+/// A play settled in memory: the core's settlement, how its wager and payout split between
+/// the pockets, its last ledger row and the free pocket after it.
 struct BookedPlay {
     settlement: Settlement,
+    stake: Stake,
+    shares: Shares,
     ledger_index: usize,
+    free_after: i64,
 }
 
 /// The batch's wallets as the plays change them, and the ledger rows of every change.
@@ -199,6 +209,8 @@ impl Book {
                     address: w.address.clone(),
                     chips_before: w.chips,
                     chips: w.chips,
+                    free_before: w.free_chips,
+                    free_chips: w.free_chips,
                     net_day: w.net_day,
                     net_today: w.net_today,
                     rounds_spent: 0,
@@ -214,8 +226,9 @@ impl Book {
         }
     }
 
-    /// Takes the wager, settles with `arcade-core` and pays out, if the balance and the daily
-    /// cap allow; otherwise nothing changes.
+    /// Takes the wager (free chips first), settles with `arcade-core` and pays out to the pockets
+    /// in proportion to their stakes, if the balance and the daily cap allow; otherwise nothing
+    /// changes.
     fn play(
         &mut self,
         round: &round::Model,
@@ -244,33 +257,39 @@ impl Book {
             .check_daily_cap(net_today, queued.potential_profit)?;
         let settlement = settle(round, &queued.play)?;
         let payout = i64::try_from(settlement.payout).map_err(ApiError::internal)?;
+        let (stake, shares) = pockets(wallet.free_chips, queued.play.wager, settlement.payout)?;
+        let from_free = i64::try_from(stake.from_free()).map_err(ApiError::internal)?;
+        let free_share = i64::try_from(shares.free).map_err(ApiError::internal)?;
         let reference = format!("round:{}", round.id);
-        let row = |kind, delta, balance_after| LedgerRow {
+        let row = |kind, (delta, free_delta), balance_after| LedgerRow {
             address: round.address.clone(),
             kind,
             delta,
             balance_after,
             reference: reference.clone(),
             at: now,
+            free_delta,
         };
         wallet.chips -= wager;
-        self.ledger
-            .push(row(LedgerKind::Wager, -wager, wallet.chips));
+        wallet.free_chips -= from_free;
+        let wagered = row(LedgerKind::Wager, (-wager, -from_free), wallet.chips);
+        self.ledger.push(wagered);
         if payout > 0 {
             wallet.chips += payout;
-            self.ledger.push(row(LedgerKind::Win, payout, wallet.chips));
+            wallet.free_chips += free_share;
+            let won = row(LedgerKind::Win, (payout, free_share), wallet.chips);
+            self.ledger.push(won);
         }
         wallet.net_day = today;
         wallet.net_today = net_today + settlement.profit;
         wallet.rounds_spent += 1;
         Ok(BookedPlay {
             settlement,
+            stake,
+            shares,
             ledger_index: self.ledger.len() - 1,
+            free_after: wallet.free_chips,
         })
-    }
-
-    fn balance_after(&self, ledger_index: usize) -> i64 {
-        self.ledger[ledger_index].balance_after
     }
 
     /// The wallets a play changed, in address order (the order they were locked in).
@@ -286,15 +305,23 @@ impl Book {
     }
 }
 
+/// How a wager of `wager` from a wallet whose free pocket holds `free` chips, and its payout,
+/// split between the pockets (`arcade_core::pockets`).
+fn pockets(free: i64, wager: u64, payout: u64) -> Result<(Stake, Shares), ApiError> {
+    let free = u64::try_from(free).map_err(ApiError::internal)?;
+    let stake = Stake::take(free, wager).map_err(ApiError::internal)?;
+    Ok((stake, stake.split(payout)))
+}
+
 /// The bet row (id reserved, not yet signed) and its receipt, from the settlement in memory.
 fn settled_bet(
     id: i64,
     round: &round::Model,
     queued: &Queued,
-    settlement: &Settlement,
+    booked: &BookedPlay,
     now: i64,
 ) -> Result<(bet::Model, BetReceipt), ApiError> {
-    let play = &queued.play;
+    let (play, settlement) = (&queued.play, &booked.settlement);
     let params = CallParams(&settlement.call);
     let bet = bet::Model {
         id,
@@ -313,6 +340,8 @@ fn settled_bet(
         receipt_signature: None,
         commitment: round.commitment.clone(),
         committed_at: round.created_at,
+        free_wagered: i64::try_from(booked.stake.from_free()).map_err(ApiError::internal)?,
+        free_paid: i64::try_from(booked.shares.free).map_err(ApiError::internal)?,
     };
     let receipt = BetReceipt::from_values(
         &bet,

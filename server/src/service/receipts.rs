@@ -44,6 +44,12 @@ pub struct BetReceipt {
     pub payout: i64,
     /// `payout - wager`.
     pub profit: i64,
+    /// Chips of the wager that are play money: taken from the free pocket, which is staked
+    /// first.
+    pub free_wagered: i64,
+    /// Chips of the payout that are play money: paid back to the free pocket, in proportion to
+    /// its stake and rounded up (`ceil(payout * free_wagered / wager)`); the rest is cashable.
+    pub free_paid: i64,
     pub settled_at: String,
     /// When the round was committed (its seed fixed).
     pub committed_at: String,
@@ -138,6 +144,8 @@ impl BetReceipt {
             won: bet.won,
             payout: bet.payout,
             profit: bet.profit,
+            free_wagered: bet.free_wagered,
+            free_paid: bet.free_paid,
             settled_at: rfc3339(bet.settled_at),
             committed_at: rfc3339(committed_at),
             house_agent: false,

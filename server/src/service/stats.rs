@@ -220,7 +220,7 @@ fn how_to_play(rounds: &RoundSettings) -> Vec<String> {
         "Lost an answer? Repeat the same call: it returns the original receipt (replayed: true); GET /api/arcade/rounds/{round_id} shows any round.",
         "Play again with a new commit: every round has its own server seed.",
         "Cash out (after a purchase): POST /api/arcade/cashout {\"address\", \"chips\" (100 to 250000), \"signature\"}; the house sends the token on-chain and pays the gas.",
-        "Free chips are play money: a cashout may take only the balance above the chips ever granted for free (`cashable` in the balance); what free chips win stays cashable after a buy-in.",
+        "Free chips are play money: the balance has a paid pocket (`cashable`) and a free pocket (`free_chips`). A wager stakes free chips first; a win pays each pocket back in proportion to what it staked, the free pocket's share rounded up; a cashout takes paid chips only. Free chips and what they win can be played, never cashed out.",
     ]
     .map(String::from)
     .to_vec();

@@ -20,9 +20,13 @@ pub struct Balance {
     /// Whether the address ever bought chips (required before a cashout).
     pub bought_in: bool,
     pub free_claimed: bool,
-    /// Chips a cashout may take now: the balance less the chips ever granted for free (never
-    /// below 0). Free chips are play money; what they win stays cashable after a buy-in.
+    /// Chips a cashout may take now: the paid pocket, `chips - free_chips` (a cashout also
+    /// needs a past purchase, `bought_in`).
     pub cashable: i64,
+    /// The chips of `chips` that are play money: the free grant and what free chips won back.
+    /// A wager stakes them first; a win pays each pocket in proportion to its stake, the free
+    /// pocket's share rounded up. They can be played, never cashed out.
+    pub free_chips: i64,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -43,6 +47,7 @@ impl Arcade {
             bought_in: row.as_ref().is_some_and(|w| w.bought_in),
             free_claimed: row.as_ref().is_some_and(|w| w.free_claimed),
             cashable: row.as_ref().map_or(0, cashable),
+            free_chips: row.as_ref().map_or(0, |w| w.free_chips),
         })
     }
 
@@ -71,7 +76,7 @@ impl Arcade {
     }
 }
 
-/// The part of a wallet's chips a cashout may take.
+/// The part of a wallet's chips a cashout may take: the paid pocket.
 pub fn cashable(wallet: &wallet::Model) -> i64 {
-    std::cmp::max(wallet.chips - wallet.free_granted, 0)
+    wallet.chips - wallet.free_chips
 }

@@ -19,7 +19,7 @@ use super::entities::cashout::{self, CashoutStatus};
 use super::entities::house_transaction::Purpose;
 use super::entities::ledger::LedgerKind;
 use super::entities::wallet;
-use super::ledger::{self, Entry, Floor};
+use super::ledger::{self, Entry, Pocket};
 use super::{Db, house};
 
 /// The statuses a cashout is not done in.
@@ -51,11 +51,11 @@ pub enum Opened {
     Pending { id: i64 },
     /// Nothing changed: the address never bought chips.
     NotBoughtIn,
-    /// Nothing changed: the chips above the free grant do not cover it. The wallet as it is.
+    /// Nothing changed: the paid pocket does not cover it. The wallet as it is.
     Short(wallet::Model),
 }
 
-/// Debits the chips above the free grant and records the cashout `pending`, in one transaction.
+/// Debits the chips from the paid pocket and records the cashout `pending`, in one transaction.
 pub async fn open(db: &Db, new: NewCashout) -> Result<Opened, DbErr> {
     let txn = super::begin(db).await?;
     let holder = ledger::wallet(&txn, &new.address).await?;
@@ -87,7 +87,7 @@ pub async fn open(db: &Db, new: NewCashout) -> Result<Opened, DbErr> {
         reference: &reference,
         at: new.at,
     };
-    let debited = ledger::debit(&txn, &new.address, new.chips, Floor::FreeGrant, entry).await?;
+    let debited = ledger::debit_paid(&txn, &new.address, new.chips, entry).await?;
     if debited.is_none() {
         // Refused: say why from the wallet as it is now, not as it was read before.
         let now_held = ledger::wallet(&txn, &new.address).await?.unwrap_or(holder);
@@ -132,7 +132,8 @@ pub async fn advance(
     Ok(super::happened(updated))
 }
 
-/// Never paid: `failed` and the chips back, in one transaction, once; says whether it did.
+/// Never paid: `failed` and the chips back to the paid pocket they left, in one transaction,
+/// once; says whether it did.
 pub async fn fail_and_refund(db: &Db, id: i64, error: &str, at: i64) -> Result<bool, DbErr> {
     let txn = super::begin(db).await?;
     let failed = while_in(id, &UNFINISHED, at)
@@ -149,7 +150,7 @@ pub async fn fail_and_refund(db: &Db, id: i64, error: &str, at: i64) -> Result<b
         reference: &reference,
         at,
     };
-    ledger::credit(&txn, &row.address, row.chips, entry).await?;
+    ledger::credit(&txn, &row.address, row.chips, Pocket::Paid, entry).await?;
     txn.commit().await?;
     Ok(true)
 }

@@ -1,5 +1,7 @@
-//! Wallets and their ledger. A balance changes only here, only by a conditional update, and
-//! always with its ledger row in the same transaction.
+//! Wallets and their ledger. A balance changes only here (and in a batch of plays, `plays.rs`),
+//! only by a conditional update, and always with its ledger row in the same transaction. A
+//! balance has two pockets (`arcade_core::pockets`): `free_chips` is play money, the rest is paid;
+//! each ledger row says how much of its `delta` was the free pocket's (`free_delta`).
 
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter};
@@ -8,13 +10,13 @@ use super::Db;
 use super::entities::ledger::{self, LedgerKind};
 use super::entities::wallet;
 
-/// What a debit must leave in the wallet.
+/// The pocket of a balance that a credit fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Floor {
-    /// Any chips may be taken (a wager).
-    Nothing,
-    /// The chips granted for free stay (a cashout: free chips are play money).
-    FreeGrant,
+pub enum Pocket {
+    /// Cashable chips: a purchase, a cashout's refund.
+    Paid,
+    /// Play money: the free grant.
+    Free,
 }
 
 /// A chip movement: why, and what it belongs to (`round:<id>`, `payment:<id>`, ...).
@@ -48,6 +50,8 @@ pub async fn ensure_wallet(
         net_today: Set(0),
         created_at: Set(now),
         open_rounds: Set(0),
+        free_chips: Set(0),
+        free_opening: Set(0),
     };
     wallet::Entity::insert(row)
         .on_conflict(
@@ -60,48 +64,52 @@ pub async fn ensure_wallet(
     Ok(())
 }
 
-/// Takes `chips` if the balance above `floor` covers them; `None` (and nothing changed) if it
-/// does not.
-pub async fn debit(
+/// Takes `chips` from the paid pocket (a cashout: free chips are play money) if it covers them
+/// (`WHERE chips - free_chips >= n`); `None` (and nothing changed) if it does not.
+pub async fn debit_paid(
     db: &impl ConnectionTrait,
     address: &str,
     chips: i64,
-    floor: Floor,
     entry: Entry<'_>,
 ) -> Result<Option<wallet::Model>, DbErr> {
-    let available = match floor {
-        Floor::Nothing => Expr::col(wallet::Column::Chips),
-        Floor::FreeGrant => {
-            Expr::col(wallet::Column::Chips).sub(Expr::col(wallet::Column::FreeGranted))
-        }
-    };
+    let paid = Expr::col(wallet::Column::Chips).sub(Expr::col(wallet::Column::FreeChips));
     let updated = wallet::Entity::update_many()
         .col_expr(
             wallet::Column::Chips,
             Expr::col(wallet::Column::Chips).sub(chips),
         )
         .filter(wallet::Column::Address.eq(address))
-        .filter(available.gte(chips))
+        .filter(paid.gte(chips))
         .exec_with_returning(db)
         .await?;
     let Some(wallet) = updated.into_iter().next() else {
         return Ok(None);
     };
-    record(db, address, -chips, wallet.chips, entry).await?;
+    record(db, address, (-chips, 0), wallet.chips, entry).await?;
     Ok(Some(wallet))
 }
 
-/// Adds `chips` to an existing wallet; the returned row is the wallet after the credit.
+/// Adds `chips` to `pocket` of an existing wallet; the returned row is the wallet after the
+/// credit.
 pub async fn credit(
     db: &impl ConnectionTrait,
     address: &str,
     chips: i64,
+    pocket: Pocket,
     entry: Entry<'_>,
 ) -> Result<wallet::Model, DbErr> {
+    let free_delta = match pocket {
+        Pocket::Paid => 0,
+        Pocket::Free => chips,
+    };
     let updated = wallet::Entity::update_many()
         .col_expr(
             wallet::Column::Chips,
             Expr::col(wallet::Column::Chips).add(chips),
+        )
+        .col_expr(
+            wallet::Column::FreeChips,
+            Expr::col(wallet::Column::FreeChips).add(free_delta),
         )
         .filter(wallet::Column::Address.eq(address))
         .exec_with_returning(db)
@@ -110,7 +118,7 @@ pub async fn credit(
         .into_iter()
         .next()
         .ok_or_else(|| DbErr::RecordNotFound(format!("wallet {address}")))?;
-    record(db, address, chips, wallet.chips, entry).await?;
+    record(db, address, (chips, free_delta), wallet.chips, entry).await?;
     Ok(wallet)
 }
 
@@ -141,7 +149,7 @@ pub async fn claim_free(
         reference: "free",
         at: now,
     };
-    let wallet = credit(&txn, address, chips, entry).await?;
+    let wallet = credit(&txn, address, chips, Pocket::Free, entry).await?;
     txn.commit().await?;
     Ok(Some(wallet))
 }
@@ -155,33 +163,26 @@ pub async fn mark_bought_in(db: &impl ConnectionTrait, address: &str) -> Result<
     Ok(())
 }
 
+/// Writes the ledger row of one balance change, `(delta, free_delta)`, in its transaction.
 async fn record(
     db: &impl ConnectionTrait,
     address: &str,
-    delta: i64,
+    (delta, free_delta): (i64, i64),
     balance_after: i64,
     entry: Entry<'_>,
 ) -> Result<(), DbErr> {
-    ledger::Entity::insert(row(address, delta, balance_after, entry))
-        .exec_without_returning(db)
-        .await?;
-    Ok(())
-}
-
-/// The ledger row of one balance change (written with the change, in its transaction).
-pub(super) fn row(
-    address: &str,
-    delta: i64,
-    balance_after: i64,
-    entry: Entry<'_>,
-) -> ledger::ActiveModel {
-    ledger::ActiveModel {
+    let row = ledger::ActiveModel {
         address: Set(address.to_owned()),
         kind: Set(entry.kind),
         delta: Set(delta),
         balance_after: Set(balance_after),
         reference: Set(entry.reference.to_owned()),
         created_at: Set(entry.at),
+        free_delta: Set(free_delta),
         ..Default::default()
-    }
+    };
+    ledger::Entity::insert(row)
+        .exec_without_returning(db)
+        .await?;
+    Ok(())
 }

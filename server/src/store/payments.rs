@@ -21,7 +21,7 @@ use sea_orm::{
 use super::entities::house_transaction::Purpose;
 use super::entities::ledger::LedgerKind;
 use super::entities::payment::{self, PaymentState, Rail};
-use super::ledger::{self, Entry};
+use super::ledger::{self, Entry, Pocket};
 use super::{Db, house};
 
 /// A payment to reserve.
@@ -245,7 +245,7 @@ pub async fn settle(db: &Db, id: i64, proven: &Proven<'_>, at: i64) -> Result<Se
                 reference: &reference,
                 at,
             };
-            ledger::credit(&txn, &row.payer, row.chips, entry).await?;
+            ledger::credit(&txn, &row.payer, row.chips, Pocket::Paid, entry).await?;
             ledger::mark_bought_in(&txn, &row.payer).await?;
             row
         }

@@ -21,6 +21,8 @@ pub const WALLET_ROW: &[(&str, Column)] = &[
     ("address", Column::Text),
     ("chips_before", Column::Integer),
     ("chips", Column::Integer),
+    ("free_before", Column::Integer),
+    ("free_chips", Column::Integer),
     ("net_day", Column::Integer),
     ("net_today", Column::Integer),
     ("rounds_spent", Column::Integer),
@@ -44,6 +46,8 @@ pub const BET_ROW: &[(&str, Column)] = &[
     ("receipt_signature", Column::Text),
     ("commitment", Column::Text),
     ("committed_at", Column::Integer),
+    ("free_wagered", Column::Integer),
+    ("free_paid", Column::Integer),
 ];
 
 /// The columns of a ledger row, in the order `plays.rs` writes them.
@@ -54,16 +58,18 @@ pub const LEDGER_ROW: &[(&str, Column)] = &[
     ("balance_after", Column::Integer),
     ("reference", Column::Text),
     ("created_at", Column::Integer),
+    ("free_delta", Column::Integer),
 ];
 
 /// A batch's statements on one backend. `$n` is the nth bound value (SQLite numbers them the
 /// same way, across the statements of a list too).
 pub struct PlaySql {
     /// The rounds of the ids in `$2` still open, not expired and opened after `$3`, spent at
-    /// `$1`, each returned with its wallet's balance and the day's net (`wallet_chips`,
-    /// `wallet_net_day`, `wallet_net_today`; null if it has none), and where the bets' ids come
-    /// from: on SQLite the largest bet id (`largest_bet`); on PostgreSQL a new id of the bets'
-    /// sequence per round (`reserved_bet`), the wallets locked `FOR UPDATE` in address order.
+    /// `$1`, each returned with its wallet's balance, free pocket and the day's net
+    /// (`wallet_chips`, `wallet_free_chips`, `wallet_net_day`, `wallet_net_today`; null if it
+    /// has none), and where the bets' ids come from: on SQLite the largest bet id
+    /// (`largest_bet`); on PostgreSQL a new id of the bets' sequence per round
+    /// (`reserved_bet`), the wallets locked `FOR UPDATE` in address order.
     pub spend: String,
     /// The rounds of the ids in `$1` opened again.
     pub unspend: String,
@@ -112,9 +118,10 @@ impl PlaySql {
                 )
             };
             format!(
-                "{spend_rounds} RETURNING *, {}, {}, {}, \
+                "{spend_rounds} RETURNING *, {}, {}, {}, {}, \
                  (SELECT COALESCE(MAX(id), 0) FROM bets) AS largest_bet",
                 wallet("chips"),
+                wallet("free_chips"),
                 wallet("net_day"),
                 wallet("net_today")
             )
@@ -128,10 +135,11 @@ impl PlaySql {
             format!(
                 "WITH holding_ids AS (DELETE FROM bets WHERE false), \
                  spent AS ({spend_rounds} RETURNING *), \
-                 locked AS MATERIALIZED (SELECT address, chips, net_day, net_today FROM wallets \
-                 WHERE address = ANY (ARRAY(SELECT address FROM spent)) \
+                 locked AS MATERIALIZED (SELECT address, chips, free_chips, net_day, net_today \
+                 FROM wallets WHERE address = ANY (ARRAY(SELECT address FROM spent)) \
                  ORDER BY address FOR UPDATE) \
-                 SELECT spent.*, locked.chips AS wallet_chips, locked.net_day AS wallet_net_day, \
+                 SELECT spent.*, locked.chips AS wallet_chips, \
+                 locked.free_chips AS wallet_free_chips, locked.net_day AS wallet_net_day, \
                  locked.net_today AS wallet_net_today, \
                  nextval(pg_get_serial_sequence('bets', 'id')) AS reserved_bet \
                  FROM spent LEFT JOIN locked ON locked.address = spent.address"
@@ -151,10 +159,12 @@ impl PlaySql {
                 .to_owned()
         };
         let update_wallets = format!(
-            "{update} wallets SET chips = batch.chips, net_day = batch.net_day, \
-             net_today = batch.net_today, open_rounds = wallets.open_rounds - batch.rounds_spent \
+            "{update} wallets SET chips = batch.chips, free_chips = batch.free_chips, \
+             net_day = batch.net_day, net_today = batch.net_today, \
+             open_rounds = wallets.open_rounds - batch.rounds_spent \
              FROM ({}) AS batch \
-             WHERE {listed}wallets.address = batch.address AND wallets.chips = batch.chips_before",
+             WHERE {listed}wallets.address = batch.address AND wallets.chips = batch.chips_before \
+             AND wallets.free_chips = batch.free_before",
             rows(backend, 1, WALLET_ROW)
         );
         let insert = |table: &str, param: usize, columns: &[(&str, Column)]| {

@@ -8,17 +8,20 @@
 //! decides who wins or who may play.
 
 use sea_orm::{ActiveEnum, ConnectionTrait, DbBackend, DbErr, FromQueryResult, Statement};
+use serde::ser::{Serialize, SerializeTuple, Serializer};
 
 use super::entities::bet;
 use super::entities::ledger::LedgerKind;
 use super::entities::round;
 use super::play_sql;
 
-/// A wallet as a batch reads it: the balance and the day's net the plays are settled against.
+/// A wallet as a batch reads it: the balance, its free pocket and the day's net the plays are
+/// settled against.
 #[derive(Debug, Clone)]
 pub struct WalletRead {
     pub address: String,
     pub chips: i64,
+    pub free_chips: i64,
     pub net_day: i64,
     pub net_today: i64,
 }
@@ -98,6 +101,7 @@ pub async fn spend_batch(
             batch.wallets.push(WalletRead {
                 address: round.address.clone(),
                 chips,
+                free_chips: row.try_get("", "wallet_free_chips")?,
                 net_day: row.try_get("", "wallet_net_day")?,
                 net_today: row.try_get("", "wallet_net_today")?,
             });
@@ -144,20 +148,24 @@ fn json(rows: &(impl serde::Serialize + ?Sized)) -> Result<sea_orm::Value, DbErr
         .map_err(|e| DbErr::Custom(e.to_string()))
 }
 
-/// A wallet's state after a batch: balance, the day's net, and the rounds it spent.
+/// A wallet's state after a batch: balance and free pocket, the day's net, and the rounds it
+/// spent.
 #[derive(Debug, Clone)]
 pub struct WalletAfter {
     pub address: String,
-    /// The balance the batch read (the update happens only if it still holds).
+    /// The balance the batch read (the update happens only if it and `free_before` still hold).
     pub chips_before: i64,
     pub chips: i64,
+    /// The free pocket the batch read.
+    pub free_before: i64,
+    pub free_chips: i64,
     pub net_day: i64,
     pub net_today: i64,
     pub rounds_spent: i64,
 }
 
-/// Writes a batch's results: every wallet in one statement, each only if its balance is still
-/// the one read, then the bets (ids reserved, receipts signed) and their ledger rows as
+/// Writes a batch's results: every wallet in one statement, each only if its balance and free
+/// pocket are still the ones read, then the bets (ids reserved, receipts signed) and their ledger rows as
 /// multi-row inserts, the three in one round trip (`play_sql::PlaySql::writes`). Whether every
 /// wallet was written (if not, the caller rolls the batch back).
 pub async fn write_batch(
@@ -179,13 +187,15 @@ pub async fn write_batch(
                 &w.address,
                 w.chips_before,
                 w.chips,
+                w.free_before,
+                w.free_chips,
                 w.net_day,
                 w.net_today,
                 w.rounds_spent,
             )
         })
         .collect();
-    let bets: Vec<_> = bets.iter().map(bet_row).collect();
+    let bets: Vec<_> = bets.iter().map(BetRow).collect();
     let ledger_rows: Vec<_> = ledger_rows
         .iter()
         .map(|r| {
@@ -196,6 +206,7 @@ pub async fn write_batch(
                 r.balance_after,
                 &r.reference,
                 r.at,
+                r.free_delta,
             )
         })
         .collect();
@@ -211,46 +222,33 @@ pub async fn write_batch(
     Ok(written == expected as u64)
 }
 
-/// A bet as the JSON row `play_sql::BET_ROW` reads.
-#[allow(clippy::type_complexity)]
-fn bet_row(
-    bet: &bet::Model,
-) -> (
-    i64,
-    &str,
-    &str,
-    &str,
-    &str,
-    i64,
-    i64,
-    &str,
-    &str,
-    bool,
-    i64,
-    i64,
-    i64,
-    Option<&str>,
-    &str,
-    i64,
-) {
-    (
-        bet.id,
-        &bet.round_id,
-        &bet.address,
-        &bet.game,
-        &bet.client_seed,
-        bet.nonce,
-        bet.wager,
-        &bet.params,
-        &bet.result,
-        bet.won,
-        bet.payout,
-        bet.profit,
-        bet.settled_at,
-        bet.receipt_signature.as_deref(),
-        &bet.commitment,
-        bet.committed_at,
-    )
+/// A bet as the JSON row `play_sql::BET_ROW` reads, its fields in that order.
+struct BetRow<'a>(&'a bet::Model);
+
+impl Serialize for BetRow<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let bet = self.0;
+        let mut row = serializer.serialize_tuple(play_sql::BET_ROW.len())?;
+        row.serialize_element(&bet.id)?;
+        row.serialize_element(&bet.round_id)?;
+        row.serialize_element(&bet.address)?;
+        row.serialize_element(&bet.game)?;
+        row.serialize_element(&bet.client_seed)?;
+        row.serialize_element(&bet.nonce)?;
+        row.serialize_element(&bet.wager)?;
+        row.serialize_element(&bet.params)?;
+        row.serialize_element(&bet.result)?;
+        row.serialize_element(&bet.won)?;
+        row.serialize_element(&bet.payout)?;
+        row.serialize_element(&bet.profit)?;
+        row.serialize_element(&bet.settled_at)?;
+        row.serialize_element(&bet.receipt_signature)?;
+        row.serialize_element(&bet.commitment)?;
+        row.serialize_element(&bet.committed_at)?;
+        row.serialize_element(&bet.free_wagered)?;
+        row.serialize_element(&bet.free_paid)?;
+        row.end()
+    }
 }
 
 /// A ledger row to write: the balance change and the balance after it.
@@ -262,4 +260,48 @@ pub struct LedgerRow {
     pub balance_after: i64,
     pub reference: String,
     pub at: i64,
+    /// The free pocket's part of `delta`.
+    pub free_delta: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field of a bet lands in the column `play_sql::BET_ROW` names at its place.
+    #[test]
+    fn a_bet_row_lists_its_fields_in_the_order_of_the_columns() {
+        let bet = bet::Model {
+            id: 1,
+            round_id: "r".into(),
+            address: "a".into(),
+            game: "coinflip".into(),
+            client_seed: "c".into(),
+            nonce: 2,
+            wager: 3,
+            params: "p".into(),
+            result: "o".into(),
+            won: true,
+            payout: 5,
+            profit: 2,
+            settled_at: 6,
+            receipt_signature: Some("s".into()),
+            commitment: "m".into(),
+            committed_at: 7,
+            free_wagered: 8,
+            free_paid: 4,
+        };
+        let expected = serde_json::json!({
+            "id": 1, "round_id": "r", "address": "a", "game": "coinflip", "client_seed": "c",
+            "nonce": 2, "wager": 3, "params": "p", "result": "o", "won": true, "payout": 5,
+            "profit": 2, "settled_at": 6, "receipt_signature": "s", "commitment": "m",
+            "committed_at": 7, "free_wagered": 8, "free_paid": 4,
+        });
+        let row = serde_json::to_value(BetRow(&bet)).unwrap();
+        let row = row.as_array().unwrap();
+        assert_eq!(row.len(), play_sql::BET_ROW.len());
+        for ((name, _), value) in play_sql::BET_ROW.iter().zip(row) {
+            assert_eq!(&expected[*name], value, "{name}");
+        }
+    }
 }

@@ -141,6 +141,8 @@ async fn wallets_are_written_only_from_the_balances_read(app: &TestApp) {
         address: format!("{:#x}", signer.address()),
         chips_before,
         chips,
+        free_before: 0,
+        free_chips: 0,
         net_day: 7,
         net_today: chips - chips_before,
         rounds_spent: 0,
@@ -155,6 +157,7 @@ async fn wallets_are_written_only_from_the_balances_read(app: &TestApp) {
         balance_after,
         reference: "test:wallets".into(),
         at: 0,
+        free_delta: 0,
     };
     let rows = || {
         vec![

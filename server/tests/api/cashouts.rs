@@ -143,7 +143,7 @@ paid_on_both_backends!(refused_cashouts_debit_nothing);
 
 /// The farming attempt: claim 100 free chips, buy the micro tier (0.01 for 100 chips), cash out
 /// 200 chips (0.02). The free grant is play money: only the bought 100 can leave, so a fresh
-/// address takes out at most what it paid in. Winnings made with free chips stay cashable.
+/// address takes out at most what it paid in. What free chips win is play money too.
 async fn free_chips_never_leave_as_money(app: &PaidApp) {
     let farmer = app.payer(10_000).await;
     app.claim_free(&farmer).await;
@@ -178,8 +178,9 @@ async fn free_chips_never_leave_as_money(app: &PaidApp) {
         "out: exactly what was paid in"
     );
 
-    // Free chips that win: the winnings are cashable once the player has bought in. (The
-    // test reads the round's secret seed to pick a winning client seed; a player cannot.)
+    // Free chips that win: the winnings go back to the free pocket, and stay play money after
+    // a buy-in. (The test reads the round's secret seed to pick a winning client seed; a player
+    // cannot.)
     let player = app.payer(10_000).await;
     app.claim_free(&player).await;
     let round = app.commit(&player).await;
@@ -198,7 +199,11 @@ async fn free_chips_never_leave_as_money(app: &PaidApp) {
         .await
         .ok();
     assert_eq!(balance["chips"].as_i64(), Some(chips + 100));
-    assert_eq!(balance["cashable"].as_i64(), Some(chips), "{balance}");
+    assert_eq!(
+        (balance["cashable"].as_i64(), balance["free_chips"].as_i64()),
+        (Some(100), Some(chips)),
+        "{balance}"
+    );
 }
 paid_on_both_backends!(free_chips_never_leave_as_money);
 

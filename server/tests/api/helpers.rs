@@ -173,6 +173,8 @@ impl TestApp {
             net_today: Set(0),
             created_at: Set(0),
             open_rounds: Set(0),
+            free_chips: Set(0),
+            free_opening: Set(0),
         };
         wallet::Entity::insert(row)
             .on_conflict(
@@ -219,7 +221,9 @@ impl TestApp {
             .unwrap();
     }
 
-    /// Every balance equals the sum of its ledger entries, and the entries chain.
+    /// Every balance equals the sum of its ledger entries, and the entries chain; every free
+    /// pocket equals its opening plus the free part of those entries, within the balance; every
+    /// bet paid its free pocket what the pockets' rule says.
     pub async fn audit(&self) {
         let db = &self.arcade.db;
         let wallets = wallet::Entity::find().all(db).await.unwrap();
@@ -229,6 +233,7 @@ impl TestApp {
             .await
             .unwrap();
         let mut sums: HashMap<&str, i64> = HashMap::new();
+        let mut free_sums: HashMap<&str, i64> = HashMap::new();
         for entry in &entries {
             let sum = sums.entry(entry.address.as_str()).or_default();
             *sum += entry.delta;
@@ -237,6 +242,7 @@ impl TestApp {
                 "ledger entry {} of {} does not chain",
                 entry.id, entry.address
             );
+            *free_sums.entry(entry.address.as_str()).or_default() += entry.free_delta;
         }
         for wallet in &wallets {
             assert!(wallet.chips >= 0);
@@ -245,6 +251,19 @@ impl TestApp {
                 wallet.chips,
                 "the balance of {} is not the sum of its ledger",
                 wallet.address
+            );
+            assert_eq!(
+                wallet.free_opening + free_sums.get(wallet.address.as_str()).copied().unwrap_or(0),
+                wallet.free_chips,
+                "the free pocket of {} is not its opening plus its ledger's free part",
+                wallet.address
+            );
+            assert!(
+                (0..=wallet.chips).contains(&wallet.free_chips),
+                "the free pocket of {} ({}) is outside its balance ({})",
+                wallet.address,
+                wallet.free_chips,
+                wallet.chips
             );
         }
         // Each bet keeps its round's commitment and time for the public listing: the copies
@@ -260,6 +279,17 @@ impl TestApp {
                 (&bet.commitment, bet.committed_at),
                 (&round.commitment, round.created_at),
                 "bet {} lists its round otherwise than the round",
+                bet.id
+            );
+            let [wager, free_wagered, payout, free_paid] =
+                [bet.wager, bet.free_wagered, bet.payout, bet.free_paid]
+                    .map(|chips| u64::try_from(chips).expect("no negative chips on a bet"));
+            let stake = arcade_core::Stake::new(wager, free_wagered)
+                .unwrap_or_else(|e| panic!("bet {}: {e}", bet.id));
+            assert_eq!(
+                stake.split(payout).free,
+                free_paid,
+                "bet {} paid its free pocket otherwise than the pockets' rule",
                 bet.id
             );
         }

@@ -1,6 +1,7 @@
 //! Black-box tests of the REST API: the real server on port 0, a fresh database per test, on
 //! SQLite and on PostgreSQL, spoken to over HTTP with independently made signatures.
 
+mod all_in;
 mod attacks;
 mod bounded;
 mod cashout_failures;
@@ -30,6 +31,7 @@ mod identity;
 mod openapi;
 mod operations;
 mod play;
+mod pockets;
 mod purchase_refusals;
 mod purchases;
 mod races;

@@ -35,7 +35,7 @@ async fn free_chips_play_every_game_and_verify(app: &TestApp) {
         .ok();
     assert_eq!(
         balance,
-        json!({ "address": address.to_checksum(None), "chips": 100, "bought_in": false, "free_claimed": true, "cashable": 0 })
+        json!({ "address": address.to_checksum(None), "chips": 100, "bought_in": false, "free_claimed": true, "cashable": 0, "free_chips": 100 })
     );
 
     let calls = [

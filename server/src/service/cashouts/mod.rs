@@ -1,8 +1,9 @@
 //! Cashouts: chips out as tokens, the house signing an ordinary ERC-20 `transfer` and paying
 //! the gas. An outbox whose every step is durable before the next:
 //!
-//! 1. `open` (one DB transaction): the chips are debited (conditional update) and the cashout
-//!    is recorded `pending` with its amount in base units;
+//! 1. `open` (one DB transaction): the chips are debited from the paid pocket (conditional
+//!    update, `WHERE chips - free_chips >= n`) and the cashout is recorded `pending` with its
+//!    amount in base units;
 //! 2. `send::send_cashout`, holding the house sender: sign the transfer, journal its nonce, hash
 //!    and raw bytes on the row, broadcast, mark `sent`;
 //! 3. the receipt (bounded wait): `confirmed`, or `failed` with the chips refunded in the same
@@ -56,7 +57,7 @@ pub struct CashoutReceipt {
 
 impl Arcade {
     /// Redeems `chips` of `address` for the token. Requires the address's signature and a
-    /// past purchase; the chips granted for free stay behind (see `wallets::cashable`).
+    /// past purchase; only paid chips leave, free chips stay behind (see `wallets::cashable`).
     pub async fn cash_out(
         &self,
         address: &Address,

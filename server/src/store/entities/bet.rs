@@ -23,6 +23,10 @@ pub struct Model {
     pub commitment: String,
     /// When the round was committed (ms), copied from `rounds` likewise.
     pub committed_at: i64,
+    /// Chips of the wager taken from the free pocket (play money).
+    pub free_wagered: i64,
+    /// Chips of the payout credited to the free pocket (play money).
+    pub free_paid: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -11,6 +11,8 @@ pub struct Model {
     pub balance_after: i64,
     pub reference: String,
     pub created_at: i64,
+    /// The change of the free pocket in `delta` (the rest of it is the paid pocket's).
+    pub free_delta: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
