@@ -11,6 +11,7 @@
 
 use std::collections::HashSet;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use alloy::primitives::{Address, Signature};
 use hmac::{Hmac, KeyInit, Mac};
@@ -69,6 +70,8 @@ pub struct Identity {
     secret: Vec<u8>,
     first_issued_at: i64,
     verified: Mutex<HashSet<(Address, i64, [u8; 65])>>,
+    /// Signer recoveries done so far: the CPU a signature check costs, for tests of its bound.
+    recoveries: AtomicU64,
 }
 
 impl Identity {
@@ -87,7 +90,13 @@ impl Identity {
             secret: secret.to_vec(),
             first_issued_at,
             verified: Mutex::new(HashSet::new()),
+            recoveries: AtomicU64::new(0),
         }
+    }
+
+    /// How many signers this identity has recovered from signatures (each an ECDSA recovery).
+    pub fn recoveries(&self) -> u64 {
+        self.recoveries.load(Ordering::Relaxed)
     }
 
     /// Generation 0: derived, never stored.
@@ -154,6 +163,7 @@ impl Identity {
         let parsed = Signature::from_raw_array(&bytes)
             .map_err(|e| SignatureError::Invalid(e.to_string()))?;
         let recover = |generation: &Generation| {
+            self.recoveries.fetch_add(1, Ordering::Relaxed);
             parsed
                 .recover_address_from_msg(self.statement(address, generation).as_bytes())
                 .map_err(|e| SignatureError::Invalid(e.to_string()))
