@@ -3,6 +3,7 @@
 
 mod attacks;
 mod bounded;
+mod bounded_cost;
 mod cashout_failures;
 mod cashouts;
 mod chain_control;
@@ -20,6 +21,7 @@ mod secrets;
 
 mod batches;
 mod feed;
+mod house_journal;
 mod housebots;
 mod identity;
 mod openapi;
