@@ -2,16 +2,24 @@
 //! the next one and expires the address's open rounds, together.
 
 use sea_orm::sea_query::OnConflict;
-use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+};
 
 use super::Db;
 use super::entities::auth_generation;
 
-/// The address's stored generations, oldest first.
-pub async fn generations(db: &Db, address: &str) -> Result<Vec<auth_generation::Model>, DbErr> {
+/// The address's newest `count` stored generations, newest first (however many it has: a
+/// signature check reads a bounded number of rows).
+pub async fn newest_generations(
+    db: &Db,
+    address: &str,
+    count: u64,
+) -> Result<Vec<auth_generation::Model>, DbErr> {
     auth_generation::Entity::find()
         .filter(auth_generation::Column::Address.eq(address))
-        .order_by_asc(auth_generation::Column::Generation)
+        .order_by_desc(auth_generation::Column::Generation)
+        .limit(count)
         .all(db)
         .await
 }
