@@ -1,8 +1,12 @@
 //! `GET /api/arcade/receipts` (the audit feed), `seed-batches` and `seed-batches/{batch_id}`.
+//! The feed and a batch's detail read up to a thousand rows (and a batch's detail rebuilds its
+//! Merkle tree): they draw from the stricter heavy-read bucket, by the rows asked for, so a
+//! client looping them is refused before it slows anyone's plays.
 
 use salvo::prelude::*;
 
 use super::checked::Checked;
+use super::client::caller;
 use super::edge::arcade;
 use crate::error::ApiError;
 use crate::inputs::queries::{FeedQuery, SeedBatchPath};
@@ -18,10 +22,12 @@ pub async fn receipts(
     depot: &mut Depot,
 ) -> Result<Json<Feed>, ApiError> {
     let query = input.0;
+    let arcade = arcade(depot)?;
+    arcade
+        .rate_limits
+        .heavy_read(caller(depot), query.limit())?;
     Ok(Json(
-        arcade(depot)?
-            .receipts_after(query.after(), query.limit())
-            .await?,
+        arcade.receipts_after(query.after(), query.limit()).await?,
     ))
 }
 
@@ -39,5 +45,8 @@ pub async fn seed_batch(
     input: Checked<SeedBatchPath>,
     depot: &mut Depot,
 ) -> Result<Json<SeedBatchView>, ApiError> {
-    Ok(Json(arcade(depot)?.seed_batch(input.0.batch_id).await?))
+    let arcade = arcade(depot)?;
+    let seeds = u64::try_from(arcade.seeds.batch_size).unwrap_or(u64::MAX);
+    arcade.rate_limits.heavy_read(caller(depot), seeds)?;
+    Ok(Json(arcade.seed_batch(input.0.batch_id).await?))
 }

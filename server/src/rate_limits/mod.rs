@@ -1,6 +1,7 @@
 //! Rate limits per client: a general bucket every request draws from (checked at the edge,
-//! `api::client`), and stricter buckets for the operations that create state or move money,
-//! checked inside those operations so an MCP tool call counts the same as its REST twin. The
+//! `api::client`), stricter buckets for the operations that create state or move money,
+//! checked inside those operations so an MCP tool call counts the same as its REST twin, and
+//! a bucket for anonymous reads of many rows, drawn by the rows asked for. The
 //! buckets are `governor`'s GCRA; the key map is bounded (`bounded.rs`); the house's own agents
 //! are not limited; `rate_limits.enabled = false` turns it all off.
 
@@ -20,7 +21,7 @@ use crate::settings::{Bucket, RateLimitSettings};
 use crate::telemetry::metrics;
 
 /// Who is calling, as far as limits go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Caller {
     Client(ClientKey),
     /// The house's own agents (they present this process's house-agent token).
@@ -55,10 +56,16 @@ pub struct RateLimits {
     purchase: Limiter,
     cashout: Limiter,
     rotate: Limiter,
+    heavy_read: Limiter,
+    /// The heavy-read bucket's size: no read draws more than it holds.
+    heavy_read_burst: NonZeroU32,
     proxies: TrustedProxies,
     /// Presented by the house agents (header [`HOUSE_AGENT_HEADER`]); fresh each process.
     house_token: String,
 }
+
+/// Rows of a heavy read that cost one token.
+pub const ROWS_PER_TOKEN: u64 = 100;
 
 /// The header the house agents identify themselves with.
 pub const HOUSE_AGENT_HEADER: &str = "x-arcade-house-agent";
@@ -78,6 +85,8 @@ impl RateLimits {
             purchase: limiter(settings.purchase),
             cashout: limiter(settings.cashout),
             rotate: limiter(settings.rotate),
+            heavy_read: limiter(settings.heavy_read),
+            heavy_read_burst: NonZeroU32::new(settings.heavy_read.burst).unwrap_or(NonZeroU32::MIN),
             proxies: TrustedProxies::parse(&settings.trusted_proxies)?,
             clock,
             house_token,
@@ -124,11 +133,32 @@ impl RateLimits {
         self.draw(limiter, caller, bucket)
     }
 
+    /// Draws from the heavy-read bucket for a read of up to `rows` rows: one token per
+    /// [`ROWS_PER_TOKEN`], at least one and at most the whole bucket.
+    pub fn heavy_read(&self, caller: Caller, rows: u64) -> Result<(), RateLimited> {
+        let tokens = u32::try_from(rows.div_ceil(ROWS_PER_TOKEN))
+            .ok()
+            .and_then(NonZeroU32::new)
+            .unwrap_or(NonZeroU32::MIN)
+            .min(self.heavy_read_burst);
+        self.draw_n(&self.heavy_read, caller, "heavy_read", tokens)
+    }
+
     fn draw(
         &self,
         limiter: &Limiter,
         caller: Caller,
         bucket: &'static str,
+    ) -> Result<(), RateLimited> {
+        self.draw_n(limiter, caller, bucket, NonZeroU32::MIN)
+    }
+
+    fn draw_n(
+        &self,
+        limiter: &Limiter,
+        caller: Caller,
+        bucket: &'static str,
+        tokens: NonZeroU32,
     ) -> Result<(), RateLimited> {
         let Caller::Client(key) = caller else {
             return Ok(());
@@ -136,12 +166,18 @@ impl RateLimits {
         if !self.enabled {
             return Ok(());
         }
-        limiter.check_key(&key).map_err(|not_until| {
-            metrics::rate_limited(bucket);
-            let wait = not_until.wait_time_from(self.clock.now());
-            RateLimited {
-                retry_after_s: whole_seconds(wait),
+        let wait = match limiter.check_key_n(&key, tokens) {
+            Ok(Ok(())) => return Ok(()),
+            Ok(Err(not_until)) => not_until.wait_time_from(self.clock.now()),
+            // More than the bucket holds: never drawn (callers stay within it).
+            Err(too_many) => {
+                tracing::warn!(%too_many, bucket, "a draw larger than its bucket");
+                Duration::from_secs(1)
             }
+        };
+        metrics::rate_limited(bucket);
+        Err(RateLimited {
+            retry_after_s: whole_seconds(wait),
         })
     }
 
@@ -154,6 +190,7 @@ impl RateLimits {
             &self.purchase,
             &self.cashout,
             &self.rotate,
+            &self.heavy_read,
         ] {
             limiter.retain_recent();
             limiter.shrink_to_fit();
@@ -234,6 +271,34 @@ mod tests {
             passed, 2,
             "the second client, then one draw of the shared bucket"
         );
+    }
+
+    #[test]
+    fn heavy_reads_draw_by_the_rows_asked_for() {
+        let mut settings = Settings::default().rate_limits;
+        settings.heavy_read = Bucket {
+            every_ms: 60_000,
+            burst: 20,
+        };
+        let limits = RateLimits::new(&settings, String::new()).unwrap();
+        let client = Caller::Client(ClientKey::V4([198, 51, 100, 9]));
+        // 1000 rows: 10 tokens; twice empties the bucket.
+        assert!(limits.heavy_read(client, 1000).is_ok());
+        assert!(limits.heavy_read(client, 1000).is_ok());
+        assert!(
+            limits.heavy_read(client, 1).is_err(),
+            "even one row now waits"
+        );
+        // Small reads cost one token; a read beyond the bucket costs the whole bucket, once.
+        let other = Caller::Client(ClientKey::V4([198, 51, 100, 10]));
+        for _ in 0..20 {
+            assert!(limits.heavy_read(other, 50).is_ok());
+        }
+        assert!(limits.heavy_read(other, 50).is_err());
+        let big = Caller::Client(ClientKey::V4([198, 51, 100, 11]));
+        assert!(limits.heavy_read(big, 1_000_000).is_ok());
+        assert!(limits.heavy_read(big, 1).is_err());
+        assert!(limits.heavy_read(Caller::House, 1_000_000).is_ok());
     }
 
     #[test]
