@@ -45,6 +45,10 @@ impl MigratorTrait for Migrator {
                 name: "m0008_recent_reads_bets",
                 up: include_str!("sql/0008_recent_reads_bets.sql"),
             }),
+            Box::new(SqlMigration {
+                name: "m0010_house_journal_sender",
+                up: include_str!("sql/0010_house_journal_sender.sql"),
+            }),
         ]
     }
 }

@@ -59,6 +59,7 @@ async fn journal_settlement(arcade: &Arcade, payment_id: i64, tx: SignedTx) -> R
         hash: &hash,
         raw: &tx.raw,
         nonce: tx.nonce,
+        sender: tx.sender,
     };
     if !store::payments::journal_settlement(&arcade.db, payment_id, &signed, now_ms()).await? {
         return Err(DbErr::RecordNotUpdated);
