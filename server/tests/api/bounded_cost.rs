@@ -4,10 +4,12 @@
 //! only its own sessions; reads of a thousand rows have a stricter bucket of their own.
 
 use alloy::signers::local::PrivateKeySigner;
+use arcade_server::entities::auth_generation;
 use arcade_server::identity::Generation;
 use arcade_server::settings::{Bucket, Settings};
 use arcade_server::store;
 use arcade_server::store::identities::NextGeneration;
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
 use serde_json::{Value, json};
 
 use crate::helpers::{Backend, TestApp, sign};
@@ -153,6 +155,39 @@ async fn invented_methods_and_paths_draw_from_the_general_bucket() {
     app.audit().await;
 }
 
+/// A CORS preflight is a request too: it draws from the general bucket like any other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn preflights_draw_from_the_general_bucket() {
+    let app = TestApp::spawn_with(Backend::Sqlite, |s| {
+        told_apart(s);
+        s.rate_limits.enabled = true;
+        s.rate_limits.general = Bucket {
+            every_ms: 3_600_000,
+            burst: 3,
+        };
+    })
+    .await;
+    let preflight = |path: &'static str| {
+        app.client
+            .request(reqwest::Method::OPTIONS, format!("{}{path}", app.base_url))
+            .header("x-forwarded-for", "192.0.2.90")
+            .header("origin", "https://elsewhere.example")
+            .header("access-control-request-method", "POST")
+            .send()
+    };
+    let mut statuses = Vec::new();
+    for path in [
+        "/api/arcade/flip",
+        "/api/mcp",
+        "/invented",
+        "/api/arcade/flip",
+    ] {
+        statuses.push(preflight(path).await.unwrap().status().as_u16());
+    }
+    assert_eq!(statuses, [204, 204, 204, 429]);
+    app.audit().await;
+}
+
 /// The address's statement of `generation` as the player would have signed it.
 fn statement_of(app: &TestApp, player: &PrivateKeySigner, generation: i64) -> String {
     let address = player.address();
@@ -199,6 +234,12 @@ async fn a_bad_signature_costs_a_few_recoveries_however_often_its_address_rotate
             .unwrap()
             .expect("a new generation");
     }
+    let kept = auth_generation::Entity::find()
+        .filter(auth_generation::Column::Address.eq(&key))
+        .count(&app.arcade.db)
+        .await
+        .unwrap();
+    assert!(kept <= 3, "{kept} generations stored for one address");
     let current = statement_of(app, &player, ROTATIONS);
     assert_eq!(
         app.get(&format!("/api/arcade/auth-statement/{}", player.address()))
@@ -295,8 +336,8 @@ async fn one_client_holds_a_bounded_share_of_sessions() {
 }
 
 /// A client looping the heaviest anonymous reads (the audit feed a thousand at a time, a seed
-/// batch with every used index) is refused with 429 long before the general bucket would, and
-/// its other requests and other clients' reads still pass.
+/// batch with every used index, the list of every batch) is refused with 429 long before the
+/// general bucket would, and its other requests and other clients' reads still pass.
 async fn heavy_reads_have_a_stricter_bucket(backend: Backend) {
     let app = TestApp::spawn_with(backend, |s| {
         told_apart(s);
@@ -306,13 +347,22 @@ async fn heavy_reads_have_a_stricter_bucket(backend: Backend) {
     let player = PrivateKeySigner::random();
     app.claim_free(&player).await;
     app.commit(&player).await;
-    for (path, other) in [
-        ("/api/arcade/receipts?limit=1000", "198.51.100.10"),
-        ("/api/arcade/seed-batches/1", "198.51.100.11"),
+    for (path, reader, other) in [
+        (
+            "/api/arcade/receipts?limit=1000",
+            "198.51.100.9",
+            "198.51.100.10",
+        ),
+        (
+            "/api/arcade/seed-batches/1",
+            "198.51.100.9",
+            "198.51.100.11",
+        ),
+        ("/api/arcade/seed-batches", "198.51.100.12", "198.51.100.13"),
     ] {
         let mut refused = 0;
-        for _ in 0..20 {
-            let (status, body) = request_from(&app, "198.51.100.9", "GET", path).await;
+        for _ in 0..40 {
+            let (status, body) = request_from(&app, reader, "GET", path).await;
             match status {
                 200 => {}
                 429 => {
@@ -322,7 +372,7 @@ async fn heavy_reads_have_a_stricter_bucket(backend: Backend) {
                 _ => panic!("{path}: {status} {body}"),
             }
         }
-        assert!(refused >= 10, "{path}: only {refused} of 20 refused");
+        assert!(refused >= 10, "{path}: only {refused} of 40 refused");
         let (status, _) = request_from(&app, other, "GET", path).await;
         assert_eq!(status, 200, "another client reads {path}");
     }
