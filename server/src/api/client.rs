@@ -2,12 +2,14 @@
 //! `X-Forwarded-For`), or the house's own agents when they present this process's token. The
 //! caller is kept for the handler (depot) and for MCP tools (request extensions, which rmcp
 //! hands them); every request then draws from the general bucket. Requests no route takes
-//! (unknown paths, invented methods) draw from it too (`Unrouted`).
+//! (unknown paths, invented methods) and CORS preflights (answered before any route) draw from
+//! it too (`Unrouted`).
 
 use std::sync::Arc;
 
 use salvo::prelude::*;
 
+use super::cors::is_preflight;
 use super::edge::shared;
 use super::observe::routed;
 use crate::error::ApiError;
@@ -35,9 +37,9 @@ pub async fn identify(
     }
 }
 
-/// A service-wide hoop for the requests no route takes: they never reach `identify` (it is
-/// the routes' hoop), so they are drawn from the general bucket here, and past it answer 429
-/// like any other request.
+/// A service-wide hoop for the requests that never reach `identify` (the routes' hoop): those
+/// no route takes, and CORS preflights, which `cors` answers first. They are drawn from the
+/// general bucket here, and past it answer 429 like any other request.
 pub struct Unrouted(pub Arc<Arcade>);
 
 #[async_trait]
@@ -49,7 +51,7 @@ impl Handler for Unrouted {
         res: &mut Response,
         ctrl: &mut FlowCtrl,
     ) {
-        if routed(res) {
+        if routed(res) && !is_preflight(req) {
             return;
         }
         let limits = &self.0.rate_limits;

@@ -12,15 +12,19 @@ const ALLOW_HEADERS: &str = "content-type, accept, payment-signature, x-payment,
 const EXPOSE_HEADERS: &str =
     "payment-required, payment-response, x-payment-response, mcp-session-id, mcp-protocol-version";
 
+/// A browser's CORS preflight (answered here, before any route: `client::Unrouted` draws it
+/// from the general bucket first).
+pub fn is_preflight(req: &Request) -> bool {
+    req.method() == Method::OPTIONS && req.headers().contains_key("access-control-request-method")
+}
+
 #[handler]
 pub async fn cors(req: &mut Request, res: &mut Response, ctrl: &mut FlowCtrl) {
     res.add_header("access-control-allow-origin", "*", true)
         .ok();
     res.add_header("access-control-expose-headers", EXPOSE_HEADERS, true)
         .ok();
-    let preflight = req.method() == Method::OPTIONS
-        && req.headers().contains_key("access-control-request-method");
-    if preflight {
+    if is_preflight(req) {
         res.add_header(
             "access-control-allow-methods",
             "GET, POST, DELETE, OPTIONS",

@@ -24,8 +24,8 @@
 //! | GET | /healthz, /readyz, /metrics | for monitoring (`health`), outside the rate limits |
 //!
 //! Every request gets an id and is counted and timed by route (`observe`). A request no route
-//! takes (an unknown path or method) answers 404 or 405 in the error shape, drawn from the
-//! general bucket first (`client::Unrouted`).
+//! takes (an unknown path or method) answers 404 or 405 in the error shape; it and a CORS
+//! preflight are drawn from the general bucket first (`client::Unrouted`).
 
 mod cashout;
 mod checked;
@@ -101,8 +101,8 @@ pub fn service(
         .push(limited);
     Service::new(router)
         .hoop(observe::observe)
-        .hoop(cors::cors)
         .hoop(unrouted)
+        .hoop(cors::cors)
         .catcher(Catcher::default().hoop(edge::json_errors))
 }
 

@@ -1,7 +1,8 @@
 //! `GET /api/arcade/receipts` (the audit feed), `seed-batches` and `seed-batches/{batch_id}`.
 //! The feed and a batch's detail read up to a thousand rows (and a batch's detail rebuilds its
 //! Merkle tree): they draw from the stricter heavy-read bucket, by the rows asked for, so a
-//! client looping them is refused before it slows anyone's plays.
+//! client looping them is refused before it slows anyone's plays; the list of batches (a row
+//! per batch, growing) draws one token.
 
 use salvo::prelude::*;
 
@@ -35,7 +36,10 @@ pub async fn receipts(
 /// seeds commits have taken.
 #[endpoint(tags("proofs"))]
 pub async fn seed_batches(depot: &mut Depot) -> Result<Json<Vec<SeedBatchView>>, ApiError> {
-    Ok(Json(arcade(depot)?.seed_batches().await?))
+    let arcade = arcade(depot)?;
+    // One row per batch, a list that only grows: a heavy read, one token a request.
+    arcade.rate_limits.heavy_read(caller(depot), 1)?;
+    Ok(Json(arcade.seed_batches().await?))
 }
 
 /// One seed batch with every used index: its round, state, commitment, audit path, and its

@@ -68,6 +68,8 @@ impl Arcade {
             generation: next.number,
             nonce: &next.nonce,
             issued_at: next.issued_at,
+            // Older ones are never read again (`generations`).
+            keep_older: i64::try_from(OLDER_CHECKED).unwrap_or(i64::MAX),
         };
         // A concurrent rotation started this generation first: the signature is of an older one.
         let expired_rounds = store::identities::rotate(&self.db, rotation)

@@ -228,6 +228,7 @@ async fn a_bad_signature_costs_a_few_recoveries_however_often_its_address_rotate
             generation,
             nonce: &format!("{generation:024x}"),
             issued_at: 1_800_000_000_000 + generation,
+            keep_older: 2,
         };
         store::identities::rotate(&app.arcade.db, next)
             .await
