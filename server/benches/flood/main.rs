@@ -10,15 +10,16 @@
 //!    sum of its ledger, and no refused claim left a wallet.
 //! 3. Play latency alone, then under 16 clients each looping the heaviest anonymous reads (the
 //!    audit feed a thousand receipts at a time, a full seed batch's detail): each reader from its
-//!    own address (the heavy-read bucket at its default), then from a new address every read (a
-//!    bucket per client never bites: what the reads themselves cost). The general, free-claim
-//!    and commit buckets are opened wide for the bench's own players. SQLite, and PostgreSQL
-//!    when named. A bare salvo route's p50/p99 on this machine and client comes first.
+//!    own address (its heavy-read bucket), then from a new address every read (only the bucket
+//!    all clients share holds them back). The general, free-claim and commit buckets are opened
+//!    wide for the bench's own players. SQLite, and PostgreSQL when named. A bare salvo route's
+//!    p50/p99 on this machine and client comes first.
 //! 4. MCP: `mcp.max_sessions = 50`; one client opens 10 sessions, another floods 150
 //!    `initialize`: the first client's sessions all answer, the flooder keeps its newest 16
 //!    (`mcp.max_sessions_per_client`).
 //!
-//! `ARCADE_BENCH_PLAYS` (default 1000) plays per measurement, 8 in flight.
+//! `ARCADE_BENCH_PLAYS` (default 1000) plays per measurement, 8 in flight;
+//! `ARCADE_BENCH_PHASES` (e.g. `3` or `1,4`) runs only those phases.
 
 #![allow(clippy::print_stdout)] // a benchmark reports on stdout
 
@@ -54,6 +55,31 @@ async fn main() {
         "plays {plays} ({PLAYS_IN_FLIGHT} in flight), /house flood {HOUSE_IN_FLIGHT} in flight, cores {}",
         std::thread::available_parallelism().map_or(1, usize::from)
     );
+    if phase(1) {
+        house_flood(plays).await;
+    }
+    if phase(2) {
+        let sqlite = std::env::temp_dir().join(format!("arcade-limits-{}.db", std::process::id()));
+        rate_limited_flood(&sqlite_url(&sqlite)).await;
+        remove_sqlite(&sqlite);
+    }
+    if phase(3) {
+        heavy_reads::measure(plays).await;
+    }
+    if phase(4) {
+        mcp_session_cap().await;
+    }
+}
+
+/// Whether to run phase `n`: all of them, or those `ARCADE_BENCH_PHASES` lists (`3` or `1,4`).
+fn phase(n: u8) -> bool {
+    std::env::var("ARCADE_BENCH_PHASES").map_or(true, |phases| {
+        phases.split(',').any(|p| p.trim() == n.to_string())
+    })
+}
+
+/// Phase 1 on each backend.
+async fn house_flood(plays: usize) {
     let mut rows = Vec::new();
     let sqlite = std::env::temp_dir().join(format!("arcade-flood-{}.db", std::process::id()));
     rows.push((
@@ -81,12 +107,6 @@ async fn main() {
             m.house_per_second
         );
     }
-
-    let sqlite = std::env::temp_dir().join(format!("arcade-limits-{}.db", std::process::id()));
-    rate_limited_flood(&sqlite_url(&sqlite)).await;
-    remove_sqlite(&sqlite);
-    heavy_reads::measure(plays).await;
-    mcp_session_cap().await;
 }
 
 struct Measured {

@@ -1,8 +1,8 @@
 //! `GET /api/arcade/receipts` (the audit feed), `seed-batches` and `seed-batches/{batch_id}`.
 //! The feed and a batch's detail read up to a thousand rows (and a batch's detail rebuilds its
-//! Merkle tree): they draw from the stricter heavy-read bucket, by the rows asked for, so a
-//! client looping them is refused before it slows anyone's plays; the list of batches (a row
-//! per batch, growing) draws one token.
+//! Merkle tree): they are heavy reads (`rate_limits::HeavyRead`: a client's bucket and a shared
+//! one, by the rows asked for, one at a time), so clients looping them are refused before they
+//! slow anyone's plays; the list of batches (a row per batch, growing) draws one token.
 
 use salvo::prelude::*;
 
@@ -24,7 +24,7 @@ pub async fn receipts(
 ) -> Result<Json<Feed>, ApiError> {
     let query = input.0;
     let arcade = arcade(depot)?;
-    arcade
+    let _reading = arcade
         .rate_limits
         .heavy_read(caller(depot), query.limit())?;
     Ok(Json(
@@ -38,7 +38,7 @@ pub async fn receipts(
 pub async fn seed_batches(depot: &mut Depot) -> Result<Json<Vec<SeedBatchView>>, ApiError> {
     let arcade = arcade(depot)?;
     // One row per batch, a list that only grows: a heavy read, one token a request.
-    arcade.rate_limits.heavy_read(caller(depot), 1)?;
+    let _reading = arcade.rate_limits.heavy_read(caller(depot), 1)?;
     Ok(Json(arcade.seed_batches().await?))
 }
 
@@ -51,6 +51,6 @@ pub async fn seed_batch(
 ) -> Result<Json<SeedBatchView>, ApiError> {
     let arcade = arcade(depot)?;
     let seeds = u64::try_from(arcade.seeds.batch_size).unwrap_or(u64::MAX);
-    arcade.rate_limits.heavy_read(caller(depot), seeds)?;
+    let _reading = arcade.rate_limits.heavy_read(caller(depot), seeds)?;
     Ok(Json(arcade.seed_batch(input.0.batch_id).await?))
 }

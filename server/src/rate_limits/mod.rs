@@ -1,12 +1,14 @@
 //! Rate limits per client: a general bucket every request draws from (checked at the edge,
 //! `api::client`), stricter buckets for the operations that create state or move money,
 //! checked inside those operations so an MCP tool call counts the same as its REST twin, and
-//! a bucket for anonymous reads of many rows, drawn by the rows asked for. The
+//! buckets for anonymous reads of many rows, per client and for all, drawn by the rows asked
+//! for, one such read at a time (`heavy.rs`). The
 //! buckets are `governor`'s GCRA; the key map is bounded (`bounded.rs`); the house's own agents
 //! are not limited; `rate_limits.enabled = false` turns it all off.
 
 mod bounded;
 mod client;
+mod heavy;
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -16,6 +18,7 @@ use governor::{Quota, RateLimiter};
 
 pub use bounded::BoundedStore;
 pub use client::{BadProxy, ClientKey, TrustedProxies};
+pub use heavy::{HeavyRead, ROWS_PER_TOKEN};
 
 use crate::settings::{Bucket, RateLimitSettings};
 use crate::telemetry::metrics;
@@ -56,16 +59,11 @@ pub struct RateLimits {
     purchase: Limiter,
     cashout: Limiter,
     rotate: Limiter,
-    heavy_read: Limiter,
-    /// The heavy-read bucket's size: no read draws more than it holds.
-    heavy_read_burst: NonZeroU32,
+    heavy_reads: heavy::HeavyReads,
     proxies: TrustedProxies,
     /// Presented by the house agents (header [`HOUSE_AGENT_HEADER`]); fresh each process.
     house_token: String,
 }
-
-/// Rows of a heavy read that cost one token.
-pub const ROWS_PER_TOKEN: u64 = 100;
 
 /// The header the house agents identify themselves with.
 pub const HOUSE_AGENT_HEADER: &str = "x-arcade-house-agent";
@@ -85,8 +83,11 @@ impl RateLimits {
             purchase: limiter(settings.purchase),
             cashout: limiter(settings.cashout),
             rotate: limiter(settings.rotate),
-            heavy_read: limiter(settings.heavy_read),
-            heavy_read_burst: NonZeroU32::new(settings.heavy_read.burst).unwrap_or(NonZeroU32::MIN),
+            heavy_reads: heavy::HeavyReads::new(
+                limiter(settings.heavy_read),
+                settings.heavy_read,
+                settings.heavy_read_total,
+            ),
             proxies: TrustedProxies::parse(&settings.trusted_proxies)?,
             clock,
             house_token,
@@ -133,15 +134,22 @@ impl RateLimits {
         self.draw(limiter, caller, bucket)
     }
 
-    /// Draws from the heavy-read bucket for a read of up to `rows` rows: one token per
-    /// [`ROWS_PER_TOKEN`], at least one and at most the whole bucket.
-    pub fn heavy_read(&self, caller: Caller, rows: u64) -> Result<(), RateLimited> {
-        let tokens = u32::try_from(rows.div_ceil(ROWS_PER_TOKEN))
-            .ok()
-            .and_then(NonZeroU32::new)
-            .unwrap_or(NonZeroU32::MIN)
-            .min(self.heavy_read_burst);
-        self.draw_n(&self.heavy_read, caller, "heavy_read", tokens)
+    /// Starts a read of up to `rows` rows (`heavy.rs`): held until the answer is built.
+    pub fn heavy_read(&self, caller: Caller, rows: u64) -> Result<HeavyRead<'_>, RateLimited> {
+        let Caller::Client(key) = caller else {
+            return Ok(HeavyRead::unlimited());
+        };
+        if !self.enabled {
+            return Ok(HeavyRead::unlimited());
+        }
+        self.heavy_reads
+            .begin(&key, rows)
+            .map_err(|(bucket, wait)| {
+                metrics::rate_limited(bucket);
+                RateLimited {
+                    retry_after_s: whole_seconds(wait),
+                }
+            })
     }
 
     fn draw(
@@ -150,34 +158,18 @@ impl RateLimits {
         caller: Caller,
         bucket: &'static str,
     ) -> Result<(), RateLimited> {
-        self.draw_n(limiter, caller, bucket, NonZeroU32::MIN)
-    }
-
-    fn draw_n(
-        &self,
-        limiter: &Limiter,
-        caller: Caller,
-        bucket: &'static str,
-        tokens: NonZeroU32,
-    ) -> Result<(), RateLimited> {
         let Caller::Client(key) = caller else {
             return Ok(());
         };
         if !self.enabled {
             return Ok(());
         }
-        let wait = match limiter.check_key_n(&key, tokens) {
-            Ok(Ok(())) => return Ok(()),
-            Ok(Err(not_until)) => not_until.wait_time_from(self.clock.now()),
-            // More than the bucket holds: never drawn (callers stay within it).
-            Err(too_many) => {
-                tracing::warn!(%too_many, bucket, "a draw larger than its bucket");
-                Duration::from_secs(1)
+        limiter.check_key(&key).map_err(|not_until| {
+            metrics::rate_limited(bucket);
+            let wait = not_until.wait_time_from(self.clock.now());
+            RateLimited {
+                retry_after_s: whole_seconds(wait),
             }
-        };
-        metrics::rate_limited(bucket);
-        Err(RateLimited {
-            retry_after_s: whole_seconds(wait),
         })
     }
 
@@ -190,11 +182,11 @@ impl RateLimits {
             &self.purchase,
             &self.cashout,
             &self.rotate,
-            &self.heavy_read,
         ] {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
+        self.heavy_reads.sweep();
     }
 
     /// Keys held by the general bucket (for the bound's tests).
@@ -274,30 +266,37 @@ mod tests {
     }
 
     #[test]
-    fn heavy_reads_draw_by_the_rows_asked_for() {
+    fn heavy_reads_draw_by_the_rows_asked_for_one_at_a_time() {
         let mut settings = Settings::default().rate_limits;
-        settings.heavy_read = Bucket {
+        let bucket = |burst| Bucket {
             every_ms: 60_000,
-            burst: 20,
+            burst,
         };
+        settings.heavy_read = bucket(20);
+        settings.heavy_read_total = bucket(45);
         let limits = RateLimits::new(&settings, String::new()).unwrap();
-        let client = Caller::Client(ClientKey::V4([198, 51, 100, 9]));
-        // 1000 rows: 10 tokens; twice empties the bucket.
-        assert!(limits.heavy_read(client, 1000).is_ok());
-        assert!(limits.heavy_read(client, 1000).is_ok());
+        let client = |last| Caller::Client(ClientKey::V4([198, 51, 100, last]));
+        // 1000 rows: 10 tokens; twice empties a client's bucket.
+        drop(limits.heavy_read(client(9), 1000).unwrap());
+        drop(limits.heavy_read(client(9), 1000).unwrap());
         assert!(
-            limits.heavy_read(client, 1).is_err(),
+            limits.heavy_read(client(9), 1).is_err(),
             "even one row now waits"
         );
-        // Small reads cost one token; a read beyond the bucket costs the whole bucket, once.
-        let other = Caller::Client(ClientKey::V4([198, 51, 100, 10]));
+        // Small reads cost one token; a read beyond the bucket costs the whole bucket.
         for _ in 0..20 {
-            assert!(limits.heavy_read(other, 50).is_ok());
+            drop(limits.heavy_read(client(10), 50).unwrap());
         }
-        assert!(limits.heavy_read(other, 50).is_err());
-        let big = Caller::Client(ClientKey::V4([198, 51, 100, 11]));
-        assert!(limits.heavy_read(big, 1_000_000).is_ok());
-        assert!(limits.heavy_read(big, 1).is_err());
+        assert!(limits.heavy_read(client(10), 50).is_err());
+        // 20 + 20 of the 45 shared tokens are gone: 5 are left for everyone else.
+        assert!(
+            limits.heavy_read(client(11), 1000).is_err(),
+            "the shared bucket"
+        );
+        let reading = limits.heavy_read(client(12), 500).unwrap();
+        let busy = limits.heavy_read(client(13), 1).unwrap_err();
+        assert_eq!(busy.retry_after_s, 1, "one heavy read at a time");
+        drop(reading);
         assert!(limits.heavy_read(Caller::House, 1_000_000).is_ok());
     }
 

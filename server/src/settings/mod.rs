@@ -96,9 +96,11 @@ pub struct RateLimitSettings {
     pub cashout: Bucket,
     /// Auth statement rotations.
     pub rotate: Bucket,
-    /// Anonymous reads of many rows (the audit feed, a seed batch's detail): one token per
-    /// hundred rows asked for.
+    /// Anonymous reads of many rows (the audit feed, a seed batch's detail), per client: one
+    /// token per hundred rows asked for.
     pub heavy_read: Bucket,
+    /// The same reads, all clients together.
+    pub heavy_read_total: Bucket,
 }
 
 /// A token bucket: one token every `every_ms`, holding at most `burst`.
@@ -357,6 +359,7 @@ impl Default for RateLimitSettings {
             cashout: bucket(10_000, 5),
             rotate: bucket(10_000, 5),
             heavy_read: bucket(100, 20),
+            heavy_read_total: bucket(25, 20),
         }
     }
 }
