@@ -1,6 +1,6 @@
 //! CORS for every route: any origin may call the REST API from a browser (no cookies, no
 //! credentials), send the x402 payment headers and read the x402 response headers, and speak
-//! MCP (send and read its session and version headers). `/api/mcp` additionally checks the
+//! MCP (send and read its session and version headers); a 429's `Retry-After` is readable too. `/api/mcp` additionally checks the
 //! Origin itself, so only the allowed origins get that far.
 
 use salvo::http::{Method, StatusCode};
@@ -9,8 +9,8 @@ use salvo::prelude::*;
 const ALLOW_HEADERS: &str = "content-type, accept, payment-signature, x-payment, \
      access-control-expose-headers, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, \
      last-event-id";
-const EXPOSE_HEADERS: &str =
-    "payment-required, payment-response, x-payment-response, mcp-session-id, mcp-protocol-version";
+const EXPOSE_HEADERS: &str = "payment-required, payment-response, x-payment-response, \
+     mcp-session-id, mcp-protocol-version, retry-after";
 
 /// A browser's CORS preflight (answered here, before any route: `client::Unrouted` draws it
 /// from the general bucket first).
