@@ -1,7 +1,7 @@
 //! CORS for every route: any origin may call the REST API from a browser (no cookies, no
-//! credentials), send the x402 payment headers and read the x402 response headers, and speak
-//! MCP (send and read its session and version headers); a 429's `Retry-After` is readable too. `/api/mcp` additionally checks the
-//! Origin itself, so only the allowed origins get that far.
+//! credentials), send the x402 payment headers and read the x402 response headers, speak MCP
+//! (send and read its session and version headers) and read a 429's `Retry-After`. `/api/mcp`
+//! additionally checks the Origin itself, so only the allowed origins get that far.
 
 use salvo::http::{Method, StatusCode};
 use salvo::prelude::*;
