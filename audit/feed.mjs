@@ -1,22 +1,37 @@
 // What the audit reads from the arcade: the manifest (who signs), the seed batches and every
-// settled receipt, paged from the feed. A network or HTTP error is thrown with `network: true`
+// settled receipt, paged from the feed. A 429 (the arcade limits reads of many rows) is waited
+// out as its `Retry-After` says; a network or other HTTP error is thrown with `network: true`
 // (the command exits 2: nothing was judged).
 const PAGE = 1000;
 
+/** Waits the arcade asks of a rate-limited read (429) before the audit gives up. */
+const MAX_WAITS = 60;
+/** Longest single wait, in seconds, whatever `Retry-After` says. */
+const MAX_WAIT_S = 60;
+
 export async function getJson(baseUrl, path) {
-  let response;
-  try {
-    response = await fetch(new URL(path, baseUrl));
-  } catch (error) {
-    throw Object.assign(new Error(`GET ${path}: ${error.cause?.message ?? error.message}`), { network: true });
-  }
-  if (!response.ok) {
-    throw Object.assign(new Error(`GET ${path}: HTTP ${response.status}`), { network: true });
-  }
-  try {
-    return await response.json();
-  } catch (error) {
-    throw Object.assign(new Error(`GET ${path}: not JSON (${error.message})`), { network: true });
+  for (let waits = 0; ; waits++) {
+    let response;
+    try {
+      response = await fetch(new URL(path, baseUrl));
+    } catch (error) {
+      throw Object.assign(new Error(`GET ${path}: ${error.cause?.message ?? error.message}`), { network: true });
+    }
+    // The feed and the seed batches are heavy reads, limited per client: wait as told, then ask again.
+    if (response.status === 429 && waits < MAX_WAITS) {
+      await response.arrayBuffer();
+      const seconds = Math.min(Math.max(Number(response.headers.get('retry-after')) || 1, 1), MAX_WAIT_S);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      continue;
+    }
+    if (!response.ok) {
+      throw Object.assign(new Error(`GET ${path}: HTTP ${response.status}`), { network: true });
+    }
+    try {
+      return await response.json();
+    } catch (error) {
+      throw Object.assign(new Error(`GET ${path}: not JSON (${error.message})`), { network: true });
+    }
   }
 }
 

@@ -50,6 +50,10 @@ impl MigratorTrait for Migrator {
                 up: include_str!("sql/0009_pockets.sql"),
             }),
             Box::new(SqlMigration {
+                name: "m0010_house_journal_sender",
+                up: include_str!("sql/0010_house_journal_sender.sql"),
+            }),
+            Box::new(SqlMigration {
                 name: "m0012_restore_safe",
                 up: include_str!("sql/0012_restore_safe.sql"),
             }),

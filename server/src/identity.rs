@@ -2,7 +2,10 @@
 //! message, signed with `personal_sign` (EIP-191). It names the deployment (`domain` and
 //! `URI` of the public URL), the address and the chain, and a `Nonce` and `Issued At` that stay
 //! the same for the address until it rotates, so an agent signs once. Rotating starts a new
-//! generation: every older statement's signature is then refused as revoked.
+//! generation: every older statement's signature is then refused, named revoked when it signs
+//! one of the [`OLDER_CHECKED`] statements before the current one. Older ones are not looked
+//! at, so a wrong signature costs at most `1 + OLDER_CHECKED` signer recoveries however often
+//! its address rotated.
 //!
 //! The first generation is derived (its nonce an HMAC of the address under `auth.secret`), so
 //! reading a statement writes nothing; later ones are stored (`store::identities`). Verified
@@ -11,6 +14,7 @@
 
 use std::collections::HashSet;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use alloy::primitives::{Address, Signature};
 use hmac::{Hmac, KeyInit, Mac};
@@ -21,6 +25,9 @@ use sha2::Sha256;
 use crate::address;
 
 const CACHE_CAPACITY: usize = 100_000;
+/// Statements before the current one that a refused signature is checked against, to tell its
+/// owner it was revoked (rather than not theirs).
+pub const OLDER_CHECKED: usize = 2;
 /// The line the message states: what signing it does, and what it does not.
 const PURPOSE: &str = "Sign in to the arcade to prove you control this address. Signing authorizes no payment or transfer.";
 
@@ -54,7 +61,9 @@ pub enum SignatureError {
     Required,
     #[error("the signature is not a valid 65-byte hex signature of the auth statement: {0}")]
     Invalid(String),
-    #[error("the signature was made by {recovered}, not by {claimed}")]
+    #[error(
+        "the signature does not sign the current auth statement of {claimed} (against it, it recovers to {recovered}); sign the current statement"
+    )]
     Mismatch { claimed: String, recovered: String },
     #[error(
         "this signature is of an older auth statement of {0}, which its owner has revoked by rotating; sign the current statement"
@@ -69,6 +78,8 @@ pub struct Identity {
     secret: Vec<u8>,
     first_issued_at: i64,
     verified: Mutex<HashSet<(Address, i64, [u8; 65])>>,
+    /// Signer recoveries done so far: the CPU a signature check costs, for tests of its bound.
+    recoveries: AtomicU64,
 }
 
 impl Identity {
@@ -87,7 +98,13 @@ impl Identity {
             secret: secret.to_vec(),
             first_issued_at,
             verified: Mutex::new(HashSet::new()),
+            recoveries: AtomicU64::new(0),
         }
+    }
+
+    /// How many signers this identity has recovered from signatures (each an ECDSA recovery).
+    pub fn recoveries(&self) -> u64 {
+        self.recoveries.load(Ordering::Relaxed)
     }
 
     /// Generation 0: derived, never stored.
@@ -138,7 +155,8 @@ impl Identity {
     }
 
     /// Whether `signature` signs `generation`'s statement for `address`. `older` are the
-    /// address's earlier generations: a signature of one of them is `Revoked`.
+    /// address's earlier generations, newest first: a signature of one of the first
+    /// [`OLDER_CHECKED`] is `Revoked`; any other wrong signature is a `Mismatch`.
     pub fn verify(
         &self,
         address: &Address,
@@ -154,6 +172,7 @@ impl Identity {
         let parsed = Signature::from_raw_array(&bytes)
             .map_err(|e| SignatureError::Invalid(e.to_string()))?;
         let recover = |generation: &Generation| {
+            self.recoveries.fetch_add(1, Ordering::Relaxed);
             parsed
                 .recover_address_from_msg(self.statement(address, generation).as_bytes())
                 .map_err(|e| SignatureError::Invalid(e.to_string()))
@@ -163,7 +182,11 @@ impl Identity {
             self.remember(*address, current.number, bytes);
             return Ok(());
         }
-        if older.iter().any(|old| recover(old).ok() == Some(*address)) {
+        let revoked = older
+            .iter()
+            .take(OLDER_CHECKED)
+            .any(|old| recover(old).ok() == Some(*address));
+        if revoked {
             return Err(SignatureError::Revoked(address::display(address)));
         }
         Err(SignatureError::Mismatch {
@@ -279,5 +302,45 @@ mod tests {
             identity.verify(&address, None, &second, &[]),
             Err(SignatureError::Required)
         );
+    }
+
+    #[test]
+    fn a_refused_signature_is_checked_against_a_few_older_statements_at_most() {
+        let identity = identity();
+        let player = PrivateKeySigner::random();
+        let address = player.address();
+        let generation = |number: i64| Generation {
+            number,
+            nonce: format!("{number:024x}"),
+            issued_at: 1_800_000_000_000 + number,
+        };
+        // Newest first, as the service reads them: 99 down to 0.
+        let older: Vec<Generation> = (0..100).rev().map(generation).collect();
+        let current = generation(100);
+        let signed =
+            |number: i64| sign(&identity.statement(&address, &generation(number)), &player);
+        let spent = |signature: &str| {
+            let before = identity.recoveries();
+            let verdict = identity.verify(&address, Some(signature), &current, &older);
+            (verdict, identity.recoveries() - before)
+        };
+        let (verdict, cost) = spent(&signed(99));
+        assert_eq!(
+            verdict,
+            Err(SignatureError::Revoked(address::display(&address)))
+        );
+        assert_eq!(cost, 2, "the current statement, then the one before");
+        let (verdict, cost) = spent(&signed(98));
+        assert!(matches!(verdict, Err(SignatureError::Revoked(_))));
+        assert_eq!(cost, 3);
+        let (verdict, cost) = spent(&signed(0));
+        assert!(matches!(verdict, Err(SignatureError::Mismatch { .. })));
+        assert_eq!(cost, 1 + OLDER_CHECKED as u64, "not one per rotation");
+        let stranger = sign(
+            &identity.statement(&address, &current),
+            &PrivateKeySigner::random(),
+        );
+        assert_eq!(spent(&stranger).1, 1 + OLDER_CHECKED as u64);
+        assert_eq!(spent(&signed(100)), (Ok(()), 1));
     }
 }

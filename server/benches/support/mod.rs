@@ -103,6 +103,21 @@ pub async fn post_unparsed(client: &reqwest::Client, url: &str, body: &Value) ->
     text
 }
 
+/// A trivial salvo route on its own port (`GET /hello`): the floor a request costs on this
+/// machine and client, to read the server's figures against. Returns its URL.
+pub async fn hello_url() -> String {
+    use salvo::prelude::*;
+
+    #[handler]
+    async fn hello() -> &'static str {
+        "hello"
+    }
+    let acceptor = TcpListener::new("127.0.0.1:0").bind().await;
+    let port = acceptor.local_addr().unwrap().port();
+    tokio::spawn(Server::new(acceptor).serve(Router::with_path("hello").get(hello)));
+    format!("http://127.0.0.1:{port}/hello")
+}
+
 /// (p50, p99) in milliseconds, nearest rank.
 pub fn percentiles(mut latencies: Vec<Duration>) -> (f64, f64) {
     latencies.sort();

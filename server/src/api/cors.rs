@@ -1,7 +1,7 @@
 //! CORS for every route: any origin may call the REST API from a browser (no cookies, no
-//! credentials), send the x402 payment headers and read the x402 response headers, and speak
-//! MCP (send and read its session and version headers). `/api/mcp` additionally checks the
-//! Origin itself, so only the allowed origins get that far.
+//! credentials), send the x402 payment headers and read the x402 response headers, speak MCP
+//! (send and read its session and version headers) and read a 429's `Retry-After`. `/api/mcp`
+//! additionally checks the Origin itself, so only the allowed origins get that far.
 
 use salvo::http::{Method, StatusCode};
 use salvo::prelude::*;
@@ -9,8 +9,14 @@ use salvo::prelude::*;
 const ALLOW_HEADERS: &str = "content-type, accept, payment-signature, x-payment, \
      access-control-expose-headers, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, \
      last-event-id";
-const EXPOSE_HEADERS: &str =
-    "payment-required, payment-response, x-payment-response, mcp-session-id, mcp-protocol-version";
+const EXPOSE_HEADERS: &str = "payment-required, payment-response, x-payment-response, \
+     mcp-session-id, mcp-protocol-version, retry-after";
+
+/// A browser's CORS preflight (answered here, before any route: `client::Unrouted` draws it
+/// from the general bucket first).
+pub fn is_preflight(req: &Request) -> bool {
+    req.method() == Method::OPTIONS && req.headers().contains_key("access-control-request-method")
+}
 
 #[handler]
 pub async fn cors(req: &mut Request, res: &mut Response, ctrl: &mut FlowCtrl) {
@@ -18,9 +24,7 @@ pub async fn cors(req: &mut Request, res: &mut Response, ctrl: &mut FlowCtrl) {
         .ok();
     res.add_header("access-control-expose-headers", EXPOSE_HEADERS, true)
         .ok();
-    let preflight = req.method() == Method::OPTIONS
-        && req.headers().contains_key("access-control-request-method");
-    if preflight {
+    if is_preflight(req) {
         res.add_header(
             "access-control-allow-methods",
             "GET, POST, DELETE, OPTIONS",

@@ -24,8 +24,9 @@ pub async fn auth_statement(
 }
 
 /// Revoke every signature made so far: signed with the current statement, this starts a new
-/// one (its `generation` one higher). Signatures of older statements then answer 401
-/// `signature_revoked` on every instance, and the address's open rounds expire. Use it when a
+/// one (its `generation` one higher). Signatures of older statements are then refused on every
+/// instance (401 `signature_revoked` for the two before the current one, 403
+/// `signature_mismatch` for older ones), and the address's open rounds expire. Use it when a
 /// signature may have leaked.
 #[endpoint(tags("identity"))]
 pub async fn rotate(

@@ -23,7 +23,9 @@
 //! | GET | /, /web/{file}, /wasm/{file}, /vectors/fairness-v1.json | the verifier page (`web`) |
 //! | GET | /healthz, /readyz, /metrics | for monitoring (`health`), outside the rate limits |
 //!
-//! Every request gets an id and is counted and timed by route (`observe`).
+//! Every request gets an id and is counted and timed by route (`observe`). A request no route
+//! takes (an unknown path or method) answers 404 or 405 in the error shape; it and a CORS
+//! preflight are drawn from the general bucket first (`client::Unrouted`).
 
 mod cashout;
 mod checked;
@@ -86,6 +88,7 @@ pub fn service(
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
         runtime.spawn(web::warm(web.wasm_dir.clone().into()));
     }
+    let unrouted = client::Unrouted(arcade.clone());
     let router = Router::new()
         .hoop(Shared {
             arcade,
@@ -98,6 +101,7 @@ pub fn service(
         .push(limited);
     Service::new(router)
         .hoop(observe::observe)
+        .hoop(unrouted)
         .hoop(cors::cors)
         .catcher(Catcher::default().hoop(edge::json_errors))
 }

@@ -1,10 +1,11 @@
 //! Every request, observed: a request id (the caller's `X-Request-Id` if it is a sane token,
 //! else a fresh one) returned in the `X-Request-Id` header and carried by every log line the
 //! request causes (a `request` span), and its count and latency by route for `/metrics`.
+//! Requests no route takes are counted together (`unmatched`), whatever their path or method.
 
 use std::time::Instant;
 
-use salvo::http::HeaderValue;
+use salvo::http::{HeaderValue, StatusCode};
 use salvo::prelude::*;
 use tracing::Instrument;
 
@@ -27,15 +28,26 @@ pub async fn observe(
         res.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
     let method = req.method().clone();
+    let routed = routed(res);
     let span = tracing::info_span!("request", id = %id, method = %method, path = %req.uri().path());
     ctrl.call_next(req, depot, res).instrument(span).await;
     let status = res.status_code.map_or(200, |status| status.as_u16());
-    let route = match req.matched_path() {
-        // Nothing matched: the catcher's 404 or 405.
-        "" if matches!(status, 404 | 405) => "unmatched".to_owned(),
-        path => format!("/{path}"),
+    let route = if routed {
+        format!("/{}", req.matched_path())
+    } else {
+        "unmatched".to_owned()
     };
     metrics::http_request(method.as_str(), route, status, started.elapsed());
+}
+
+/// Whether a route took the request, as a service-wide hoop sees it before the rest run: salvo
+/// sets 404 (no path matched) or 405 (a path matched, not its method) before the service's
+/// hoops when no route takes the request, and leaves the status unset when one does.
+pub fn routed(res: &Response) -> bool {
+    !matches!(
+        res.status_code,
+        Some(StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED)
+    )
 }
 
 /// The caller's id when it is 1–64 characters of `[A-Za-z0-9._:-]`, else a fresh random one.

@@ -1,8 +1,13 @@
 //! `GET /api/arcade/receipts` (the audit feed), `seed-batches` and `seed-batches/{batch_id}`.
+//! The feed and a batch's detail read up to a thousand rows (and a batch's detail rebuilds its
+//! Merkle tree): they are heavy reads (`rate_limits::HeavyRead`: a client's bucket and a shared
+//! one, by the rows asked for, one at a time), so clients looping them are refused before they
+//! slow anyone's plays; the list of batches (a row per batch, growing) draws one token.
 
 use salvo::prelude::*;
 
 use super::checked::Checked;
+use super::client::caller;
 use super::edge::arcade;
 use crate::error::ApiError;
 use crate::inputs::queries::{FeedQuery, SeedBatchPath};
@@ -18,10 +23,12 @@ pub async fn receipts(
     depot: &mut Depot,
 ) -> Result<Json<Feed>, ApiError> {
     let query = input.0;
+    let arcade = arcade(depot)?;
+    let _reading = arcade
+        .rate_limits
+        .heavy_read(caller(depot), query.limit())?;
     Ok(Json(
-        arcade(depot)?
-            .receipts_after(query.after(), query.limit())
-            .await?,
+        arcade.receipts_after(query.after(), query.limit()).await?,
     ))
 }
 
@@ -29,7 +36,10 @@ pub async fn receipts(
 /// seeds commits have taken.
 #[endpoint(tags("proofs"))]
 pub async fn seed_batches(depot: &mut Depot) -> Result<Json<Vec<SeedBatchView>>, ApiError> {
-    Ok(Json(arcade(depot)?.seed_batches().await?))
+    let arcade = arcade(depot)?;
+    // One row per batch, a list that only grows: a heavy read, one token a request.
+    let _reading = arcade.rate_limits.heavy_read(caller(depot), 1)?;
+    Ok(Json(arcade.seed_batches().await?))
 }
 
 /// One seed batch with every used index: its round, state, commitment, audit path, and its
@@ -39,5 +49,8 @@ pub async fn seed_batch(
     input: Checked<SeedBatchPath>,
     depot: &mut Depot,
 ) -> Result<Json<SeedBatchView>, ApiError> {
-    Ok(Json(arcade(depot)?.seed_batch(input.0.batch_id).await?))
+    let arcade = arcade(depot)?;
+    let seeds = u64::try_from(arcade.seeds.batch_size).unwrap_or(u64::MAX);
+    let _reading = arcade.rate_limits.heavy_read(caller(depot), seeds)?;
+    Ok(Json(arcade.seed_batch(input.0.batch_id).await?))
 }

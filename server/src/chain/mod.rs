@@ -4,7 +4,7 @@
 //! | file | what |
 //! |---|---|
 //! | `mod.rs` | connecting (chain id, token domain), token reads, the error types |
-//! | `send.rs` | the house's transactions, write-ahead: signed, journalled, then broadcast |
+//! | `send.rs` | the house's transactions, write-ahead: signed, journalled, then broadcast; who signed a raw one |
 //! | `receipts.rs` | receipts, their depth, and a bounded wait for one |
 //! | `proof.rs` | what counts as proof of payment, and deciding a payment from the chain |
 //! | `logs.rs` | the token's logs: the transfer a receipt proves, the transaction a nonce names |
@@ -125,6 +125,8 @@ pub struct SignedTx {
     pub hash: B256,
     pub raw: Vec<u8>,
     pub nonce: u64,
+    /// The house key's address: a nonce is the sender's own.
+    pub sender: Address,
 }
 
 /// What became of a transaction that is in a block.
@@ -132,6 +134,8 @@ pub struct SignedTx {
 pub struct Mined {
     pub success: bool,
     pub block: u64,
+    /// Who sent it (signed it), as its receipt says.
+    pub from: Address,
 }
 
 /// Why [`Chain::send`] did not return a broadcast transaction.

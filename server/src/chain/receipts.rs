@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use alloy::primitives::B256;
+use alloy::primitives::{Address, B256};
 use alloy::providers::Provider;
 
 use super::{Chain, ChainError, Mined, rpc_error};
@@ -24,6 +24,7 @@ impl Chain {
             receipt.block_number.map(|block| Mined {
                 success: receipt.status(),
                 block,
+                from: receipt.from,
             })
         }))
     }
@@ -37,10 +38,10 @@ impl Chain {
         Ok(self.is_deep(mined.block).await?.then_some(mined))
     }
 
-    /// How many transactions from the house are in blocks: every nonce below it is used.
-    pub async fn house_nonces_used(&self) -> Result<u64, ChainError> {
+    /// How many transactions from `sender` are in blocks: every nonce below it is used.
+    pub async fn nonces_used(&self, sender: Address) -> Result<u64, ChainError> {
         self.provider
-            .get_transaction_count(self.house_address)
+            .get_transaction_count(sender)
             .latest()
             .await
             .map_err(rpc_error)

@@ -4,7 +4,9 @@
 
 use std::future::Future;
 
-use alloy::eips::eip2718::Encodable2718;
+use alloy::consensus::TxEnvelope;
+use alloy::consensus::transaction::SignerRecoverable;
+use alloy::eips::eip2718::{Decodable2718, Encodable2718};
 use alloy::network::{NetworkTransactionBuilder, TransactionBuilder};
 use alloy::primitives::{Address, Bytes, Signature, U256};
 use alloy::providers::Provider;
@@ -120,6 +122,7 @@ impl Chain {
             hash: *envelope.tx_hash(),
             raw: envelope.encoded_2718(),
             nonce,
+            sender: self.house_address,
         })
     }
 
@@ -157,6 +160,12 @@ impl Chain {
             .with_gas_limit(gas_limit)
             .with_max_fee_per_gas(fees.max_fee_per_gas)
             .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas))
+    }
+
+    /// Who signed the raw transaction `raw` (its nonce is that sender's), recovered offline.
+    pub fn signer_of(raw: &[u8]) -> Option<Address> {
+        let envelope = TxEnvelope::decode_2718(&mut &raw[..]).ok()?;
+        envelope.recover_signer().ok()
     }
 
     /// Sends an already signed transaction again (same nonce, same hash).

@@ -30,7 +30,8 @@ pub struct RotateInput {
     /// The wallet address, `0x` + 40 hex characters, any case.
     pub address: WalletAddress,
     /// Your signature of the address's current auth statement. Once rotated, signatures of it
-    /// (and of every older statement) answer 401 `signature_revoked`.
+    /// (and of every older statement) are refused: 401 `signature_revoked`, or 403
+    /// `signature_mismatch` for a statement more than two rotations old.
     #[schemars(length(max = 256))]
     pub signature: String,
 }

@@ -6,8 +6,10 @@
 //! A browser page from a foreign origin is refused (403 `origin_forbidden`) before rmcp sees
 //! the request; rmcp itself checks the Host header against the public URL's host and loopback.
 //! An idle session ends after `mcp.session_idle_secs`; later calls with its id get 404 and the
-//! client initializes again. At most `mcp.max_sessions` live at once (the idlest ends first), and
-//! a body is bounded by `server.max_body_bytes` like every other route's.
+//! client initializes again. One client holds at most `mcp.max_sessions_per_client` and all
+//! together at most `mcp.max_sessions` (`sessions.rs`: a client's flood of `initialize` ends its
+//! own idlest sessions, never another client's while it holds the most), and a body is bounded
+//! by `server.max_body_bytes` like every other route's.
 
 mod arguments;
 mod games;
@@ -26,6 +28,7 @@ use salvo::prelude::*;
 use tokio_util::sync::CancellationToken;
 
 use crate::public_url::PublicUrl;
+use crate::rate_limits::{Caller, ClientKey};
 use crate::service::Arcade;
 use crate::settings::McpSettings;
 pub use origin::AllowedOrigins;
@@ -51,7 +54,11 @@ pub fn router(
         .with_cancellation_token(shutdown);
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(Duration::from_secs(settings.session_idle_secs));
-    let sessions = Arc::new(CappedSessions::new(sessions, settings.max_sessions));
+    let sessions = Arc::new(CappedSessions::new(
+        sessions,
+        settings.max_sessions,
+        settings.max_sessions_per_client,
+    ));
     let tools = tools::ArcadeTools::router();
     let service = StreamableHttpService::new(
         move || Ok(tools::ArcadeTools::new(arcade.clone(), tools.clone())),
@@ -61,7 +68,31 @@ pub fn router(
     Router::with_path("api/mcp")
         .hoop(origins)
         .hoop(bounded_body)
-        .goal(TowerServiceCompat::<ReqBody, _, _, _>::compat(service))
+        .goal(ForClient(TowerServiceCompat::<ReqBody, _, _, _>::compat(
+            service,
+        )))
+}
+
+/// rmcp, run on behalf of the request's client (`api::client::identify` put it in the request's
+/// extensions): rmcp creates a session within this call, and the cap counts it as that client's.
+struct ForClient<H>(H);
+
+#[async_trait]
+impl<H: Handler> Handler for ForClient<H> {
+    async fn handle(
+        &self,
+        req: &mut Request,
+        depot: &mut Depot,
+        res: &mut Response,
+        ctrl: &mut FlowCtrl,
+    ) {
+        let client = req
+            .extensions()
+            .get::<Caller>()
+            .copied()
+            .unwrap_or(Caller::Client(ClientKey::Overflow));
+        sessions::on_behalf_of(client, self.0.handle(req, depot, res, ctrl)).await;
+    }
 }
 
 /// Reads the body within `server.max_body_bytes` (413 beyond it) before rmcp sees it.

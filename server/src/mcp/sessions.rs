@@ -1,8 +1,16 @@
-//! A cap on live MCP sessions: a new session beyond `mcp.max_sessions` first ends the idlest
-//! one (its client's next call with that id gets 404 and it initializes again). The sessions
-//! themselves are rmcp's; this only counts them and remembers when each was last used.
+//! Caps on live MCP sessions: one client (the rate limiter's: the peer IP, IPv6 by /64, or the
+//! client a trusted proxy names) holds at most `mcp.max_sessions_per_client`, and a new session
+//! beyond it ends that client's own idlest one; at `mcp.max_sessions` in all, a new session ends
+//! the idlest session of the client holding the most (so one client's flood of `initialize`
+//! ends only its own sessions). An ended session's next call gets 404 and its client
+//! initializes again. The sessions themselves are rmcp's; this only counts them, remembers who
+//! opened each and when each was last used.
+//!
+//! rmcp creates a session without the request; the handler runs rmcp inside
+//! [`on_behalf_of`], which tells `create_session` whose it is.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -12,28 +20,56 @@ use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
 
+use crate::rate_limits::{Caller, ClientKey};
 use crate::telemetry::metrics;
+
+tokio::task_local! {
+    /// The client whose request rmcp is serving.
+    static CLIENT: Caller;
+}
+
+/// Runs `serve` (rmcp answering one request) on behalf of `client`: a session it creates is
+/// that client's.
+pub async fn on_behalf_of<F: Future>(client: Caller, serve: F) -> F::Output {
+    CLIENT.scope(client, serve).await
+}
+
+/// The client being served; clients nobody identified share one owner.
+fn current_client() -> Caller {
+    CLIENT
+        .try_with(|client| *client)
+        .unwrap_or(Caller::Client(ClientKey::Overflow))
+}
+
+/// A live session: who opened it and when it was last used.
+#[derive(Debug, Clone, Copy)]
+struct Live {
+    owner: Caller,
+    used: Instant,
+}
 
 pub struct CappedSessions<M> {
     inner: M,
     max: usize,
-    last_used: Mutex<HashMap<SessionId, Instant>>,
+    max_per_client: usize,
+    live: Mutex<HashMap<SessionId, Live>>,
     /// One creation at a time, so two cannot both take the last place.
     creating: tokio::sync::Mutex<()>,
 }
 
 impl<M> CappedSessions<M> {
-    pub fn new(inner: M, max: usize) -> Self {
+    pub fn new(inner: M, max: usize, max_per_client: usize) -> Self {
         Self {
             inner,
             max: max.max(1),
-            last_used: Mutex::new(HashMap::new()),
+            max_per_client: max_per_client.max(1),
+            live: Mutex::new(HashMap::new()),
             creating: tokio::sync::Mutex::new(()),
         }
     }
 
-    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Instant>> {
-        self.last_used.lock().unwrap_or_else(|e| e.into_inner())
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Live>> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Forgets a session that ended.
@@ -45,20 +81,38 @@ impl<M> CappedSessions<M> {
     }
 
     fn touch(&self, id: &SessionId) {
-        if let Some(used) = self.sessions().get_mut(id) {
-            *used = Instant::now();
+        if let Some(live) = self.sessions().get_mut(id) {
+            live.used = Instant::now();
         }
     }
 
-    /// The idlest session, if there is no room for another.
-    fn idlest_if_full(&self) -> Option<SessionId> {
+    /// The session to end before `client` opens another, if there is no room: `client`'s own
+    /// idlest at its own cap; at the global cap, the idlest of the client holding the most
+    /// (`client` itself when it holds as many as any other).
+    fn to_end_before_opening(&self, client: Caller) -> Option<SessionId> {
         let sessions = self.sessions();
-        if sessions.len() < self.max {
-            return None;
+        let mut held: HashMap<Caller, (usize, Instant)> = HashMap::new();
+        for live in sessions.values() {
+            let entry = held.entry(live.owner).or_insert((0, live.used));
+            entry.0 += 1;
+            entry.1 = entry.1.min(live.used);
         }
+        let own = held.get(&client).map_or(0, |(count, _)| *count);
+        let owner = if own >= self.max_per_client {
+            client
+        } else if sessions.len() >= self.max {
+            held.iter()
+                .max_by_key(|(owner, (count, idlest))| {
+                    (*count, **owner == client, std::cmp::Reverse(*idlest))
+                })
+                .map(|(owner, _)| *owner)?
+        } else {
+            return None;
+        };
         sessions
             .iter()
-            .min_by_key(|(_, used)| **used)
+            .filter(|(_, live)| live.owner == owner)
+            .min_by_key(|(_, live)| live.used)
             .map(|(id, _)| id.clone())
     }
 }
@@ -68,18 +122,23 @@ impl<M: SessionManager> SessionManager for CappedSessions<M> {
     type Transport = M::Transport;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        let client = current_client();
         let _one_at_a_time = self.creating.lock().await;
-        while let Some(idlest) = self.idlest_if_full() {
+        while let Some(idlest) = self.to_end_before_opening(client) {
             self.forget(&idlest);
             if let Err(error) = self.inner.close_session(&idlest).await {
                 tracing::warn!(%error, "ending the idlest MCP session");
             }
-            tracing::info!(session = %idlest, "MCP session cap reached: the idlest session ended");
+            tracing::info!(session = %idlest, "MCP session cap reached: an idlest session ended");
         }
         let (id, transport) = self.inner.create_session().await?;
         let live = {
             let mut sessions = self.sessions();
-            sessions.insert(id.clone(), Instant::now());
+            let opened = Live {
+                owner: client,
+                used: Instant::now(),
+            };
+            sessions.insert(id.clone(), opened);
             sessions.len()
         };
         metrics::mcp_session_opened(live);
@@ -152,5 +211,66 @@ impl<M: SessionManager> SessionManager for CappedSessions<M> {
 
     fn event_store(&self) -> Option<std::sync::Arc<dyn EventStore>> {
         self.inner.event_store()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn client(last: u8) -> Caller {
+        Caller::Client(ClientKey::V4([198, 51, 100, last]))
+    }
+
+    /// Sessions `(id, owner)`, each used a millisecond after the one before.
+    fn with(max: usize, per_client: usize, opened: &[(&str, Caller)]) -> CappedSessions<()> {
+        let capped = CappedSessions::new((), max, per_client);
+        let start = Instant::now();
+        let mut sessions = capped.sessions();
+        for (n, (id, owner)) in opened.iter().enumerate() {
+            let used = start + Duration::from_millis(n as u64);
+            sessions.insert(
+                SessionId::from(*id),
+                Live {
+                    owner: *owner,
+                    used,
+                },
+            );
+        }
+        drop(sessions);
+        capped
+    }
+
+    fn ended(capped: &CappedSessions<()>, client: Caller) -> Option<String> {
+        capped
+            .to_end_before_opening(client)
+            .map(|id| id.to_string())
+    }
+
+    #[test]
+    fn a_client_at_its_own_cap_ends_its_own_idlest() {
+        let (a, b) = (client(1), client(2));
+        let capped = with(10, 2, &[("a1", a), ("b1", b), ("b2", b)]);
+        assert_eq!(ended(&capped, b).as_deref(), Some("b1"));
+        assert_eq!(ended(&capped, a), None, "room for a's second");
+    }
+
+    #[test]
+    fn at_the_global_cap_the_client_holding_the_most_gives_way() {
+        let (a, b, c) = (client(1), client(2), client(3));
+        let capped = with(
+            5,
+            16,
+            &[("a1", a), ("a2", a), ("b1", b), ("b2", b), ("b3", b)],
+        );
+        // A newcomer, or a, ends b's idlest, not a's idler ones.
+        assert_eq!(ended(&capped, c).as_deref(), Some("b1"));
+        assert_eq!(ended(&capped, a).as_deref(), Some("b1"));
+        // Holding as many as the busiest, the requester ends its own.
+        let capped = with(4, 16, &[("a1", a), ("b1", b), ("a2", a), ("b2", b)]);
+        assert_eq!(ended(&capped, b).as_deref(), Some("b1"));
+        assert_eq!(ended(&capped, a).as_deref(), Some("a1"));
     }
 }

@@ -137,7 +137,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_rotate",
-        description = "Revoke every signature of your auth statement made so far (if one may have leaked): signed with the current statement, this starts a new one. Older signatures then fail with signature_revoked and your open rounds expire. Sign the returned auth_statement from now on.",
+        description = "Revoke every signature of your auth statement made so far (if one may have leaked): signed with the current statement, this starts a new one. Older signatures then fail (signature_revoked, or signature_mismatch once more than two rotations old) and your open rounds expire. Sign the returned auth_statement from now on.",
         annotations(destructive_hint = false, idempotent_hint = false)
     )]
     async fn rotate(

@@ -1,11 +1,14 @@
 //! Rate limits per client: a general bucket every request draws from (checked at the edge,
-//! `api::client`), and stricter buckets for the operations that create state or move money,
-//! checked inside those operations so an MCP tool call counts the same as its REST twin. The
+//! `api::client`), stricter buckets for the operations that create state or move money,
+//! checked inside those operations so an MCP tool call counts the same as its REST twin, and
+//! buckets for anonymous reads of many rows, per client and for all, drawn by the rows asked
+//! for, one such read at a time (`heavy.rs`). The
 //! buckets are `governor`'s GCRA; the key map is bounded (`bounded.rs`); the house's own agents
 //! are not limited; `rate_limits.enabled = false` turns it all off.
 
 mod bounded;
 mod client;
+mod heavy;
 
 use std::num::NonZeroU32;
 use std::time::Duration;
@@ -15,12 +18,13 @@ use governor::{Quota, RateLimiter};
 
 pub use bounded::BoundedStore;
 pub use client::{BadProxy, ClientKey, TrustedProxies};
+pub use heavy::{HeavyRead, ROWS_PER_TOKEN};
 
 use crate::settings::{Bucket, RateLimitSettings};
 use crate::telemetry::metrics;
 
 /// Who is calling, as far as limits go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Caller {
     Client(ClientKey),
     /// The house's own agents (they present this process's house-agent token).
@@ -55,6 +59,7 @@ pub struct RateLimits {
     purchase: Limiter,
     cashout: Limiter,
     rotate: Limiter,
+    heavy_reads: heavy::HeavyReads,
     proxies: TrustedProxies,
     /// Presented by the house agents (header [`HOUSE_AGENT_HEADER`]); fresh each process.
     house_token: String,
@@ -78,6 +83,11 @@ impl RateLimits {
             purchase: limiter(settings.purchase),
             cashout: limiter(settings.cashout),
             rotate: limiter(settings.rotate),
+            heavy_reads: heavy::HeavyReads::new(
+                limiter(settings.heavy_read),
+                settings.heavy_read,
+                settings.heavy_read_total,
+            ),
             proxies: TrustedProxies::parse(&settings.trusted_proxies)?,
             clock,
             house_token,
@@ -124,6 +134,24 @@ impl RateLimits {
         self.draw(limiter, caller, bucket)
     }
 
+    /// Starts a read of up to `rows` rows (`heavy.rs`): held until the answer is built.
+    pub fn heavy_read(&self, caller: Caller, rows: u64) -> Result<HeavyRead<'_>, RateLimited> {
+        let Caller::Client(key) = caller else {
+            return Ok(HeavyRead::unlimited());
+        };
+        if !self.enabled {
+            return Ok(HeavyRead::unlimited());
+        }
+        self.heavy_reads
+            .begin(&key, rows)
+            .map_err(|(bucket, wait)| {
+                metrics::rate_limited(bucket);
+                RateLimited {
+                    retry_after_s: whole_seconds(wait),
+                }
+            })
+    }
+
     fn draw(
         &self,
         limiter: &Limiter,
@@ -158,6 +186,7 @@ impl RateLimits {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
+        self.heavy_reads.sweep();
     }
 
     /// Keys held by the general bucket (for the bound's tests).
@@ -234,6 +263,41 @@ mod tests {
             passed, 2,
             "the second client, then one draw of the shared bucket"
         );
+    }
+
+    #[test]
+    fn heavy_reads_draw_by_the_rows_asked_for_one_at_a_time() {
+        let mut settings = Settings::default().rate_limits;
+        let bucket = |burst| Bucket {
+            every_ms: 60_000,
+            burst,
+        };
+        settings.heavy_read = bucket(20);
+        settings.heavy_read_total = bucket(45);
+        let limits = RateLimits::new(&settings, String::new()).unwrap();
+        let client = |last| Caller::Client(ClientKey::V4([198, 51, 100, last]));
+        // 1000 rows: 10 tokens; twice empties a client's bucket.
+        drop(limits.heavy_read(client(9), 1000).unwrap());
+        drop(limits.heavy_read(client(9), 1000).unwrap());
+        assert!(
+            limits.heavy_read(client(9), 1).is_err(),
+            "even one row now waits"
+        );
+        // Small reads cost one token; a read beyond the bucket costs the whole bucket.
+        for _ in 0..20 {
+            drop(limits.heavy_read(client(10), 50).unwrap());
+        }
+        assert!(limits.heavy_read(client(10), 50).is_err());
+        // 20 + 20 of the 45 shared tokens are gone: 5 are left for everyone else.
+        assert!(
+            limits.heavy_read(client(11), 1000).is_err(),
+            "the shared bucket"
+        );
+        let reading = limits.heavy_read(client(12), 500).unwrap();
+        let busy = limits.heavy_read(client(13), 1).unwrap_err();
+        assert_eq!(busy.retry_after_s, 1, "one heavy read at a time");
+        drop(reading);
+        assert!(limits.heavy_read(Caller::House, 1_000_000).is_ok());
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Proof of address control: the statement to sign (an EIP-4361 message, `crate::identity`),
 //! verifying signatures against the address's current generation, and rotating to a new one,
 //! which revokes every signature of the older statements on every instance (the generation
-//! lives in the database) and expires the address's open rounds.
+//! lives in the database) and expires the address's open rounds. A check reads the current
+//! generation and the few before it, never the whole history.
 
 use alloy::primitives::Address;
 use salvo::oapi::ToSchema;
@@ -10,15 +11,15 @@ use serde::{Deserialize, Serialize};
 use super::{Arcade, now_ms};
 use crate::address;
 use crate::error::ApiError;
-use crate::identity::{AuthStatement, Generation, SignatureError};
+use crate::identity::{AuthStatement, Generation, OLDER_CHECKED, SignatureError};
 use crate::rate_limits::{Caller, Operation};
 use crate::store;
 use crate::store::identities::NextGeneration;
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Rotated {
-    /// The new statement to sign from now on; signatures of every older one answer 401
-    /// `signature_revoked`.
+    /// The new statement to sign from now on; signatures of every older one are refused (401
+    /// `signature_revoked` for the two before it, 403 `signature_mismatch` for older ones).
     pub auth_statement: AuthStatement,
     /// Open rounds of the address that expired with the old statement.
     pub expired_rounds: u64,
@@ -67,6 +68,8 @@ impl Arcade {
             generation: next.number,
             nonce: &next.nonce,
             issued_at: next.issued_at,
+            // Older ones are never read again (`generations`).
+            keep_older: i64::try_from(OLDER_CHECKED).unwrap_or(i64::MAX),
         };
         // A concurrent rotation started this generation first: the signature is of an older one.
         let expired_rounds = store::identities::rotate(&self.db, rotation)
@@ -78,19 +81,32 @@ impl Arcade {
         })
     }
 
-    /// The address's current generation and the older ones.
+    /// The address's current generation and the [`OLDER_CHECKED`] before it, newest first:
+    /// a bounded read however often the address rotated.
     async fn generations(
         &self,
         address: &Address,
     ) -> Result<(Generation, Vec<Generation>), ApiError> {
-        let mut all = vec![self.identity.first_generation(address)];
-        let stored = store::identities::generations(&self.db, &address::key(address)).await?;
-        all.extend(stored.into_iter().map(|row| Generation {
-            number: row.generation,
-            nonce: row.nonce,
-            issued_at: row.issued_at,
-        }));
-        let current = all.pop().expect("the first generation is always there");
-        Ok((current, all))
+        let wanted = OLDER_CHECKED + 1;
+        let stored = store::identities::newest_generations(
+            &self.db,
+            &address::key(address),
+            u64::try_from(wanted).unwrap_or(u64::MAX),
+        )
+        .await?;
+        let mut recent: Vec<Generation> = stored
+            .into_iter()
+            .map(|row| Generation {
+                number: row.generation,
+                nonce: row.nonce,
+                issued_at: row.issued_at,
+            })
+            .collect();
+        if recent.len() < wanted {
+            // The derived first generation is among the newest.
+            recent.push(self.identity.first_generation(address));
+        }
+        let current = recent.remove(0);
+        Ok((current, recent))
     }
 }

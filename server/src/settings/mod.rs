@@ -99,6 +99,11 @@ pub struct RateLimitSettings {
     pub cashout: Bucket,
     /// Auth statement rotations.
     pub rotate: Bucket,
+    /// Anonymous reads of many rows (the audit feed, a seed batch's detail), per client: one
+    /// token per hundred rows asked for.
+    pub heavy_read: Bucket,
+    /// The same reads, all clients together.
+    pub heavy_read_total: Bucket,
 }
 
 /// A token bucket: one token every `every_ms`, holding at most `burst`.
@@ -141,8 +146,12 @@ pub struct McpSettings {
     pub allowed_origins: Vec<String>,
     /// An MCP session idle this long ends; its id then gets 404 and the client initializes again.
     pub session_idle_secs: u64,
-    /// Live MCP sessions at most; a new one beyond it ends the idlest.
+    /// Live MCP sessions at most; a new one beyond it ends the idlest of the client holding
+    /// the most.
     pub max_sessions: usize,
+    /// Live MCP sessions one client (as the rate limits tell clients apart) holds at most; a new
+    /// one beyond it ends that client's own idlest.
+    pub max_sessions_per_client: usize,
 }
 
 /// Crash-safety tests only.
@@ -281,6 +290,7 @@ impl Default for Settings {
                 allowed_origins: Vec::new(),
                 session_idle_secs: 1800,
                 max_sessions: 1000,
+                max_sessions_per_client: 16,
             },
             log: LogSettings {
                 filter: "info".into(),
@@ -342,6 +352,8 @@ impl Default for RateLimitSettings {
             purchase: bucket(2_000, 10),
             cashout: bucket(10_000, 5),
             rotate: bucket(10_000, 5),
+            heavy_read: bucket(100, 20),
+            heavy_read_total: bucket(25, 20),
         }
     }
 }

@@ -1,15 +1,19 @@
 //! The house key's transactions: the journal of every one it signs (written before its
 //! broadcast, in the same transaction as the row it settles or pays), and the `house_sender`
 //! row that instances sharing a PostgreSQL database hold while they send. Only one transaction
-//! per nonce can ever be mined, so a journalled transaction mined deep enough proves every
-//! other one with its nonce never will be.
+//! per (sender, nonce) can ever be mined, so a journalled transaction of the same sender mined
+//! deep enough proves every other one with its nonce never will be. Rows written before the
+//! journal kept senders have none (`migrations/src/sql/0010_house_journal_sender.sql`).
 
+use alloy::primitives::Address;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, DbErr, EntityTrait, QueryFilter,
+    ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, DbBackend, DbErr, EntityTrait,
+    QueryFilter,
 };
 
 use super::entities::house_transaction::{self, Purpose};
 use super::{Db, Tx};
+use crate::address;
 
 /// A transaction the house signed, as the journal keeps it.
 #[derive(Debug, Clone, Copy)]
@@ -17,6 +21,8 @@ pub struct Signed<'a> {
     pub hash: &'a str,
     pub raw: &'a [u8],
     pub nonce: u64,
+    /// The address that signed it (its nonce is this address's).
+    pub sender: Address,
 }
 
 impl Signed<'_> {
@@ -41,6 +47,7 @@ pub async fn record(
         purpose: Set(purpose),
         reference: Set(reference.to_owned()),
         created_at: Set(at),
+        sender: Set(Some(address::key(&signed.sender))),
     };
     house_transaction::Entity::insert(row)
         .exec_without_returning(db)
@@ -48,11 +55,23 @@ pub async fn record(
     Ok(())
 }
 
-/// The hashes of the other journalled transactions with `nonce`.
-pub async fn others_with_nonce(db: &Db, nonce: i64, except: &str) -> Result<Vec<String>, DbErr> {
+/// The hashes of the other journalled transactions of `sender` with `nonce`, and of those with
+/// that nonce whose sender is unknown (journalled before senders were): the caller checks
+/// each one's sender on the chain.
+pub async fn others_with_nonce(
+    db: &Db,
+    sender: &Address,
+    nonce: i64,
+    except: &str,
+) -> Result<Vec<String>, DbErr> {
     Ok(house_transaction::Entity::find()
         .filter(house_transaction::Column::Nonce.eq(nonce))
         .filter(house_transaction::Column::Hash.ne(except))
+        .filter(
+            Condition::any()
+                .add(house_transaction::Column::Sender.eq(address::key(sender)))
+                .add(house_transaction::Column::Sender.is_null()),
+        )
         .all(db)
         .await?
         .into_iter()

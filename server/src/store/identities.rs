@@ -1,17 +1,26 @@
 //! The auth statement's stored generations (the first is derived, never stored). Rotating adds
-//! the next one and expires the address's open rounds, together.
+//! the next one, drops those too old to be checked any more, and expires the address's open
+//! rounds, together: an address holds a few rows however often it rotates.
 
 use sea_orm::sea_query::OnConflict;
-use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+};
 
 use super::Db;
 use super::entities::auth_generation;
 
-/// The address's stored generations, oldest first.
-pub async fn generations(db: &Db, address: &str) -> Result<Vec<auth_generation::Model>, DbErr> {
+/// The address's newest `count` stored generations, newest first (however many it has: a
+/// signature check reads a bounded number of rows).
+pub async fn newest_generations(
+    db: &Db,
+    address: &str,
+    count: u64,
+) -> Result<Vec<auth_generation::Model>, DbErr> {
     auth_generation::Entity::find()
         .filter(auth_generation::Column::Address.eq(address))
-        .order_by_asc(auth_generation::Column::Generation)
+        .order_by_desc(auth_generation::Column::Generation)
+        .limit(count)
         .all(db)
         .await
 }
@@ -24,10 +33,13 @@ pub struct NextGeneration<'a> {
     pub generation: i64,
     pub nonce: &'a str,
     pub issued_at: i64,
+    /// Older generations kept beside it; the rest are deleted.
+    pub keep_older: i64,
 }
 
-/// Starts `next` and expires the address's open rounds, in one transaction. `None` if that
-/// generation already exists (a concurrent rotation won); else how many rounds it expired.
+/// Starts `next`, deletes the generations older than the `keep_older` before it, and expires
+/// the address's open rounds, in one transaction. `None` if that generation already exists (a
+/// concurrent rotation won); else how many rounds it expired.
 pub async fn rotate(db: &Db, next: NextGeneration<'_>) -> Result<Option<u64>, DbErr> {
     let txn = super::begin(db).await?;
     let row = auth_generation::ActiveModel {
@@ -50,6 +62,11 @@ pub async fn rotate(db: &Db, next: NextGeneration<'_>) -> Result<Option<u64>, Db
     if inserted != 1 {
         return Ok(None);
     }
+    auth_generation::Entity::delete_many()
+        .filter(auth_generation::Column::Address.eq(next.address))
+        .filter(auth_generation::Column::Generation.lt(next.generation - next.keep_older))
+        .exec(&txn)
+        .await?;
     let expired = super::rounds::expire_of(&txn, next.address, next.issued_at).await?;
     txn.commit().await?;
     Ok(Some(expired))

@@ -12,7 +12,7 @@
 //! | `arcade_pending` / `arcade_pending_oldest_age_seconds` | gauge | `kind` (`settlement`, `cashout`) |
 //! | `arcade_reconcile_passes_total` | counter | `kind` (`payments`, `cashouts`) |
 //! | `arcade_rpc_errors_total` | counter | `kind` (`unavailable`, `refused`) |
-//! | `arcade_http_requests_total` | counter | `method`, `route`, `status` |
+//! | `arcade_http_requests_total` | counter | `method` (HTTP's own or `other`), `route` (a template or `unmatched`), `status` |
 //! | `arcade_http_request_duration_seconds` | histogram | `method`, `route` |
 //! | `arcade_play_queue_seconds` | histogram | |
 //! | `arcade_play_batch_seconds`, `arcade_play_batch_plays` | histogram | |
@@ -216,12 +216,25 @@ pub fn rpc_error(kind: &'static str) {
     counter!("arcade_rpc_errors_total", "kind" => kind).increment(1);
 }
 
-/// One answered request; `route` is the matched route's template (`unmatched` for none).
+/// One answered request. `method` is one of HTTP's own methods or `other`, `route` the matched
+/// route's template or `unmatched`: labels from fixed sets, so invented methods and paths add
+/// no series.
 pub fn http_request(method: &str, route: String, status: u16, elapsed: Duration) {
-    let method = method.to_owned();
-    counter!("arcade_http_requests_total", "method" => method.clone(), "route" => route.clone(), "status" => status.to_string())
+    let method = method_label(method);
+    counter!("arcade_http_requests_total", "method" => method, "route" => route.clone(), "status" => status.to_string())
         .increment(1);
     histogram!(HTTP_DURATION, "method" => method, "route" => route).record(elapsed.as_secs_f64());
+}
+
+/// The methods HTTP defines keep their name; any other is `other`.
+fn method_label(method: &str) -> &'static str {
+    const KNOWN: [&str; 9] = [
+        "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE",
+    ];
+    KNOWN
+        .into_iter()
+        .find(|known| *known == method)
+        .unwrap_or("other")
 }
 
 /// The writer took a batch of plays that had waited `waits` in its queue.
@@ -259,4 +272,18 @@ pub fn house_balances(gas_wei: U256, token: U256, gas_low: bool, token_low: bool
     gauge!("arcade_house_token_base_units").set(f64::from(token));
     gauge!("arcade_house_below_floor", "balance" => "gas").set(f64::from(u8::from(gas_low)));
     gauge!("arcade_house_below_floor", "balance" => "token").set(f64::from(u8::from(token_low)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invented_methods_share_one_label() {
+        assert_eq!(method_label("GET"), "GET");
+        assert_eq!(method_label("DELETE"), "DELETE");
+        for invented in ["BREW", "get", "PROPFIND", "X".repeat(1_000).as_str()] {
+            assert_eq!(method_label(invented), "other");
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! A client of an x402 facilitator's HTTP API (`POST /verify`, `POST /settle`, v2 JSON), for
 //! deployments that let a facilitator verify payments and submit settlements instead of the
 //! house. The facilitator answers payment failures with HTTP 200 and `isValid`/`success` false;
-//! both are read whatever the status.
+//! both are read whatever the status. Its answer's text is its own: an error here never carries
+//! it (a body that is not JSON is logged at debug, cut short), so no caller can be shown it.
 
 use std::time::Duration;
 
@@ -98,7 +99,13 @@ impl Facilitator {
             .await
             .map_err(|error| FacilitatorError::NoAnswer(error.without_url().to_string()))?;
         serde_json::from_str(&text).map_err(|_| {
-            FacilitatorError::NoAnswer(format!("HTTP {status} to /{operation}: {text:.200}"))
+            tracing::debug!(
+                operation,
+                %status,
+                body = %super::reasons::for_log(&text),
+                "the facilitator's answer is not JSON"
+            );
+            FacilitatorError::NoAnswer(format!("HTTP {status} to /{operation}, not a JSON answer"))
         })
     }
 }

@@ -6,6 +6,7 @@
 pub mod client;
 pub mod discovery;
 pub mod facilitator;
+pub mod reasons;
 pub mod verify;
 pub mod wire;
 

@@ -4,7 +4,8 @@
 //! payer's earlier genuine payment to the house, of a transfer by the payer to someone else, or
 //! with no hash at all. None of it may credit a chip; each payment stays `settling` until the
 //! chain proves otherwise, and ends `failed` once its authorization has expired by the chain's
-//! clock.
+//! clock. Whatever text it answers with (a refusal's reason and message, a failure's, a body
+//! that is not JSON) never reaches the buyer.
 
 use std::sync::{Arc, Mutex};
 
@@ -16,6 +17,8 @@ use arcade_server::chain::token::DollarToken;
 use arcade_server::entities::payment;
 use axum::Json;
 use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use sea_orm::EntityTrait;
 use serde_json::{Value, json};
@@ -35,35 +38,75 @@ enum Answer {
     Success(B256),
     /// Success, with no transaction.
     SuccessWithoutHash,
+    /// Failure, its reason and message the marker.
+    Fails,
+    /// HTTP 500 with the marker as its body.
+    Garbage,
 }
+
+/// What `/verify` answers next.
+#[derive(Clone, Copy)]
+enum Verdict {
+    Valid,
+    /// Invalid, the marker as its reason and message.
+    Invalid,
+    /// Invalid for a reason of the x402 set, the marker as its message.
+    InvalidWithMessage,
+    /// HTTP 500 with the marker as its body.
+    Garbage,
+}
+
+/// Text only the liar writes: the buyer must never see it.
+const MARKER: &str = "LIAR-MARKER-7f3a <script>alert(1)</script> https://key@facilitator.internal";
 
 struct Liar {
     answer: Mutex<Answer>,
+    verdict: Mutex<Verdict>,
     rpc_url: String,
     token: Address,
     key: PrivateKeySigner,
 }
 
-async fn verify(Json(body): Json<Value>) -> Json<Value> {
+async fn verify(State(liar): State<Arc<Liar>>, Json(body): Json<Value>) -> Response {
     let payer = body["paymentPayload"]["payload"]["authorization"]["from"].clone();
-    Json(json!({ "isValid": true, "payer": payer }))
+    let verdict = *liar.verdict.lock().unwrap();
+    match verdict {
+        Verdict::Valid => Json(json!({ "isValid": true, "payer": payer })).into_response(),
+        Verdict::Invalid => Json(json!({ "isValid": false, "invalidReason": MARKER,
+                                         "invalidMessage": MARKER, "payer": payer }))
+        .into_response(),
+        Verdict::InvalidWithMessage => Json(json!({ "isValid": false,
+            "invalidReason": "invalid_exact_evm_payload_signature", "invalidMessage": MARKER,
+            "payer": payer }))
+        .into_response(),
+        Verdict::Garbage => (StatusCode::INTERNAL_SERVER_ERROR, MARKER).into_response(),
+    }
 }
 
-async fn settle(State(liar): State<Arc<Liar>>, Json(body): Json<Value>) -> Json<Value> {
+async fn settle(State(liar): State<Arc<Liar>>, Json(body): Json<Value>) -> Response {
     let payload = &body["paymentPayload"]["payload"];
     let payer = payload["authorization"]["from"].clone();
     let answer = liar.answer.lock().unwrap().clone();
+    let network = format!("eip155:{}", devnet::CHAIN_ID);
     let transaction = match answer {
         Answer::Honest => land(&liar, payload).await.to_string(),
         Answer::Success(hash) => hash.to_string(),
         Answer::SuccessWithoutHash => String::new(),
+        Answer::Fails => {
+            return Json(json!({ "success": false, "errorReason": MARKER,
+                                "errorMessage": MARKER, "transaction": "",
+                                "network": network, "payer": payer }))
+            .into_response();
+        }
+        Answer::Garbage => return (StatusCode::INTERNAL_SERVER_ERROR, MARKER).into_response(),
     };
     Json(json!({
         "success": true,
         "transaction": transaction,
-        "network": format!("eip155:{}", devnet::CHAIN_ID),
+        "network": network,
         "payer": payer,
     }))
+    .into_response()
 }
 
 /// What an honest facilitator does: submit `transferWithAuthorization` and wait for it.
@@ -113,6 +156,7 @@ async fn spawn(backend: Backend) -> (PaidApp, Arc<Liar>) {
     let devnet = Devnet::start(&anvil_bin(), 0).await.unwrap();
     let liar = Arc::new(Liar {
         answer: Mutex::new(Answer::Honest),
+        verdict: Mutex::new(Verdict::Valid),
         rpc_url: devnet.rpc_url(),
         token: devnet.token,
         key: PrivateKeySigner::from(devnet.anvil.keys()[3].clone()),
@@ -218,6 +262,90 @@ async fn lies_credit_nothing(backend: Backend) {
     assert_eq!(states, [Settled, Failed, Failed, Failed, Failed]);
     assert_eq!(app.chips(payer.address()).await, 1000);
     app.audit().await;
+}
+
+/// A refusal and a failure in the liar's own words, and bodies that are not JSON: each buyer
+/// hears a reason of the x402 set and the arcade's own sentence, never the liar's text (in the
+/// body or in any header), and nothing is credited.
+async fn a_facilitators_words_never_reach_the_buyer(backend: Backend) {
+    let (app, liar) = spawn(backend).await;
+    let payer = app.payer(10 * SMALL_PRICE).await;
+    let challenge = app.challenge(SMALL).await;
+    let cases = [
+        (
+            "a refusal in its own words",
+            Verdict::Invalid,
+            Answer::Honest,
+        ),
+        (
+            "a refusal with its own message",
+            Verdict::InvalidWithMessage,
+            Answer::Honest,
+        ),
+        (
+            "a verification that is not JSON",
+            Verdict::Garbage,
+            Answer::Honest,
+        ),
+        ("a failure in its own words", Verdict::Valid, Answer::Fails),
+        (
+            "a settlement that is not JSON",
+            Verdict::Valid,
+            Answer::Garbage,
+        ),
+    ];
+    let mut valid_before = 0;
+    for (what, verdict, answer) in cases {
+        *liar.verdict.lock().unwrap() = verdict;
+        *liar.answer.lock().unwrap() = answer;
+        let (payment, authorization) = sign_payment(&challenge, &payer, |_| {});
+        valid_before = valid_before.max(u64::try_from(authorization.validBefore).unwrap());
+        let reply = app.buy(SMALL, Some(&payment)).await;
+        assert!(matches!(reply.status, 402 | 503), "{what}: {}", reply.body);
+        let mut heard = reply.body.to_string();
+        for (name, value) in &reply.headers {
+            let value = value.to_str().unwrap_or_default();
+            heard.push_str(value);
+            if name == "payment-required" || name == "payment-response" {
+                heard.push_str(&reply.header_json(name.as_str()).to_string());
+            }
+        }
+        assert!(!heard.contains("LIAR-MARKER"), "{what}: {heard}");
+        assert!(!heard.contains("facilitator.internal"), "{what}: {heard}");
+        if reply.status == 402 {
+            let reason = reply.body["error"].as_str().unwrap();
+            assert!(
+                reason
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                "{what}: {reason}"
+            );
+        }
+        assert_eq!(app.chips(payer.address()).await, 0, "{what}");
+    }
+    let now = u64::try_from(chrono::Utc::now().timestamp()).unwrap();
+    app.advance_chain_time(valid_before.saturating_sub(now) + 1)
+        .await;
+    let pass = app
+        .arcade
+        .reconcile_payments(std::time::Duration::ZERO)
+        .await
+        .unwrap();
+    assert_eq!(pass.credited, 0, "{pass:?}");
+    assert_eq!(app.chips(payer.address()).await, 0);
+    app.audit().await;
+}
+
+mod a_facilitators_words_never_reach_the_buyer {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        super::a_facilitators_words_never_reach_the_buyer(crate::helpers::Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        super::a_facilitators_words_never_reach_the_buyer(crate::helpers::Backend::Postgres).await;
+    }
 }
 
 /// The hash of the newest block's first transaction.

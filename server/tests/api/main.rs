@@ -4,6 +4,7 @@
 mod all_in;
 mod attacks;
 mod bounded;
+mod bounded_cost;
 mod cashout_failures;
 mod cashouts;
 mod chain_control;
@@ -26,6 +27,7 @@ mod secrets;
 
 mod batches;
 mod feed;
+mod house_journal;
 mod housebots;
 mod identity;
 mod openapi;

@@ -1,12 +1,14 @@
 //! Finishing cashouts a request could not: at start and then periodically, every `pending` or
 //! `sent` cashout is compared with the chain. A signed transfer is refunded only when the chain
-//! proves it can never be mined: it reverted (deep enough), or another journalled house
-//! transaction with its nonce is mined deep enough. A receipt lookup that answers null proves
-//! nothing (an RPC that lags answers null for mined transactions): then the cashout waits.
+//! proves it can never be mined: it reverted (deep enough), or another journalled transaction of
+//! the same sender with its nonce is mined deep enough (the sender recovered from the signed
+//! transfer itself, and checked against the other's receipt: a nonce is its sender's own, and
+//! the house key may have changed since). A receipt lookup that answers null proves nothing (an
+//! RPC that lags answers null for mined transactions): then the cashout waits.
 
 use std::time::Duration;
 
-use alloy::primitives::B256;
+use alloy::primitives::{Address, B256};
 
 use super::Sent;
 use crate::chain::{Chain, ChainError};
@@ -88,10 +90,16 @@ impl Arcade {
         if let Some(step) = self.settle_mined(chain, row.id, hash).await? {
             return Ok(step);
         }
-        if let Some(step) = self.refund_if_replaced(chain, row, hash, nonce).await? {
+        let raw = alloy::hex::decode(raw).map_err(ApiError::internal)?;
+        let sender = Chain::signer_of(&raw).ok_or_else(|| ApiError::internal(Unsigned(row.id)))?;
+        let transfer = Transfer {
+            hash,
+            nonce,
+            sender,
+        };
+        if let Some(step) = self.refund_if_replaced(chain, row, transfer).await? {
             return Ok(step);
         }
-        let raw = alloy::hex::decode(raw).map_err(ApiError::internal)?;
         if let Err(error) = chain.rebroadcast(&raw).await {
             tracing::info!(cashout = row.id, %error, "rebroadcast refused; checking again later");
         }
@@ -122,19 +130,18 @@ impl Arcade {
         Ok(in_block.then_some(Step::Waiting))
     }
 
-    /// The signed transfer is in no block the RPC shows: refunded only if a journalled house
-    /// transaction with its nonce is mined deep enough; waiting if the nonce is used and
-    /// nothing shows by what (never a refund on a null receipt).
+    /// The signed transfer is in no block the RPC shows: refunded only if a journalled
+    /// transaction of its sender with its nonce is mined deep enough; waiting if the sender's
+    /// nonce is used and nothing shows by what (never a refund on a null receipt).
     async fn refund_if_replaced(
         &self,
         chain: &Chain,
         row: &cashout::Model,
-        hash: B256,
-        nonce: u64,
+        transfer: Transfer,
     ) -> Result<Option<Step>, ApiError> {
         let unavailable = |error: ChainError| ApiError::ChainUnavailable(error.to_string());
         if let Some(other) = self
-            .nonce_taken_by(chain, row, hash)
+            .nonce_taken_by(chain, transfer)
             .await
             .map_err(unavailable)?
         {
@@ -144,12 +151,18 @@ impl Arcade {
             self.fail_and_refund(row.id, &why).await?;
             return Ok(Some(Step::Refunded));
         }
-        if chain.house_nonces_used().await.map_err(unavailable)? > nonce {
+        if chain
+            .nonces_used(transfer.sender)
+            .await
+            .map_err(unavailable)?
+            > transfer.nonce
+        {
             tracing::warn!(
                 cashout = row.id,
-                tx = %hash,
-                nonce,
-                "the house's nonce is used, but neither this transfer's receipt nor another journalled transaction with its nonce can be seen; waiting (a lagging RPC, or the house key used outside the arcade)"
+                tx = %transfer.hash,
+                nonce = transfer.nonce,
+                sender = %transfer.sender,
+                "the sender's nonce is used, but neither this transfer's receipt nor another journalled transaction of its sender with its nonce can be seen; waiting (a lagging RPC, or the key used outside the arcade)"
             );
             return Ok(Some(Step::Waiting));
         }
@@ -158,22 +171,42 @@ impl Arcade {
 }
 
 impl Arcade {
-    /// Another journalled house transaction with this cashout's nonce, mined deep enough.
+    /// Another journalled transaction with the transfer's nonce, mined deep enough from the
+    /// transfer's own sender.
     async fn nonce_taken_by(
         &self,
         chain: &Chain,
-        row: &cashout::Model,
-        hash: B256,
+        transfer: Transfer,
     ) -> Result<Option<B256>, ChainError> {
-        let nonce = row.tx_nonce.unwrap_or(-1);
-        let others = store::house::others_with_nonce(&self.db, nonce, &hash.to_string())
-            .await
-            .map_err(|error| ChainError::Unavailable(format!("reading the journal: {error}")))?;
+        let nonce = i64::try_from(transfer.nonce).unwrap_or(i64::MAX);
+        let others = store::house::others_with_nonce(
+            &self.db,
+            &transfer.sender,
+            nonce,
+            &transfer.hash.to_string(),
+        )
+        .await
+        .map_err(|error| ChainError::Unavailable(format!("reading the journal: {error}")))?;
         for other in others.iter().filter_map(|h| h.parse::<B256>().ok()) {
-            if chain.confirmed(other).await?.is_some() {
+            let mined = chain.confirmed(other).await?;
+            if mined.is_some_and(|mined| mined.from == transfer.sender) {
                 return Ok(Some(other));
             }
         }
         Ok(None)
     }
 }
+
+/// A cashout's signed transfer: its hash, and the nonce it holds of its sender's.
+#[derive(Debug, Clone, Copy)]
+struct Transfer {
+    hash: B256,
+    nonce: u64,
+    sender: Address,
+}
+
+/// A cashout whose stored transfer does not decode to a signed transaction: the database was
+/// changed by hand.
+#[derive(Debug, thiserror::Error)]
+#[error("cashout {0}'s stored transaction has no recoverable signer")]
+struct Unsigned(i64);

@@ -92,6 +92,7 @@ impl Arcade {
             hash: &hash,
             raw: &tx.raw,
             nonce: tx.nonce,
+            sender: tx.sender,
         };
         if !store::cashouts::journal(&self.db, id, &signed, now_ms()).await? {
             return Err(DbErr::RecordNotUpdated);

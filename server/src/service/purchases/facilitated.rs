@@ -1,7 +1,8 @@
 //! An x402 facilitator's rail (`payments.facilitator_url`): it verifies the payment and submits
 //! `transferWithAuthorization` itself. Its answers are hints, never proof: the transaction it
 //! reports goes through the same receipt check as the house's own, and a failure it reports
-//! leaves the payment to the chain as well.
+//! leaves the payment to the chain as well. Its words stay with it: the buyer hears a reason
+//! of the x402 set (`x402::reasons`) and the arcade's own sentence; its messages go to the log.
 
 use alloy::primitives::B256;
 use async_trait::async_trait;
@@ -12,6 +13,7 @@ use crate::store;
 use crate::store::entities::payment::Rail;
 use crate::telemetry::money;
 use crate::x402::facilitator::{Facilitator, FacilitatorError};
+use crate::x402::reasons;
 use crate::x402::wire::decode_json;
 
 pub struct FacilitatorRail(pub Facilitator);
@@ -37,13 +39,18 @@ impl Settler for FacilitatorRail {
             Ok(answer) if answer.is_valid => {}
             // Not asked to settle: nothing was sent on the house's behalf.
             Ok(answer) => {
-                let reason = answer
-                    .invalid_reason
-                    .unwrap_or_else(|| "invalid_payload".into());
-                let detail = answer
-                    .invalid_message
-                    .unwrap_or_else(|| format!("the facilitator refused the payment: {reason}"));
-                return Submission::Refused { reason, detail };
+                let reason = reasons::known(answer.invalid_reason.as_deref())
+                    .unwrap_or("unexpected_verify_error");
+                log_words(
+                    claim.id,
+                    "refused",
+                    answer.invalid_reason,
+                    answer.invalid_message,
+                );
+                return Submission::Refused {
+                    reason: reason.into(),
+                    detail: format!("the facilitator refused the payment ({reason})"),
+                };
             }
             Err(error) => return Submission::ChainDown(error.to_string()),
         }
@@ -79,12 +86,28 @@ impl Settler for FacilitatorRail {
         if settled.success || transaction.is_some() {
             return Submission::Submitted(transaction);
         }
-        let reason = settled
-            .error_reason
-            .unwrap_or_else(|| "unexpected_settle_error".into());
-        let detail = settled
-            .error_message
-            .unwrap_or_else(|| format!("the facilitator could not settle: {reason}"));
-        Submission::ReportedFailure { reason, detail }
+        let reason =
+            reasons::known(settled.error_reason.as_deref()).unwrap_or("unexpected_settle_error");
+        log_words(
+            claim.id,
+            "settle failed",
+            settled.error_reason,
+            settled.error_message,
+        );
+        Submission::ReportedFailure {
+            reason: reason.into(),
+            detail: format!("the facilitator reported that it could not settle ({reason})"),
+        }
     }
+}
+
+/// What the facilitator said, for the operator: at debug, cut short.
+fn log_words(payment: i64, what: &str, reason: Option<String>, message: Option<String>) {
+    tracing::debug!(
+        payment,
+        what,
+        reason = %reasons::for_log(reason.as_deref().unwrap_or_default()),
+        message = %reasons::for_log(message.as_deref().unwrap_or_default()),
+        "the facilitator's words"
+    );
 }

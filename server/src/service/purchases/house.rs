@@ -59,6 +59,7 @@ async fn journal_settlement(arcade: &Arcade, claim: &Claim, tx: SignedTx) -> Res
         hash: &hash,
         raw: &tx.raw,
         nonce: tx.nonce,
+        sender: tx.sender,
     };
     let journalled =
         store::payments::journal_settlement(&arcade.db, claim.id, claim.attempt, &signed, now_ms());

@@ -10,6 +10,8 @@ pub struct Model {
     /// `payment:<id>` or `cashout:<id>`.
     pub reference: String,
     pub created_at: i64,
+    /// The signing address (lowercase hex); `None` for rows journalled before senders were.
+    pub sender: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
