@@ -2,6 +2,8 @@
 //! else a fresh one) returned in the `X-Request-Id` header and carried by every log line the
 //! request causes (a `request` span), and its count and latency by route for `/metrics`.
 //! Requests no route takes are counted together (`unmatched`), whatever their path or method.
+//! A round id in the path is logged shortened: an open round's id is what plays it, and logs
+//! leak.
 
 use std::time::Instant;
 
@@ -29,7 +31,8 @@ pub async fn observe(
     }
     let method = req.method().clone();
     let routed = routed(res);
-    let span = tracing::info_span!("request", id = %id, method = %method, path = %req.uri().path());
+    let path = logged_path(req.uri().path());
+    let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
     ctrl.call_next(req, depot, res).instrument(span).await;
     let status = res.status_code.map_or(200, |status| status.as_u16());
     let route = if routed {
@@ -38,6 +41,17 @@ pub async fn observe(
         "unmatched".to_owned()
     };
     metrics::http_request(method.as_str(), route, status, started.elapsed());
+}
+
+/// The path as logged: a round id's segment (`r_` + hex) kept to its first 6 characters.
+fn logged_path(path: &str) -> String {
+    path.split('/')
+        .map(|segment| match segment.strip_prefix("r_") {
+            Some(rest) if rest.len() > 4 => format!("r_{}…", &rest[..rest.len().min(4)]),
+            _ => segment.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Whether a route took the request, as a service-wide hoop sees it before the rest run: salvo
@@ -83,6 +97,19 @@ fn fresh_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_round_id_in_a_path_is_logged_shortened() {
+        let id = "r_0123456789abcdef0123456789abcdef";
+        assert_eq!(
+            logged_path(&format!("/api/arcade/rounds/{id}")),
+            "/api/arcade/rounds/r_0123…"
+        );
+        assert_eq!(
+            logged_path("/api/arcade/verify/12"),
+            "/api/arcade/verify/12"
+        );
+    }
 
     fn with_header(value: &str) -> Request {
         let mut req = Request::new();
