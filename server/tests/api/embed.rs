@@ -26,12 +26,24 @@ impl Packages {
         std::fs::create_dir_all(&wasm).unwrap();
         std::fs::create_dir_all(&proofs).unwrap();
         let write = |path: PathBuf, bytes: &[u8]| std::fs::write(path, bytes).unwrap();
-        write(wasm.join("arcade.js"), include_bytes!("../../../wasm/js/arcade.js"));
-        write(wasm.join("fields.js"), include_bytes!("../../../wasm/js/fields.js"));
+        write(
+            wasm.join("arcade.js"),
+            include_bytes!("../../../wasm/js/arcade.js"),
+        );
+        write(
+            wasm.join("fields.js"),
+            include_bytes!("../../../wasm/js/fields.js"),
+        );
         write(wasm.join("arcade_wasm.js"), &glue("arcade_wasm_bg.wasm"));
         write(wasm.join("arcade_wasm_bg.wasm"), b"\0asm\x01\0\0\0fairness");
-        write(proofs.join("arcade_proofs.js"), &glue("arcade_proofs_bg.wasm"));
-        write(proofs.join("arcade_proofs_bg.wasm"), b"\0asm\x01\0\0\0proofs");
+        write(
+            proofs.join("arcade_proofs.js"),
+            &glue("arcade_proofs_bg.wasm"),
+        );
+        write(
+            proofs.join("arcade_proofs_bg.wasm"),
+            b"\0asm\x01\0\0\0proofs",
+        );
         Self { root }
     }
 
@@ -110,7 +122,11 @@ async fn every_file_the_element_loads_is_versioned_immutable_and_pinned() {
     let embed = embed(&app).await;
     let version = embed["version"].as_str().unwrap();
     assert_eq!(version.len(), 16, "{version}");
-    assert!(version.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+    assert!(
+        version
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    );
     let files = files(&embed);
     let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
     for file in [
@@ -128,20 +144,38 @@ async fn every_file_the_element_loads_is_versioned_immutable_and_pinned() {
         let path = format!("/embed/{version}/{file}");
         assert!(paths.contains(&path.as_str()), "{path} in {paths:?}");
     }
-    assert!(!paths.iter().any(|p| p.ends_with("/app.js")), "only the element's graph");
+    assert!(
+        !paths.iter().any(|p| p.ends_with("/app.js")),
+        "only the element's graph"
+    );
 
     let snippet = embed["snippet"].as_str().unwrap();
     println!("GET /api/arcade/embed → snippet:\n{snippet}");
     for (path, integrity) in &files {
         let served = get(&app, path, &[("origin", "https://blog.example")]).await;
         assert_eq!(served.status(), 200, "{path}");
-        let kind = if path.ends_with(".wasm") { "application/wasm" } else { "text/javascript; charset=utf-8" };
+        let kind = if path.ends_with(".wasm") {
+            "application/wasm"
+        } else {
+            "text/javascript; charset=utf-8"
+        };
         assert_eq!(header(&served, "content-type"), kind, "{path}");
-        assert_eq!(header(&served, "cache-control"), "public, max-age=31536000, immutable");
-        assert_eq!(header(&served, "access-control-allow-origin"), "*", "{path} loads cross-origin");
+        assert_eq!(
+            header(&served, "cache-control"),
+            "public, max-age=31536000, immutable"
+        );
+        assert_eq!(
+            header(&served, "access-control-allow-origin"),
+            "*",
+            "{path} loads cross-origin"
+        );
         assert_eq!(header(&served, "x-content-type-options"), "nosniff");
         let bytes = served.bytes().await.unwrap();
-        assert_eq!(&sri(&bytes), integrity, "{path}: the integrity is the served bytes' sha384");
+        assert_eq!(
+            &sri(&bytes),
+            integrity,
+            "{path}: the integrity is the served bytes' sha384"
+        );
         if path.ends_with(".js") {
             let url = format!("{}{path}", app.base_url);
             assert!(
@@ -150,7 +184,10 @@ async fn every_file_the_element_loads_is_versioned_immutable_and_pinned() {
             );
         }
     }
-    let entry = files.iter().find(|(p, _)| p.ends_with("/web/verifier.js")).unwrap();
+    let entry = files
+        .iter()
+        .find(|(p, _)| p.ends_with("/web/verifier.js"))
+        .unwrap();
     assert!(snippet.contains(&format!(
         "<script type=\"module\" src=\"{}{}\" integrity=\"{}\" crossorigin=\"anonymous\"></script>",
         app.base_url, entry.0, entry.1
@@ -188,7 +225,10 @@ async fn another_version_or_a_file_outside_the_set_is_a_404_no_cache_keeps() {
     ] {
         let answer = get(&app, &path, &[]).await;
         assert_eq!(answer.status(), 404, "{path}");
-        assert!(!header(&answer, "cache-control").contains("immutable"), "{path}");
+        assert!(
+            !header(&answer, "cache-control").contains("immutable"),
+            "{path}"
+        );
         assert_eq!(header(&answer, "x-content-type-options"), "nosniff");
     }
 }
@@ -251,7 +291,12 @@ async fn without_its_wasm_the_element_is_not_offered() {
     let answer = app.get("/api/arcade/embed").await;
     assert_eq!(answer.status, 503);
     assert_eq!(answer.body["code"], "wasm_not_built");
-    assert!(answer.body["detail"].as_str().unwrap().contains("wasm-pack build"));
+    assert!(
+        answer.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("wasm-pack build")
+    );
 }
 
 fn print_headers(path: &str, response: &reqwest::Response) {
@@ -279,7 +324,10 @@ async fn the_page_sends_its_policy_and_every_answer_nosniff() {
         "frame-ancestors 'none'",
         "require-trusted-types-for 'script'",
     ] {
-        assert!(policy.split("; ").any(|d| d == directive), "{directive} in {policy}");
+        assert!(
+            policy.split("; ").any(|d| d == directive),
+            "{directive} in {policy}"
+        );
     }
     assert!(!policy.contains("unsafe-inline") && !policy.contains("'unsafe-eval'"));
     assert_eq!(header(&page, "referrer-policy"), "no-referrer");
@@ -296,7 +344,11 @@ async fn the_page_sends_its_policy_and_every_answer_nosniff() {
     ] {
         let answer = get(&app, &path, &[]).await;
         print_headers(&path, &answer);
-        assert_eq!(header(&answer, "x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(
+            header(&answer, "x-content-type-options"),
+            "nosniff",
+            "{path}"
+        );
         assert_eq!(header(&answer, "referrer-policy"), "no-referrer", "{path}");
     }
     // The API docs keep working (their page has its own inline script, and no page policy).
@@ -322,7 +374,10 @@ async fn no_web_page_can_read_the_metrics() {
     }
     let preflight = app
         .client
-        .request(reqwest::Method::OPTIONS, format!("{}/metrics", app.base_url))
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("{}/metrics", app.base_url),
+        )
         .header("origin", "https://evil.example")
         .header("access-control-request-method", "GET")
         .send()
