@@ -115,8 +115,11 @@ test('the snippet loads <arcade-verifier> on another origin and shows a pass for
   assert.match(shown, /PASS: provably fair/);
   assert.deepEqual(reported.filter((line) => line.startsWith('error')), []);
   // Every file came from the versioned set, none from the page's own paths.
-  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
-  const fromTheArcade = loaded.filter((p) => !p.startsWith('/api/'));
+  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  const fromTheArcade = loaded
+    .filter((url) => url.startsWith(`${server.baseUrl}/`))
+    .map((url) => new URL(url).pathname)
+    .filter((p) => !p.startsWith('/api/'));
   assert.ok(fromTheArcade.length >= 8, loaded.join(' '));
   assert.ok(fromTheArcade.every((p) => p.startsWith(`/embed/${embed.version}/`)), fromTheArcade.join(' '));
   assert.ok(fromTheArcade.some((p) => p.endsWith('/arcade_wasm_bg.wasm')));
@@ -179,7 +182,9 @@ test('the page and the element files carry their headers', async () => {
 test('the verifier page works under its CSP: self-check, verify by id, monitor, snippet, no violation', async () => {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   const reported = [];
-  page.on('console', (message) => { if (message.type() === 'error') reported.push(message.text()); });
+  // The browser's own request for /favicon.ico (the arcade has none) is not the page's.
+  const own = (message) => !message.location().url.endsWith('/favicon.ico');
+  page.on('console', (message) => { if (message.type() === 'error' && own(message)) reported.push(`${message.text()} (${message.location().url})`); });
   page.on('pageerror', (error) => reported.push(`pageerror: ${error.message}`));
   await page.addInitScript(() => {
     window.violations = [];
