@@ -395,3 +395,28 @@ async fn no_web_page_can_read_the_metrics() {
     let games = get(&app, "/api/arcade/games", &[origin]).await;
     assert_eq!(header(&games, "access-control-allow-origin"), "*");
 }
+
+#[tokio::test]
+async fn a_name_rebound_to_loopback_cannot_read_the_metrics() {
+    // DNS rebinding: a page at http://evil.example:PORT whose name the attacker then points at
+    // 127.0.0.1 reads that port as its own origin, so CORS never applies; but its requests
+    // carry its own name as the Host.
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let port = app.base_url.rsplit(':').next().unwrap().to_owned();
+    for host in [
+        format!("evil.example:{port}"),
+        "evil.example".to_owned(),
+        format!("127.0.0.1.evil.example:{port}"),
+    ] {
+        let rebound = get(&app, "/metrics", &[("host", &host)]).await;
+        assert_eq!(rebound.status(), 404, "Host: {host}");
+    }
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let scraped = get(&app, "/metrics", &[("host", &host)]).await;
+        assert_eq!(scraped.status(), 200, "Host: {host}");
+    }
+}
