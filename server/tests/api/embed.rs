@@ -116,6 +116,7 @@ fn files(embed: &Value) -> Vec<(String, String)> {
 }
 
 #[tokio::test]
+#[allow(clippy::print_stdout)] // the snippet, shown with --nocapture
 async fn every_file_the_element_loads_is_versioned_immutable_and_pinned() {
     let packages = Packages::new("pinned");
     let app = packages.app().await;
@@ -299,6 +300,7 @@ async fn without_its_wasm_the_element_is_not_offered() {
     );
 }
 
+#[allow(clippy::print_stdout)] // the headers, shown with --nocapture
 fn print_headers(path: &str, response: &reqwest::Response) {
     println!("GET {path} → {}", response.status());
     for (name, value) in response.headers() {
