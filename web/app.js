@@ -145,9 +145,6 @@ async function main() {
   await core();
   const v = version();
   $('#wasm-version').textContent = `arcade-wasm ${v.package}, fairness v${v.fairness_version}`;
-  $('#embed-snippet').textContent =
-    `<script type="module" src="${location.origin}/web/verifier.js"></script>\n` +
-    `<arcade-verifier bet-id="42" api="${location.origin}"></arcade-verifier>`;
   $('#panel-id').addEventListener('submit', (e) => { e.preventDefault(); byId($('#bet-id').value); });
   $('#panel-receipt').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -1,17 +1,16 @@
 // <arcade-verifier>: an embeddable verdict for any site. The arcade's fairness core (wasm) runs
 // in the reader's browser; the server is only asked for the receipt.
 //
-//   <script type="module" src="https://ARCADE/web/verifier.js"></script>
+//   the snippet GET /api/arcade/embed answers (every file pinned by its hash), then
 //   <arcade-verifier bet-id="42" api="https://ARCADE"></arcade-verifier>
 //   <arcade-verifier receipt='{"game":"dice",...}'></arcade-verifier>
-import init, { verify } from '../wasm/arcade.js';
+import { verify } from '../wasm/arcade.js';
+import { arcadeBase, fairnessCore } from './cores.js';
 import { explain, refused } from './steps.js';
 
-let ready;
-/** Loads the wasm core once, from next to this module. */
+/** Loads the wasm core once, from next to this module, only with its pinned hash. */
 export function core() {
-  ready ??= init({ module_or_path: new URL('../wasm/arcade_wasm_bg.wasm', import.meta.url) });
-  return ready;
+  return fairnessCore();
 }
 
 const STYLE = `
@@ -44,7 +43,7 @@ class ArcadeVerifier extends HTMLElement {
   async receipt() {
     const inline = this.getAttribute('receipt');
     if (inline) return JSON.parse(inline);
-    const api = (this.getAttribute('api') ?? new URL('..', import.meta.url).href).replace(/\/$/, '');
+    const api = (this.getAttribute('api') ?? arcadeBase).replace(/\/$/, '');
     const response = await fetch(`${api}/api/arcade/verify/${encodeURIComponent(this.getAttribute('bet-id'))}`);
     if (!response.ok) throw Object.assign(new Error((await response.json()).detail), { code: 'not_found' });
     return response.json();

@@ -2,6 +2,10 @@
 //! credentials), send the x402 payment headers and read the x402 response headers, speak MCP
 //! (send and read its session and version headers) and read a 429's `Retry-After`. `/api/mcp`
 //! additionally checks the Origin itself, so only the allowed origins get that far.
+//!
+//! `/metrics` alone carries no CORS header, and a preflight for it is not answered: the main
+//! listener serves it to loopback clients only, and a browser on the server's machine is one,
+//! so without this any page open in it could read the house's balances and traffic.
 
 use salvo::http::{Method, StatusCode};
 use salvo::prelude::*;
@@ -18,8 +22,16 @@ pub fn is_preflight(req: &Request) -> bool {
     req.method() == Method::OPTIONS && req.headers().contains_key("access-control-request-method")
 }
 
+/// `/metrics` (and `/metrics/`), which no other origin may read.
+fn is_metrics(req: &Request) -> bool {
+    req.uri().path().trim_end_matches('/') == "/metrics"
+}
+
 #[handler]
 pub async fn cors(req: &mut Request, res: &mut Response, ctrl: &mut FlowCtrl) {
+    if is_metrics(req) {
+        return;
+    }
     res.add_header("access-control-allow-origin", "*", true)
         .ok();
     res.add_header("access-control-expose-headers", EXPOSE_HEADERS, true)

@@ -2,11 +2,12 @@
 //! 200, or 503 `not_ready` naming the failing part) and `GET /metrics` (Prometheus text).
 //! None of them draws from the rate limits.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use salvo::http::HeaderValue;
-use salvo::http::header::CONTENT_TYPE;
+use salvo::http::header::{CONTENT_TYPE, HOST};
 use salvo::prelude::*;
 use serde_json::json;
 
@@ -37,7 +38,8 @@ pub async fn readyz(depot: &mut Depot, res: &mut Response) {
 }
 
 /// `GET /metrics`. On the main listener (`loopback_only`) it answers only requests from this
-/// machine that no proxy forwarded; on `metrics.listen` it answers anyone who reaches it.
+/// machine, for a loopback name, that no proxy forwarded; on `metrics.listen` it answers anyone
+/// who reaches it.
 pub struct MetricsEndpoint {
     pub arcade: Arc<Arcade>,
     pub loopback_only: bool,
@@ -65,11 +67,32 @@ impl Handler for MetricsEndpoint {
     }
 }
 
+/// A loopback client no proxy forwarded, that asked for this machine by a loopback name: a
+/// page whose own name an attacker points at 127.0.0.1 (DNS rebinding) is a loopback client
+/// too, and CORS does not stop it (it reads what it takes for its own origin), but its Host is
+/// its own name.
 fn from_this_machine(req: &Request) -> bool {
     let forwarded = ["x-forwarded-for", "forwarded", "x-real-ip"]
         .iter()
         .any(|name| req.headers().contains_key(*name));
-    !forwarded && req.remote_addr().ip().is_some_and(|ip| ip.is_loopback())
+    let host = req
+        .headers()
+        .get(HOST)
+        .and_then(|value| value.to_str().ok())
+        .or_else(|| req.uri().host());
+    !forwarded
+        && req.remote_addr().ip().is_some_and(|ip| ip.is_loopback())
+        && host.is_none_or(names_this_machine)
+}
+
+/// Whether a Host (`127.0.0.1:8080`, `[::1]`, `localhost`) names a loopback address.
+fn names_this_machine(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or(""),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The pending settlements' and cashouts' gauges, read at scrape time.

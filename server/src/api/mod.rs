@@ -13,6 +13,7 @@
 //! | GET | /api/arcade/rounds/{round_id} | `rounds::round` |
 //! | GET | /api/arcade/verify/{bet_id} | `rounds::verify` |
 //! | GET | /api/arcade/games, /recent, /house | `stats::*` |
+//! | GET | /api/arcade/embed; /embed/{version}/{dir}/{file} | `embed::snippet`, `embed::file` (the element's pinned set) |
 //! | GET | /api/arcade/receipts, /seed-batches, /seed-batches/{batch_id} | `proofs::*` |
 //! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402) |
 //! | GET | /api/arcade/manifest, /.well-known/x402 | `manifest::manifest` |
@@ -23,7 +24,9 @@
 //! | GET | /, /web/{file}, /wasm/{file}, /vectors/fairness-v1.json | the verifier page (`web`) |
 //! | GET | /healthz, /readyz, /metrics | for monitoring (`health`), outside the rate limits |
 //!
-//! Every request gets an id and is counted and timed by route (`observe`). A request no route
+//! Every request gets an id and is counted and timed by route (`observe`); every answer says
+//! `nosniff` and `no-referrer`, and the page its CSP (`security`); every route but `/metrics`
+//! allows any origin (`cors`). A request no route
 //! takes (an unknown path or method) answers 404 or 405 in the error shape; it and a CORS
 //! preflight are drawn from the general bucket first (`client::Unrouted`).
 
@@ -33,6 +36,7 @@ mod chips;
 mod client;
 mod cors;
 mod edge;
+mod embed;
 mod health;
 mod housebot;
 mod identity;
@@ -42,6 +46,7 @@ mod openapi;
 mod precompressed;
 mod proofs;
 mod rounds;
+mod security;
 mod stats;
 mod wallet;
 mod web;
@@ -102,6 +107,7 @@ pub fn service(
     Service::new(router)
         .hoop(observe::observe)
         .hoop(unrouted)
+        .hoop(security::headers)
         .hoop(cors::cors)
         .catcher(Catcher::default().hoop(edge::json_errors))
 }
@@ -144,6 +150,7 @@ fn arcade_routes() -> Router {
         .push(Router::with_path("games").get(stats::games))
         .push(Router::with_path("recent").get(stats::recent))
         .push(Router::with_path("house").get(stats::house))
+        .push(Router::with_path("embed").get(embed::snippet))
         .push(Router::with_path("receipts").get(proofs::receipts))
         .push(Router::with_path("seed-batches").get(proofs::seed_batches))
         .push(Router::with_path("seed-batches/{batch_id}").get(proofs::seed_batch))
@@ -163,11 +170,12 @@ fn arcade_routes() -> Router {
 }
 
 /// The verifier page, its modules, the wasm and the golden vectors, each compressed once
-/// (`precompressed`: the 48 KB wasm to about 18 KB).
+/// (`precompressed`: the 48 KB wasm to about 18 KB), and the element's versioned set.
 fn page_routes() -> Router {
     Router::new()
         .push(Router::with_path("web/{file}").get(web::asset))
         .push(Router::with_path("wasm/{file}").get(web::wasm))
         .push(Router::with_path("vectors/fairness-v1.json").get(web::vectors))
+        .push(Router::with_path("embed/{version}/{dir}/{file}").get(embed::file))
         .push(Router::new().get(web::page))
 }

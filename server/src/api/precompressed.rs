@@ -9,12 +9,14 @@ use std::path::PathBuf;
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::SystemTime;
 
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
 use salvo::http::StatusCode;
 use salvo::http::header::{
     ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
 };
 use salvo::prelude::*;
-use sha2::{Digest, Sha256};
+use sha2::{Digest, Sha256, Sha384};
 use tokio::sync::OnceCell;
 
 /// One file's bodies, one per encoding, and the tag they share (suffixed per encoding).
@@ -24,6 +26,8 @@ pub struct Encoded {
     brotli: Vec<u8>,
     gzip: Vec<u8>,
     tag: String,
+    /// The SRI hash of `identity` (`sha384-…`), which a browser checks a loaded file against.
+    integrity: String,
 }
 
 /// The encodings served, smallest first.
@@ -61,12 +65,24 @@ impl Encoded {
         let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         gzip.write_all(&identity).expect("writing to memory");
         let gzip = gzip.finish().expect("writing to memory");
+        let integrity = format!("sha384-{}", STANDARD.encode(Sha384::digest(&identity)));
         Self {
             identity,
             brotli,
             gzip,
             tag,
+            integrity,
         }
+    }
+
+    /// The file's own bytes, before any encoding.
+    pub fn bytes(&self) -> &[u8] {
+        &self.identity
+    }
+
+    /// The SRI hash of the file's bytes (`sha384-…`).
+    pub fn integrity(&self) -> &str {
+        &self.integrity
     }
 
     fn body(&self, encoding: Encoding) -> &[u8] {
@@ -147,12 +163,14 @@ fn accepts(accepted: &str, token: &str) -> bool {
     star
 }
 
-/// Where a file's bytes come from: compiled into the binary, or a file read from disk (kept
-/// until its length or modification time changes, so a rebuilt wasm package is picked up).
+/// Where a file's bytes come from: compiled into the binary, a file read from disk (kept
+/// until its length or modification time changes, so a rebuilt wasm package is picked up), or
+/// a text the server makes (kept by its content).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Source {
     Compiled(&'static str),
     Disk(PathBuf),
+    Made(String),
 }
 
 type Stamp = Option<(u64, SystemTime)>;
@@ -168,7 +186,7 @@ where
     R: Future<Output = Result<Vec<u8>, E>>,
 {
     let stamp = match &source {
-        Source::Compiled(_) => None,
+        Source::Compiled(_) | Source::Made(_) => None,
         Source::Disk(path) => tokio::fs::metadata(path)
             .await
             .ok()

@@ -1,21 +1,25 @@
 //! The verifier page and its assets: the page at `/`, its modules under `/web/` (built into the
 //! binary), the wasm package under `/wasm/` (read from `web.wasm_dir`, the `web`-target
-//! wasm-pack output) and the golden vectors under `/vectors/`. CORS (see `cors.rs`) lets any
-//! origin load `/web/verifier.js` and the wasm it imports.
+//! wasm-pack output) and the golden vectors under `/vectors/`. `/web/wasm-pins.js` is made here
+//! from the wasm files served: their SRI hashes, which `cores.js` fetches them with. The page
+//! and its modules carry the page's Content-Security-Policy (`security`). The element's pinned
+//! set for other sites is `embed`; it reads its files through `load`.
 
 use std::convert::Infallible;
+use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use salvo::http::StatusCode;
 use salvo::prelude::*;
 
-use super::edge::shared;
+use super::edge::{Shared, shared};
 use super::precompressed::{self, Encoded, Source};
+use super::security;
 use crate::error::ApiError;
 
 /// The page's own files, compiled in so the binary serves them from anywhere.
-const FILES: [(&str, &str, &str); 11] = [
+const FILES: [(&str, &str, &str); 13] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -72,6 +76,16 @@ const FILES: [(&str, &str, &str); 11] = [
         "text/javascript; charset=utf-8",
         include_str!("../../../audit/proofs.mjs"),
     ),
+    (
+        "cores.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/cores.js"),
+    ),
+    (
+        "embed-snippet.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/embed-snippet.js"),
+    ),
 ];
 const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");
 const VECTORS_NAME: &str = "fairness-v1.json";
@@ -87,20 +101,55 @@ const WASM_FILES: [(&str, &str, bool); 6] = [
     ("arcade_proofs_bg.wasm", "application/wasm", true),
 ];
 
+/// The module the server makes: the wasm files' SRI hashes.
+const PINS_NAME: &str = "wasm-pins.js";
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+const NOT_BUILT: &str = "the wasm package is not built: wasm/build.sh web (wasm-pack build and its entry, arcade.js), and proofs-wasm: wasm-pack build proofs-wasm --release --target web --out-dir pkg-web";
+
+/// A file the server serves, by its path under the site root, ready to send.
+pub struct Loaded {
+    pub encoded: Arc<Encoded>,
+    pub kind: &'static str,
+}
+
+/// A wasm package's file that cannot be read (the package is not built, or not there).
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct NotBuilt {
+    path: PathBuf,
+    source: std::io::Error,
+}
+
+/// Why a path has no file.
+#[derive(Debug)]
+pub enum Unavailable {
+    /// A file of a wasm package not built.
+    NotBuilt(NotBuilt),
+    /// No file the server serves has that path.
+    Unknown,
+}
+
 #[handler]
 pub async fn page(req: &mut Request, res: &mut Response) {
     let (name, kind, _) = FILES[0];
+    security::page_policy(res);
     compiled(name).await.send(req, res, kind, "no-cache");
 }
 
 #[handler]
-pub async fn asset(req: &mut Request, res: &mut Response) -> Result<(), ApiError> {
+pub async fn asset(
+    req: &mut Request,
+    depot: &mut Depot,
+    res: &mut Response,
+) -> Result<(), ApiError> {
     let name: String = req.param("file").unwrap_or_default();
-    let (name, kind, _) = FILES
-        .iter()
-        .find(|(file, ..)| *file == name)
-        .ok_or(ApiError::NotFound)?;
-    compiled(name).await.send(req, res, kind, "no-cache");
+    let file = match load(shared(depot)?, &format!("web/{name}")).await {
+        Ok(file) => file,
+        Err(Unavailable::Unknown) => return Err(ApiError::NotFound),
+        Err(Unavailable::NotBuilt(error)) => return Err(ApiError::internal(error)),
+    };
+    security::page_policy(res);
+    file.encoded.send(req, res, file.kind, "no-cache");
     Ok(())
 }
 
@@ -118,27 +167,83 @@ pub async fn wasm(
     res: &mut Response,
 ) -> Result<(), ApiError> {
     let name: String = req.param("file").unwrap_or_default();
-    let (file, kind, proofs) = WASM_FILES
+    match load(shared(depot)?, &format!("wasm/{name}")).await {
+        Ok(file) => file.encoded.send(req, res, file.kind, "no-cache"),
+        Err(Unavailable::Unknown) => return Err(ApiError::NotFound),
+        Err(Unavailable::NotBuilt(error)) => {
+            tracing::warn!(%error, "the wasm package is not built");
+            res.status_code(StatusCode::SERVICE_UNAVAILABLE);
+            res.render(Text::Plain(NOT_BUILT));
+        }
+    }
+    Ok(())
+}
+
+/// The file at `path` under the site root (`web/verifier.js`, `wasm/arcade_wasm_bg.wasm`), as
+/// `/web/` and `/wasm/` serve it.
+pub async fn load(shared: &Shared, path: &str) -> Result<Loaded, Unavailable> {
+    match path.split_once('/') {
+        Some(("web", PINS_NAME)) => Ok(Loaded {
+            encoded: pins(shared).await,
+            kind: JAVASCRIPT,
+        }),
+        Some(("web", name)) => {
+            let (name, kind, _) = FILES
+                .iter()
+                .find(|(file, ..)| *file == name)
+                .ok_or(Unavailable::Unknown)?;
+            Ok(Loaded {
+                encoded: compiled(name).await,
+                kind,
+            })
+        }
+        Some(("wasm", name)) => {
+            let (file, kind, _) = WASM_FILES
+                .iter()
+                .find(|(file, ..)| *file == name)
+                .ok_or(Unavailable::Unknown)?;
+            let path = wasm_path(shared, file);
+            match on_disk(path.clone()).await {
+                Ok(encoded) => Ok(Loaded { encoded, kind }),
+                Err(source) => Err(Unavailable::NotBuilt(NotBuilt { path, source })),
+            }
+        }
+        _ => Err(Unavailable::Unknown),
+    }
+}
+
+/// Where a wasm package's file is on disk.
+fn wasm_path(shared: &Shared, file: &str) -> PathBuf {
+    let proofs = WASM_FILES
         .iter()
-        .find(|(file, ..)| *file == name)
-        .ok_or(ApiError::NotFound)?;
-    let shared = shared(depot)?;
-    let dir = if *proofs {
+        .any(|(name, _, proofs)| *name == file && *proofs);
+    let dir = if proofs {
         &shared.proofs_wasm_dir
     } else {
         &shared.wasm_dir
     };
-    match on_disk(dir.join(file)).await {
-        Ok(encoded) => encoded.send(req, res, kind, "no-cache"),
-        Err(error) => {
-            tracing::warn!(dir = %dir.display(), %error, "the wasm package is not built");
-            res.status_code(StatusCode::SERVICE_UNAVAILABLE);
-            res.render(Text::Plain(
-                "the wasm package is not built: wasm/build.sh web (wasm-pack build and its entry, arcade.js), and proofs-wasm: wasm-pack build proofs-wasm --release --target web --out-dir pkg-web",
-            ));
+    dir.join(file)
+}
+
+/// `wasm-pins.js`: the SRI hash of each `.wasm` served now (a package not built has none, and
+/// `cores.js` then refuses to run it). Made from the files, so a rebuilt package is pinned.
+async fn pins(shared: &Shared) -> Arc<Encoded> {
+    let mut text = String::from(
+        "// Made by the server from the wasm files it serves: the SRI hash each is fetched with.\n\
+         export const WASM_INTEGRITY = Object.freeze({\n",
+    );
+    for (file, ..) in WASM_FILES
+        .iter()
+        .filter(|(file, ..)| file.ends_with(".wasm"))
+    {
+        if let Ok(encoded) = on_disk(wasm_path(shared, file)).await {
+            let _ = writeln!(text, "  '{file}': '{}',", encoded.integrity());
         }
     }
-    Ok(())
+    text.push_str("});\n");
+    let read = || async { Ok::<_, Infallible>(text.clone().into_bytes()) };
+    let Ok(encoded) = precompressed::encoded(Source::Made(text.clone()), read).await;
+    encoded
 }
 
 /// A compiled-in file (a page file's name, or `VECTORS_NAME`), compressed once.

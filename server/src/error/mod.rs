@@ -114,6 +114,10 @@ pub enum ApiError {
     OriginForbidden(String),
     #[error("no such resource")]
     NotFound,
+    #[error(
+        "the verifier's wasm is not built: wasm/build.sh web (wasm-pack build and its entry, arcade.js), and proofs-wasm: wasm-pack build proofs-wasm --release --target web --out-dir pkg-web"
+    )]
+    WasmNotBuilt,
     #[error("method not allowed")]
     MethodNotAllowed,
     #[error("request body too large")]
@@ -173,6 +177,7 @@ impl ApiError {
             Self::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
             Self::ChainUnavailable(_)
             | Self::PaymentsUnavailable
+            | Self::WasmNotBuilt
             | Self::HouseUnderfunded(_)
             | Self::NotReady(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -219,6 +224,7 @@ impl ApiError {
             Self::HouseUnderfunded(_) => "house_underfunded",
             Self::OriginForbidden(_) => "origin_forbidden",
             Self::NotFound => "not_found",
+            Self::WasmNotBuilt => "wasm_not_built",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::PayloadTooLarge => "payload_too_large",
             Self::NotReady(_) => "not_ready",

@@ -11,6 +11,7 @@ mod chain_control;
 mod clocks;
 mod crashes;
 mod discovery;
+mod embed;
 mod facilitator;
 mod helpers;
 mod lying_facilitator;
