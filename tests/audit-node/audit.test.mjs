@@ -105,7 +105,7 @@ for (const [what, tamper] of Object.entries(TAMPERS)) {
       assert.ok(report.failures.every((f) => f.bet_id === victim), JSON.stringify(report.failures));
       const text = await runAudit(proxy.url);
       assert.equal(text.code, 1);
-      assert.match(text.stdout, new RegExp(`FAILURES: [\\s\\S]*bet ${victim}: `));
+      assert.match(text.stdout, new RegExp(`FAILURES: [\\s\\S]*bet ${victim} \\[\\w+\\]: `));
     } finally {
       await proxy.close();
     }
