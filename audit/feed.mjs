@@ -11,15 +11,32 @@ export const PAGE = 1000;
 const MAX_WAITS = 60;
 /** Longest single wait, in seconds, whatever `Retry-After` says. */
 const MAX_WAIT_S = 60;
+/** Tries of one request whose connection dropped before an answer came. */
+const MAX_ATTEMPTS = 3;
 
 const networkError = (message, extra = {}) => Object.assign(new Error(message), { network: true, ...extra });
+
+/**
+ * Fetches once, asking again on a dropped connection: the feed is judged page by page, so a
+ * kept-alive connection may sit idle past the server's timeout and be closed just as it is
+ * reused. A GET changes nothing, so asking again is safe.
+ */
+async function fetchOnce(url, signal) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, { signal });
+    } catch (error) {
+      if (error.name === 'AbortError' || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}
 
 /** GET `path` of the arcade at `baseUrl` as JSON; `signal` aborts it. */
 export async function getJson(baseUrl, path, { signal } = {}) {
   for (let waits = 0; ; waits++) {
     let response;
     try {
-      response = await fetch(new URL(path, baseUrl), { signal });
+      response = await fetchOnce(new URL(path, baseUrl), signal);
     } catch (error) {
       if (error.name === 'AbortError') throw error;
       throw networkError(`GET ${path}: ${error.cause?.message ?? error.message}`);
