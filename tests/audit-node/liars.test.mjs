@@ -110,3 +110,23 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a']) {
     }
   });
 }
+
+test('a mark raised above every bet, every proof stripped: a bet a signed seed batch settles still fails "proofs"', async () => {
+  // The house signs new marks with its own key, claiming no bet was ever signed, and strips
+  // every proof: the marks' signature holds, yet its batches list these bets as settled from
+  // seeds it signed for, so they were signed, and a receipt without its proofs is a lie.
+  const { signedMarks } = await import('./cases.mjs');
+  const { onPaths, stripped } = await import('./liar.mjs');
+  const manifest = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
+  const marks = await signedMarks(privateKeyToAccount(houseKey), manifest.signing_domain, 1_000_000, 1_000_000);
+  liar.use({
+    rewrite: onPaths({
+      manifest: (m) => ({ ...m, signed_marks: marks }),
+      feed: (p) => ({ ...p, receipts: p.receipts.map(stripped) }),
+    }),
+  });
+  const run = await runAudit(liar.url, '--json', '--signer', signer);
+  assert.equal(run.code, 1, `${run.stderr}\n${run.stdout.slice(0, 3000)}`);
+  assert.equal(run.report.failed_checks.proofs, 360, JSON.stringify(run.report.failed_checks));
+  assert.equal(run.report.unsigned, 0, 'no bet a batch settles is excused as before signing began');
+});
