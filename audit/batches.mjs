@@ -4,6 +4,7 @@
 // every receipt must be the round its batch lists (bet id, round id, commitment, seed), and
 // every settled bet a batch lists must be in the feed.
 import { checkInclusion, checkSignature, expectedBatchMessage, merkleRoot } from './proofs.mjs';
+import { isUnsigned } from './verdicts.mjs';
 
 const short = (value) => (typeof value === 'string' && value.length > 16 ? `${value.slice(0, 12)}…` : String(value));
 
@@ -141,6 +142,9 @@ export function rowFailures(rows, receipt) {
   if (row.bet_id !== receipt.bet_id) return fail(`${where} is bet ${row.bet_id}, not bet ${receipt.bet_id}`);
   row.seen = true;
   const found = [];
+  // A seed from a signed batch means the round was signed: whatever mark the manifest states,
+  // its receipt without proofs hides them.
+  if (isUnsigned(receipt.proofs)) found.push({ check: 'proofs', why: `${where} settles bet ${receipt.bet_id} from a signed seed batch, yet its receipt carries no proofs` });
   for (const field of ['round_id', 'commitment', 'server_seed']) {
     if (row[field] !== receipt[field]) found.push({ check: 'batch_row', why: `${where} lists ${field} ${short(row[field])}, the feed ${short(receipt[field])}` });
   }
