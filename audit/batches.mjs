@@ -1,10 +1,15 @@
-// The seed batches, judged: each root signed by the house, every used index accounted for
-// exactly once, every revealed seed hashing to its commitment under the root, and every
-// settled round of a batch present in the feed as the same round.
+// The seed batches, judged: each root signed by the house's signer, every used index listed
+// exactly once, every revealed seed hashing to its commitment under the root; and the rows they
+// list, kept (without their audit paths) so the feed's receipts can be compared with them:
+// every receipt must be the round its batch lists (bet id, round id, commitment, seed), and
+// every settled bet a batch lists must be in the feed.
 import { checkInclusion, checkSignature, expectedBatchMessage, merkleRoot } from './proofs.mjs';
+import { isUnsigned } from './verdicts.mjs';
+
+const short = (value) => (typeof value === 'string' && value.length > 16 ? `${value.slice(0, 12)}…` : String(value));
 
 /** Why a batch's signed root does not hold (null when it does). */
-function checkRootSignature({ proofs, trust }, batch) {
+export function checkRootSignature({ proofs, trust }, batch) {
   let message;
   try {
     message = expectedBatchMessage(proofs, batch);
@@ -12,6 +17,21 @@ function checkRootSignature({ proofs, trust }, batch) {
     return `batch cannot be turned into its signed message: ${error.message}`;
   }
   return checkSignature(proofs, { signature: batch.signature, typed_data: batch.typed_data }, { trust, primaryType: 'SeedBatch', message });
+}
+
+/**
+ * The published batches (`GET /api/arcade/seed-batches`) by id, each with its root signature
+ * checked once (when the signature module is there): `Map(batch_id → {batch_id, size, used,
+ * merkle_root, problem})`.
+ */
+export function signedBatches(context, list) {
+  const out = new Map();
+  for (const batch of Array.isArray(list) ? list : []) {
+    const { batch_id, size, used, merkle_root } = batch;
+    const problem = context.proofs ? checkRootSignature(context, batch) : null;
+    out.set(batch_id, { batch_id, size, used, merkle_root, problem });
+  }
+  return out;
 }
 
 /** Why one listed index of a batch does not hold. */
@@ -26,7 +46,7 @@ function checkIndex({ wasm }, batch, round) {
     }
     if (derived !== null && derived !== round.commitment) found.push(`revealed seed hashes to ${derived}, not its commitment`);
   }
-  if (round.state === 'settled' && round.bet_id == null) found.push('settled without a bet id');
+  if (round.state === 'settled' && !Number.isSafeInteger(round.bet_id)) found.push('settled without a bet id');
   const why = checkInclusion(wasm, {
     commitment: round.commitment, index: round.index, size: batch.size,
     audit_path: round.audit_path, root: batch.merkle_root,
@@ -35,7 +55,7 @@ function checkIndex({ wasm }, batch, round) {
   return found;
 }
 
-/** Indices 0..used-1 each listed exactly once, in order. */
+/** Indices 0..used-1 each listed exactly once. */
 function checkIndices(batch) {
   const seen = new Map();
   for (const round of batch.rounds) seen.set(round.index, (seen.get(round.index) ?? 0) + 1);
@@ -48,46 +68,96 @@ function checkIndices(batch) {
   return found;
 }
 
-/**
- * Judges every batch against the feed. `feed` is `{byBet: Map(bet_id → receipt), after, last}`:
- * settled bets in (after, last] must be in the feed; later ones settled while the audit ran.
- * Returns `{batches: [{batch_id, size, used, settled, expired, open, ok}], failures: [...]}`.
- */
-export function judgeBatches(context, batches, feed) {
-  const failures = [];
-  const summaries = [];
-  for (const batch of batches) {
-    const fail = (why, round = {}) => failures.push({ bet_id: round.bet_id ?? null, batch_id: batch.batch_id, index: round.index ?? null, why });
-    const before = failures.length;
-    const rootWhy = checkRootSignature(context, batch);
-    if (rootWhy) fail(rootWhy);
-    for (const why of checkIndices(batch)) fail(why);
-    const counts = { settled: 0, expired: 0, open: 0 };
-    for (const round of batch.rounds) {
-      counts[round.state] = (counts[round.state] ?? 0) + 1;
-      for (const why of checkIndex(context, batch, round)) fail(why, round);
-      const inRange = round.state === 'settled' && round.bet_id > feed.after && round.bet_id <= feed.last;
-      if (inRange && !feed.byBet.has(round.bet_id)) fail('settled in the batch but missing from the feed', round);
-    }
-    if (batch.used === batch.size && batch.rounds.length === batch.size) {
-      const root = merkleRoot(context.wasm, batch.rounds.map((r) => r.commitment));
-      if (root !== batch.merkle_root) fail(`the full batch's commitments make root ${root}, not the signed one`);
-    }
-    summaries.push({ batch_id: batch.batch_id, size: batch.size, used: batch.used, ...counts, ok: failures.length === before });
-  }
-  return { batches: summaries, failures };
+/** The rows of every batch read so far: by batch (an array by index) and by settled bet id. */
+export function newRows() {
+  return { byBatch: new Map(), byBet: new Map() };
 }
 
-/** A signed feed receipt must be the round its batch lists at its index. */
-export function checkAgainstBatch(batchesById, receipt) {
-  const claim = receipt.proofs?.batch;
-  if (!claim) return null;
-  const listed = batchesById.get(claim.batch_id)?.rounds?.find((r) => r.index === claim.index);
-  if (!listed) return `batch ${claim.batch_id} lists no index ${claim.index}`;
-  if (listed.bet_id !== receipt.bet_id) return `batch ${claim.batch_id} index ${claim.index} is bet ${listed.bet_id}`;
-  if (listed.round_id !== receipt.round_id || listed.commitment !== receipt.commitment) {
-    return `batch ${claim.batch_id} index ${claim.index} lists another round or commitment`;
+/**
+ * Judges one batch (`GET /api/arcade/seed-batches/{id}`, `signed` its entry of
+ * `signedBatches`) and keeps its rows in `rows` (a batch read again replaces its rows, keeping
+ * which were seen in the feed). Returns `{summary, failures}`, each failure
+ * `{check, batch_id, index, bet_id, why}`.
+ */
+export function judgeBatch(context, signed, batch, rows) {
+  const failures = [];
+  const fail = (check, why, round = {}) => failures.push({ check, bet_id: round.bet_id ?? null, batch_id: batch.batch_id, index: round.index ?? null, why });
+  if (!signed) fail('batch', 'not in the list of published batches');
+  else if (signed.problem) fail('batch_signature', signed.problem);
+  else if (signed.merkle_root !== batch.merkle_root || signed.size !== batch.size) {
+    fail('batch_listing', `listed with root ${short(batch.merkle_root)} and size ${batch.size}, published with root ${short(signed.merkle_root)} and size ${signed.size}`);
   }
-  if (listed.server_seed !== receipt.server_seed) return `batch ${claim.batch_id} index ${claim.index} reveals another seed`;
-  return null;
+  for (const why of checkIndices(batch)) fail('batch_listing', why);
+  const counts = { settled: 0, expired: 0, open: 0 };
+  const before = rows.byBatch.get(batch.batch_id) ?? [];
+  const kept = [];
+  for (const round of batch.rounds) {
+    counts[round.state] = (counts[round.state] ?? 0) + 1;
+    for (const why of checkIndex(context, batch, round)) fail('batch_listing', why, round);
+    const row = {
+      batch_id: batch.batch_id, index: round.index, state: round.state, bet_id: round.bet_id ?? null,
+      round_id: round.round_id ?? null, commitment: round.commitment, server_seed: round.server_seed ?? null,
+      seen: before[round.index]?.seen === true && before[round.index].bet_id === round.bet_id,
+    };
+    kept[round.index] = row;
+    if (round.state !== 'settled') continue;
+    const other = rows.byBet.get(row.bet_id);
+    if (other && !(other.batch_id === row.batch_id && other.index === row.index)) {
+      fail('batch_listing', `bet ${row.bet_id} is also listed at batch ${other.batch_id} index ${other.index}`, round);
+    }
+    rows.byBet.set(row.bet_id, row);
+  }
+  rows.byBatch.set(batch.batch_id, kept);
+  if (batch.used === batch.size && batch.rounds.length === batch.size) {
+    const root = merkleRoot(context.wasm, batch.rounds.map((r) => r.commitment));
+    if (root !== batch.merkle_root) fail('batch_listing', `the full batch's commitments make root ${root}, not the signed one`);
+  }
+  const summary = { batch_id: batch.batch_id, size: batch.size, used: batch.used, ...counts, ok: failures.length === 0 };
+  return { summary, failures };
+}
+
+/** The row a receipt claims (its proofs' batch and index), or, unsigned, the row of its bet. */
+export function rowOf(rows, receipt) {
+  const claim = receipt.proofs?.batch;
+  if (claim) return rows.byBatch.get(claim.batch_id)?.[claim.index] ?? null;
+  return rows.byBet.get(receipt.bet_id) ?? null;
+}
+
+/**
+ * Why a feed receipt is not the round its batch lists: its bet id, round id, commitment and
+ * seed against the row (each `{check: 'batch_row', why}`). The row is marked seen when it is
+ * this bet's. A receipt naming a batch that was not read is left to the batch checks.
+ */
+export function rowFailures(rows, receipt) {
+  const claim = receipt.proofs?.batch;
+  const row = rowOf(rows, receipt);
+  const fail = (why) => [{ check: 'batch_row', why }];
+  if (!row) {
+    if (claim && rows.byBatch.has(claim.batch_id)) return fail(`batch ${claim.batch_id} lists no index ${claim.index}`);
+    const listed = rows.byBet.get(receipt.bet_id);
+    return listed ? fail(`batch ${listed.batch_id} lists bet ${receipt.bet_id} at index ${listed.index}, the receipt names another`) : [];
+  }
+  const where = `batch ${row.batch_id} index ${row.index}`;
+  if (row.state !== 'settled') return fail(`${where} is ${row.state}, yet the feed settles it as bet ${receipt.bet_id}`);
+  if (row.bet_id !== receipt.bet_id) return fail(`${where} is bet ${row.bet_id}, not bet ${receipt.bet_id}`);
+  row.seen = true;
+  const found = [];
+  // A seed from a signed batch means the round was signed: whatever mark the manifest states,
+  // its receipt without proofs hides them.
+  if (isUnsigned(receipt.proofs)) found.push({ check: 'proofs', why: `${where} settles bet ${receipt.bet_id} from a signed seed batch, yet its receipt carries no proofs` });
+  for (const field of ['round_id', 'commitment', 'server_seed']) {
+    if (row[field] !== receipt[field]) found.push({ check: 'batch_row', why: `${where} lists ${field} ${short(row[field])}, the feed ${short(receipt[field])}` });
+  }
+  return found;
+}
+
+/** Settled bets in (after, mark] that a batch lists and the feed never showed. */
+export function missingFromFeed(rows, { after, mark }) {
+  const missing = [];
+  for (const row of rows.byBet.values()) {
+    if (row.bet_id > after && row.bet_id <= mark && !row.seen) {
+      missing.push({ check: 'feed_missing', bet_id: row.bet_id, batch_id: row.batch_id, index: row.index, why: `settled in batch ${row.batch_id} at index ${row.index}, missing from the feed` });
+    }
+  }
+  return missing.sort((a, b) => a.bet_id - b.bet_id);
 }

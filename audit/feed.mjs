@@ -1,21 +1,45 @@
-// What the audit reads from the arcade: the manifest (who signs), the seed batches and every
-// settled receipt, paged from the feed. A 429 (the arcade limits reads of many rows) is waited
-// out as its `Retry-After` says; a network or other HTTP error is thrown with `network: true`
-// (the command exits 2: nothing was judged).
-const PAGE = 1000;
+// What the checks read from the arcade: the manifest (who signs), the seed batches and the
+// settled receipts, paged from the feed. The feed must strictly advance: every bet id greater
+// than the one before it (so none repeats) and `next_after` the last bet id of its page; a page
+// that breaks this ends the reading with a `feed_paging` failure, so a feed that repeats or
+// runs backwards can neither loop the reader nor be counted twice. A 429 (the arcade limits
+// reads of many rows) is waited out as its `Retry-After` says; a network or other HTTP error is
+// thrown with `network: true` (the audit command exits 2: nothing was judged).
+export const PAGE = 1000;
 
-/** Waits the arcade asks of a rate-limited read (429) before the audit gives up. */
+/** Waits the arcade asks of a rate-limited read (429) before the reader gives up. */
 const MAX_WAITS = 60;
 /** Longest single wait, in seconds, whatever `Retry-After` says. */
 const MAX_WAIT_S = 60;
+/** Tries of one request whose connection dropped before an answer came. */
+const MAX_ATTEMPTS = 3;
 
-export async function getJson(baseUrl, path) {
+const networkError = (message, extra = {}) => Object.assign(new Error(message), { network: true, ...extra });
+
+/**
+ * Fetches once, asking again on a dropped connection: the feed is judged page by page, so a
+ * kept-alive connection may sit idle past the server's timeout and be closed just as it is
+ * reused. A GET changes nothing, so asking again is safe.
+ */
+async function fetchOnce(url, signal) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, { signal });
+    } catch (error) {
+      if (error.name === 'AbortError' || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** GET `path` of the arcade at `baseUrl` as JSON; `signal` aborts it. */
+export async function getJson(baseUrl, path, { signal } = {}) {
   for (let waits = 0; ; waits++) {
     let response;
     try {
-      response = await fetch(new URL(path, baseUrl));
+      response = await fetchOnce(new URL(path, baseUrl), signal);
     } catch (error) {
-      throw Object.assign(new Error(`GET ${path}: ${error.cause?.message ?? error.message}`), { network: true });
+      if (error.name === 'AbortError') throw error;
+      throw networkError(`GET ${path}: ${error.cause?.message ?? error.message}`);
     }
     // The feed and the seed batches are heavy reads, limited per client: wait as told, then ask again.
     if (response.status === 429 && waits < MAX_WAITS) {
@@ -24,46 +48,59 @@ export async function getJson(baseUrl, path) {
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
       continue;
     }
-    if (!response.ok) {
-      throw Object.assign(new Error(`GET ${path}: HTTP ${response.status}`), { network: true });
-    }
+    let body;
     try {
-      return await response.json();
+      body = await response.json();
     } catch (error) {
-      throw Object.assign(new Error(`GET ${path}: not JSON (${error.message})`), { network: true });
+      throw networkError(`GET ${path}: ${response.ok ? `not JSON (${error.message})` : `HTTP ${response.status}`}`, { status: response.status });
     }
+    if (!response.ok) throw networkError(`GET ${path}: HTTP ${response.status}`, { status: response.status, body });
+    return body;
   }
 }
 
-/** The house's signer and EIP-712 domain, as the manifest publishes them. */
-export async function fetchTrust(baseUrl) {
-  const manifest = await getJson(baseUrl, '/api/arcade/manifest');
-  return { signer: manifest.signer ?? null, domain: manifest.signing_domain ?? null };
-}
+/** The manifest, as the arcade publishes it (signer, signing domain, signed marks). */
+export const fetchManifest = (baseUrl, options) => getJson(baseUrl, '/api/arcade/manifest', options);
 
-/** Every settled receipt with bet_id > after, in bet order, at most `limit` (all when null). */
-export async function fetchReceipts(baseUrl, { after = 0, limit = null } = {}) {
-  const receipts = [];
+/** Every published seed batch, without rows: the signed roots. */
+export const fetchBatchList = (baseUrl, options) => getJson(baseUrl, '/api/arcade/seed-batches', options);
+
+/** One seed batch with its rows. */
+export const fetchBatch = (baseUrl, batchId, options) => getJson(baseUrl, `/api/arcade/seed-batches/${batchId}`, options);
+
+/**
+ * The feed's receipts with bet ids in (after, until], page by page, in bet order: an async
+ * iterator of arrays. Receipts past `until` are not read (they settled after the batches were
+ * read). `state.problems` collects the `feed_paging` failures that ended the reading;
+ * `state.last` is the last bet id read.
+ */
+export async function* feedPages(baseUrl, { after = 0, until = Infinity, page = PAGE, state = {} }) {
+  state.problems ??= [];
+  state.last = after;
   let cursor = after;
-  while (limit === null || receipts.length < limit) {
-    const page = await getJson(baseUrl, `/api/arcade/receipts?after=${cursor}&limit=${PAGE}`);
-    receipts.push(...page.receipts);
-    if (page.next_after === null || page.next_after === undefined || page.receipts.length === 0) break;
-    cursor = page.next_after;
+  const stop = (why, betId = null) => state.problems.push({ check: 'feed_paging', bet_id: betId, why });
+  while (cursor < until) {
+    const answer = await getJson(baseUrl, `/api/arcade/receipts?after=${cursor}&limit=${page}`);
+    const receipts = Array.isArray(answer?.receipts) ? answer.receipts : null;
+    if (!receipts) return stop(`the page after bet ${cursor} has no receipts list`);
+    const taken = [];
+    for (const receipt of receipts) {
+      const betId = receipt?.bet_id;
+      if (!Number.isSafeInteger(betId)) return stop(`the page after bet ${cursor} holds a receipt without a bet id`);
+      if (betId <= state.last) {
+        yield taken;
+        return stop(betId === state.last ? `bet ${betId} repeats` : `bet ${betId} comes after bet ${state.last}: the feed must strictly increase`, betId);
+      }
+      if (betId > until) break;
+      taken.push(receipt);
+      state.last = betId;
+    }
+    yield taken;
+    if (taken.length < receipts.length || state.last >= until) return;
+    const next = answer.next_after;
+    if (next === null || next === undefined || receipts.length === 0) return;
+    if (!(Number.isSafeInteger(next) && next > cursor)) return stop(`next_after ${next} does not advance past ${cursor}`);
+    if (next !== state.last) return stop(`next_after ${next} is not the page's last bet ${state.last}`);
+    cursor = next;
   }
-  return limit === null ? receipts : receipts.slice(0, limit);
-}
-
-/** The newest bet id (0 when nothing was played), to audit only the last N rounds. */
-export async function latestBetId(baseUrl) {
-  const recent = await getJson(baseUrl, '/api/arcade/recent?limit=1');
-  return recent[0]?.bet_id ?? 0;
-}
-
-/** Every published seed batch with its rounds. */
-export async function fetchBatches(baseUrl) {
-  const list = await getJson(baseUrl, '/api/arcade/seed-batches');
-  const batches = [];
-  for (const batch of list) batches.push(await getJson(baseUrl, `/api/arcade/seed-batches/${batch.batch_id}`));
-  return batches;
 }

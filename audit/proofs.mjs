@@ -1,7 +1,8 @@
-// The audit's one contact with the wasm proof functions: arcade-proofs' checkSigned,
-// expectedReceiptMessages and expectedSeedBatchMessage, arcade-wasm's verifyInclusion and
-// merkleRoot. Each check answers null when it holds, or why it does not. The signer and
-// domain always come from the manifest, never from the object checked.
+// The checks' one contact with the wasm proof functions: arcade-proofs' checkSigned,
+// recoverTypedDataSigner, expectedReceiptMessages and expectedSeedBatchMessage, arcade-wasm's
+// verifyInclusion and merkleRoot. Each check answers null when it holds, or why it does not.
+// The signer and domain always come from the trust (the pinned signer, or the manifest's),
+// never from the object checked.
 
 const parse = (value) => (typeof value === 'string' ? JSON.parse(value) : value);
 const reason = (report) => (report.problems?.length ? report.problems.join('; ') : JSON.stringify(report));
@@ -19,16 +20,35 @@ export function checkSignature(proofs, signed, { trust, primaryType, message }) 
   }
 }
 
-/** The Commitment and Receipt messages a receipt's fields call for (docs/proofs.md). */
-export function expectedMessages(proofs, receipt) {
-  return parse(proofs.expectedReceiptMessages(JSON.stringify(receipt)));
+/** True when the signature module's `checkSigned` knows the type `name`. */
+export function knowsType(proofs, name) {
+  try {
+    return Object.hasOwn(parse(proofs.signedTypes()), name);
+  } catch {
+    return false;
+  }
+}
+
+/** The EIP-55 address that signed typed data, or throws why not. */
+export function recoverSigner(proofs, { signature, typed_data: typedData }) {
+  return proofs.recoverTypedDataSigner(JSON.stringify(typedData), signature);
+}
+
+/**
+ * The Commitment and Receipt messages a receipt's fields call for (docs/proofs.md). `marks`
+ * (the manifest's signed marks) say which Receipt type a bet was signed with.
+ */
+export function expectedMessages(proofs, receipt, marks = null) {
+  const args = [JSON.stringify(receipt)];
+  if (marks) args.push(JSON.stringify(marks));
+  return parse(proofs.expectedReceiptMessages(...args));
 }
 
 /** A commitment is leaf `index` of a batch of `size` under `root`, by its audit path. */
 export function checkInclusion(wasm, { commitment, index, size, audit_path, root }) {
   try {
     const included = wasm.verifyInclusion({ commitment, index, size, audit_path, merkle_root: root });
-    return included ? null : `seed commitment not in batch (root ${root.slice(0, 12)}…) at index ${index}`;
+    return included ? null : `seed commitment not in batch (root ${String(root).slice(0, 12)}…) at index ${index}`;
   } catch (error) {
     return `inclusion proof: ${failed(error)}`;
   }

@@ -6,32 +6,52 @@ function gameLines(games) {
   const lines = ['', 'game       rounds  (house agents)   wagered   paid out   return to player   expected (95% interval)'];
   for (const [game, s] of Object.entries(games)) {
     const interval = s.interval ? `${pct(s.expected_return)} (${pct(s.interval[0])} – ${pct(s.interval[1])})` : '—';
-    const flag = s.within_interval === false ? '  outside the 95% interval' : '';
+    const flag = s.in_band === false ? '  OUT OF BAND (p < 0.001)' : s.within_interval === false ? '  outside the 95% interval' : '';
     lines.push(`${game.padEnd(10)} ${String(s.rounds).padStart(6)}  (${String(s.house_agent_rounds).padStart(5)})     ${String(s.wagered).padStart(9)}  ${String(s.paid_out).padStart(9)}   ${pct(s.realized_return).padStart(16)}   ${interval}${flag}`);
   }
   return lines;
 }
 
+function where(f) {
+  if (f.bet_id != null) return `bet ${f.bet_id}`;
+  if (f.batch_id != null) return `batch ${f.batch_id}${f.index != null ? ` index ${f.index}` : ''}`;
+  return 'arcade';
+}
+
+function failureLines(report) {
+  if (report.failures_total === 0) return ['', 'no failures: every round re-derives and every proof holds'];
+  const shown = report.failures.slice(0, 20);
+  const lines = ['', `FAILURES: ${report.failures_total}${report.failures_total > shown.length ? ` (first ${shown.length})` : ''}` +
+    ` — checks failed: ${Object.entries(report.failed_checks).map(([c, n]) => `${c} ${n}`).join(', ')}`];
+  for (const f of shown) lines.push(`  ${where(f)} [${f.check}]: ${f.why}`);
+  return lines;
+}
+
+function statsLines(report, { strictStats = false } = {}) {
+  if (report.stats_problems.length === 0) return [];
+  return ['', `STATISTICS OUT OF BAND${strictStats ? ' (a failure: --strict-stats)' : ''}:`, ...report.stats_problems.map((s) => `  ${s}`)];
+}
+
 /** The summary as lines of text. */
-export function formatReport(report) {
+export function formatReport(report, options = {}) {
+  const marks = report.signed_marks;
+  const signer = report.signer_pinned
+    ? `signer ${report.signer} (pinned; the manifest names ${report.manifest_signer ?? 'none'})`
+    : `signer ${report.signer ?? 'not published'} (from the manifest, not pinned: --signer pins it)`;
   const lines = [
-    `arcade audit of ${report.base_url} (signer ${report.signer ?? 'not published'})`,
-    `rounds audited: ${report.rounds}   signed and verified: ${report.verified}   unsigned (before signing began): ${report.unsigned}   failed: ${report.failed}`,
+    `arcade audit of ${report.base_url}: ${signer}`,
+    `signed marks: ${marks.published ? `every bet from ${marks.signed_from} on is signed (house_agent signed from ${marks.house_agent_signed_from})` : 'none published: every bet must carry its proofs'}`,
+    `rounds audited: ${report.rounds} (bets ${report.window.after + 1}–${report.window.until})   pass: ${report.verified}   consistent, not proven (unsigned, before signing began): ${report.unsigned}   failed: ${report.failed}`,
     `seed batches: ${report.batches.length} (${report.batches.filter((b) => b.ok).length} hold)`,
     ...gameLines(report.games),
     '',
     `dice rolls, 100 bins: chi-square ${report.dice_rolls.statistic?.toFixed(2) ?? '—'} (${report.dice_rolls.df} df), p = ${p(report.dice_rolls.p_value)}`,
     `roulette pockets, 37 bins: chi-square ${report.roulette_pockets.statistic?.toFixed(2) ?? '—'} (${report.roulette_pockets.df} df), p = ${p(report.roulette_pockets.p_value)}`,
+    ...statsLines(report, options),
+    ...failureLines(report),
   ];
-  if (report.failures.length > 0) {
-    lines.push('', `FAILURES: ${report.failures.length}${report.failures.length > 20 ? ' (first 20)' : ''}`);
-    for (const f of report.failures.slice(0, 20)) {
-      const where = f.bet_id != null ? `bet ${f.bet_id}`
-        : f.batch_id != null ? `batch ${f.batch_id}${f.index != null ? ` index ${f.index}` : ''}` : 'arcade';
-      lines.push(`  ${where}: ${f.why}`);
-    }
-  } else {
-    lines.push('', 'no failures: every round re-derives and every proof holds');
-  }
+  // A signer that is not the pinned one, or marks that do not hold, go first and loud.
+  const trust = report.failures.filter((f) => f.check === 'signer' || f.check === 'marks');
+  if (trust.length > 0) lines.unshift(...trust.map((f) => `!!! ${f.check.toUpperCase()}: ${f.why}`), '');
   return lines.join('\n');
 }

@@ -63,22 +63,33 @@ export function addRound(tally, { game, params, wager, payout, house_agent }) {
   return tally;
 }
 
+/** Two-sided z of the alarm band: a fair game leaves it with probability 0.001. */
+export const ALARM_Z = 3.2905;
+/** The alarm p for the chi-square tests, the same 0.001. */
+export const ALARM_P = 0.001;
+/** Fewer rounds of a game than this and its return is not judged (the normal law is too rough). */
+export const MIN_RTP_ROUNDS = 100;
+
 /**
  * Realized return to player (paid out / wagered) beside the exact expected return for exactly
- * these bets, and the 95% interval the realized return falls in when the game is fair
- * (normal approximation: expected ± 1.96 σ / wagered).
+ * these bets, the 95% interval the realized return falls in when the game is fair (normal
+ * approximation: expected ± 1.96 σ / wagered), and the alarm band (± 3.29 σ, p = 0.001):
+ * `in_band` is false when the return leaves it, null with fewer than MIN_RTP_ROUNDS rounds.
  */
 export function summarize(tally) {
   const { rounds, house_agent_rounds, wagered, paid_out } = tally;
-  if (wagered === 0) return { rounds, house_agent_rounds, wagered, paid_out, realized_return: null, expected_return: null, interval: null, within_interval: null };
+  if (wagered === 0) return { rounds, house_agent_rounds, wagered, paid_out, realized_return: null, expected_return: null, interval: null, within_interval: null, alarm_interval: null, in_band: null };
   const expected = tally.expected / wagered;
-  const half = (1.96 * Math.sqrt(tally.variance)) / wagered;
+  const sigma = Math.sqrt(tally.variance) / wagered;
   const realized = paid_out / wagered;
-  const interval = [expected - half, expected + half];
+  const interval = [expected - 1.96 * sigma, expected + 1.96 * sigma];
+  const alarm = [expected - ALARM_Z * sigma, expected + ALARM_Z * sigma];
   return {
     rounds, house_agent_rounds, wagered, paid_out,
     realized_return: realized, expected_return: expected, interval,
     within_interval: realized >= interval[0] && realized <= interval[1],
+    alarm_interval: alarm,
+    in_band: rounds < MIN_RTP_ROUNDS ? null : realized >= alarm[0] && realized <= alarm[1],
   };
 }
 
@@ -155,22 +166,60 @@ export function gammaQ(a, x) {
   return Math.min(1, front * h);
 }
 
-/**
- * Everything the page and the audit report about a set of re-derived rounds. Each round is
- * `{game, params, wager, payout, house_agent, roll_hundredths?, pocket?}`.
- */
-export function fairnessStats(rounds) {
-  const games = Object.fromEntries(GAMES.map((g) => [g, newTally()]));
-  const dice = Array(DICE_BINS).fill(0);
-  const pockets = Array(ROULETTE_BINS).fill(0);
-  for (const round of rounds) {
-    addRound(games[round.game], round);
-    if (round.game === 'dice') dice[diceBin(round.roll_hundredths)] += 1;
-    if (round.game === 'roulette') pockets[round.pocket] += 1;
-  }
+/** A running account of re-derived rounds: a tally per game and the two histograms. */
+export function newStats() {
   return {
-    games: Object.fromEntries(GAMES.map((g) => [g, summarize(games[g])])),
-    dice_rolls: { bins: dice, ...chiSquare(dice, diceBinChances()) },
-    roulette_pockets: { bins: pockets, ...chiSquare(pockets, pocketChances()) },
+    games: Object.fromEntries(GAMES.map((g) => [g, newTally()])),
+    dice: Array(DICE_BINS).fill(0),
+    pockets: Array(ROULETTE_BINS).fill(0),
   };
+}
+
+/** Adds one re-derived round `{game, params, wager, payout, house_agent, roll_hundredths?, pocket?}`. */
+export function addToStats(stats, round) {
+  addRound(stats.games[round.game], round);
+  if (round.game === 'dice') stats.dice[diceBin(round.roll_hundredths)] += 1;
+  if (round.game === 'roulette') stats.pockets[round.pocket] += 1;
+  return stats;
+}
+
+/** What the page and the audit report about the rounds added so far. */
+export function statsOf(stats) {
+  return {
+    games: Object.fromEntries(GAMES.map((g) => [g, summarize(stats.games[g])])),
+    dice_rolls: { bins: stats.dice, ...chiSquare(stats.dice, diceBinChances()) },
+    roulette_pockets: { bins: stats.pockets, ...chiSquare(stats.pockets, pocketChances()) },
+  };
+}
+
+/** Everything the page and the audit report about a set of re-derived rounds. */
+export function fairnessStats(rounds) {
+  const stats = newStats();
+  for (const round of rounds) addToStats(stats, round);
+  return statsOf(stats);
+}
+
+/** Fewest rolls (pockets) for a chi-square test: an expected count of 5 per bin. */
+const MIN_CHI_ROUNDS = { dice_rolls: 5 * DICE_BINS, roulette_pockets: 5 * ROULETTE_BINS };
+
+/**
+ * The statistics out of band, in words (empty when none is): a game's return outside its alarm
+ * band, or a histogram's chi-square p below ALARM_P. Each alone happens to a fair game once in
+ * a thousand audits.
+ */
+export function statsProblems(stats) {
+  const pct = (x) => `${(100 * x).toFixed(2)}%`;
+  const found = [];
+  for (const [game, s] of Object.entries(stats.games)) {
+    if (s.in_band === false) {
+      found.push(`${game}: return to player ${pct(s.realized_return)} over ${s.rounds} rounds, outside its band ${pct(s.alarm_interval[0])} – ${pct(s.alarm_interval[1])} (expected ${pct(s.expected_return)}, p < ${ALARM_P})`);
+    }
+  }
+  for (const [name, what] of [['dice_rolls', 'dice rolls'], ['roulette_pockets', 'roulette pockets']]) {
+    const test = stats[name];
+    if (test.total >= MIN_CHI_ROUNDS[name] && test.p_value !== null && test.p_value < ALARM_P) {
+      found.push(`${what}: chi-square ${test.statistic.toFixed(1)} (${test.df} df) over ${test.total} rounds, p = ${test.p_value.toExponential(2)} < ${ALARM_P}`);
+    }
+  }
+  return found;
 }

@@ -1,10 +1,15 @@
 // The verifier page: the live floor, three ways to verify a round, the fairness monitor
-// (monitor.js), the golden-vector self-check.
-// Every verdict is computed here by the wasm core; the server only supplies receipts.
-import { commitment, deriveCoinflip, deriveDice, deriveRoulette, verify, version } from '../wasm/arcade.js';
+// (monitor.js), the golden-vector self-check. Every verdict is audit/verdicts.mjs's, computed
+// here by the wasm core and the signature checker against the signer this browser pinned
+// (pin.js): the server only supplies receipts, the manifest and the seed batches. Checks are
+// sequenced: a late answer never replaces the verdict of a later request.
+import * as wasm from '../wasm/arcade.js';
+import { latestOnly, verifyBet, verifyReceipt } from './bet.mjs';
 import { startMonitor } from './monitor.js';
-import { explain, refused } from './steps.js';
-import { core } from './verifier.js';
+import { pinned } from './pin.js';
+import { stepsOf } from './steps.js';
+import { FROM_READER, failedChecks, headline, judgeRound, refusedVerdict, subject } from './verdicts.mjs';
+import { core, modules, tone } from './verifier.js';
 
 const $ = (selector) => document.querySelector(selector);
 const el = (tag, text, className) => {
@@ -13,14 +18,15 @@ const el = (tag, text, className) => {
   if (className) node.className = className;
   return node;
 };
+const MARK = { ok: '✔', fail: '✘', skip: '–' };
 
-function show({ verdict, reason, steps }) {
-  const box = el('div', undefined, `verdict ${verdict}`);
-  box.dataset.verdict = verdict;
-  box.append(el('strong', verdict === 'pass' ? 'PASS: provably fair' : 'FAIL'), el('p', reason));
+function show({ verdict, receipt }) {
+  const box = el('div', undefined, `verdict ${tone(verdict.verdict)}`);
+  Object.assign(box.dataset, { verdict: verdict.verdict, check: verdict.check ?? '', checks: failedChecks(verdict).join(' '), betId: String(verdict.bet_id ?? ''), signer: verdict.signer ?? '' });
+  box.append(el('strong', headline(verdict)), el('p', subject(verdict), 'subject'), el('p', verdict.reason));
   const list = el('ol');
-  for (const step of steps) {
-    const item = el('li', `${step.ok ? '✔' : '✘'} ${step.title}`);
+  for (const step of stepsOf(receipt, verdict)) {
+    const item = el('li', `${MARK[step.state]} ${step.title}`);
     item.append(el('pre', step.detail));
     list.append(item);
   }
@@ -28,21 +34,33 @@ function show({ verdict, reason, steps }) {
   $('#result').replaceChildren(box);
 }
 
-function check(receipt) {
+const latest = latestOnly();
+
+/** Runs one check; its verdict is shown only if no later check started meanwhile. */
+async function run(check) {
+  const turn = latest.start();
+  $('#result').dataset.state = 'checking';
+  let outcome;
   try {
-    show(explain(receipt, verify(receipt)));
+    outcome = await check(turn.signal);
   } catch (error) {
-    show(refused(error));
+    if (error.name === 'AbortError') return;
+    outcome = { verdict: refusedVerdict({ check: 'answer', why: error.message }), receipt: null };
   }
+  if (!turn.isLatest()) return;
+  $('#result').dataset.state = 'done';
+  show(outcome);
 }
 
-async function byId(id) {
-  const response = await fetch(`/api/arcade/verify/${encodeURIComponent(id)}`);
-  const body = await response.json();
-  if (!response.ok) return show({ verdict: 'fail', reason: `${body.code}: ${body.detail}`, steps: [] });
-  check(body);
+function byId(id) {
+  return run(async (signal) => verifyBet({ api: location.origin, betId: String(id), modules: await modules(), pin: await pinned(), signal }));
 }
 
+function pasted(text) {
+  return run(async (signal) => verifyReceipt({ api: location.origin, receipt: text, modules: await modules(), pin: await pinned(), signal }));
+}
+
+/** By hand: a derived round is its own receipt, the reader's, judged with no server call. */
 function byHand() {
   const game = $('#hand-game').value;
   const call = $('#hand-call').value.trim();
@@ -56,16 +74,17 @@ function byHand() {
     wager: Number($('#hand-wager').value),
     params,
   };
-  try {
-    const derive = { coinflip: deriveCoinflip, dice: deriveDice, roulette: deriveRoulette }[game];
-    const derived = derive(input);
-    const committed = $('#hand-commitment').value.trim().toLowerCase();
-    // A derived round is its own receipt: checking it shows every step of the derivation.
-    const receipt = { ...derived, commitment: committed || commitment(input.server_seed) };
-    check(receipt);
-  } catch (error) {
-    show(refused(error));
-  }
+  return run(async () => {
+    try {
+      const derive = { coinflip: wasm.deriveCoinflip, dice: wasm.deriveDice, roulette: wasm.deriveRoulette }[game];
+      const derived = derive(input);
+      const committed = $('#hand-commitment').value.trim().toLowerCase();
+      const receipt = { ...derived, commitment: committed || wasm.commitment(input.server_seed) };
+      return { verdict: judgeRound({ wasm, proofs: null, trust: null, batches: null }, receipt, { from: FROM_READER }), receipt };
+    } catch (error) {
+      return { verdict: refusedVerdict({ check: 'rederive', why: `${error.code ?? 'error'}: ${error.message}` }), receipt: null };
+    }
+  });
 }
 
 function tabs() {
@@ -126,7 +145,7 @@ async function selfCheck() {
   let passed = 0;
   const failed = [];
   for (const c of cases) {
-    const report = verify(c.receipt);
+    const report = wasm.verify(c.receipt);
     const t = report.trace;
     const ok = report.verified && t.block0 === c.expect.block0 && t.u0 === c.expect.u0 && t.u1 === c.expect.u1;
     if (ok) passed += 1;
@@ -143,23 +162,18 @@ async function selfCheck() {
 async function main() {
   tabs();
   await core();
-  const v = version();
+  const v = wasm.version();
   $('#wasm-version').textContent = `arcade-wasm ${v.package}, fairness v${v.fairness_version}`;
   $('#panel-id').addEventListener('submit', (e) => { e.preventDefault(); byId($('#bet-id').value); });
-  $('#panel-receipt').addEventListener('submit', (e) => {
-    e.preventDefault();
-    try {
-      check(JSON.parse($('#receipt').value));
-    } catch (error) {
-      show({ verdict: 'fail', reason: `not a receipt: ${error.message}`, steps: [] });
-    }
-  });
+  $('#panel-receipt').addEventListener('submit', (e) => { e.preventDefault(); pasted($('#receipt').value); });
   $('#panel-hand').addEventListener('submit', (e) => { e.preventDefault(); byHand(); });
   $('#self-check').addEventListener('click', selfCheck);
   startMonitor();
   document.body.dataset.ready = 'true';
   performance.mark('arcade:ready');
   floor().catch((error) => { $('#house').textContent = `floor unavailable: ${error.message}`; });
+  // The signer is pinned (or its change shown) as soon as the manifest is read.
+  pinned().then((pin) => { $('#embed-snippet').textContent = snippet(pin.signer); });
 }
 
 main();

@@ -1,52 +1,31 @@
-// The fairness monitor: the last N rounds of the public feed, each re-derived in this browser by
-// the wasm core (the server's outcome and payout are compared, never used), its signatures and
-// seed-batch proof checked, then drawn: the return to player per game beside the exact
-// expectation and its 95% band, and the dice rolls and roulette pockets against a fair law.
+// The fairness monitor: the last N rounds of the public feed, audited in this browser exactly as
+// the audit command audits the floor (audit/floor.mjs): each round re-derived by the wasm core
+// (the server's outcome and payout are compared, never used), its signatures checked against
+// the pinned signer, its seed shown in a signed batch and compared with the batch's row, the
+// feed's paging checked and every settled bet of the recent batches found in it. Then drawn:
+// the return to player per game beside the exact expectation and its 95% band, and the dice
+// rolls and roulette pockets against a fair law; statistics out of band raise a banner.
 // Runs when the section comes into view, and again on "Check".
-import * as wasm from '../wasm/arcade.js';
 import { histogram, returnChart } from './charts.js';
-import { fetchReceipts, fetchTrust, getJson, latestBetId } from './feed.mjs';
-import { isUnsigned, judgeReceipt, rederive } from './rounds.mjs';
-import {
-  GAMES, addRound, diceBinChances, fairnessStats, newTally, pocketChances, summarize,
-} from './stats.mjs';
+import { auditFloor } from './floor.mjs';
+import { pinned } from './pin.js';
+import { GAMES, addRound, diceBinChances, newTally, pocketChances, summarize } from './stats.mjs';
+import { modules } from './verifier.js';
 
 const $ = (selector) => document.querySelector(selector);
 const el = (tag, text, className) => Object.assign(document.createElement(tag), text === undefined ? {} : { textContent: text }, className ? { className } : {});
 const pct = (x) => (x === null ? '—' : `${(100 * x).toFixed(2)}%`);
 const pValue = (p) => (p === null ? '—' : p < 0.0001 ? p.toExponential(1) : p.toFixed(3));
 
-let proofsModule;
-/** The signature module (/wasm/arcade_proofs.js), or null where the server does not serve it. */
-function loadProofs() {
-  proofsModule ??= import('../wasm/arcade_proofs.js')
-    .then(async (module) => {
-      await module.default({ module_or_path: new URL('../wasm/arcade_proofs_bg.wasm', import.meta.url) });
-      return module;
-    })
-    .catch(() => null);
-  return proofsModule;
-}
-
-/** Without the proofs module a round is only re-derived (its signatures shown as not checked). */
-function judgeWithoutProofs(receipt) {
-  const { round, why } = rederive(wasm, receipt);
-  const status = why ? 'failed' : isUnsigned(receipt.proofs) ? 'unsigned' : 'verified';
-  return { round, status, failures: why ? [why] : [] };
-}
-
+/** Audits the last `n` rounds: the floor's report and the re-derived rounds, in bet order. */
 async function judgeAll(n) {
-  const base = location.origin;
-  const [proofs, trust, batchList, latest] = await Promise.all([
-    loadProofs(), fetchTrust(base), getJson(base, '/api/arcade/seed-batches').catch(() => []), latestBetId(base),
-  ]);
-  const receipts = await fetchReceipts(base, { after: Math.max(0, latest - n), limit: n });
-  const context = { wasm, proofs, trust, batches: new Map(batchList.map((b) => [b.batch_id, b])) };
-  const judged = receipts.map((receipt) => ({
-    bet_id: receipt.bet_id,
-    ...(proofs ? judgeReceipt(context, receipt) : judgeWithoutProofs(receipt)),
-  }));
-  return { judged, signaturesChecked: proofs !== null };
+  const [loaded, pin] = await Promise.all([modules(), pinned()]);
+  const rounds = [];
+  const report = await auditFloor({
+    baseUrl: location.origin, modules: loaded, pin, limit: n, recent: true,
+    onRound: (verdict) => { if (verdict.round) rounds.push(verdict.round); },
+  });
+  return { report, rounds, signaturesChecked: loaded.proofs !== null };
 }
 
 /** Running return per game after each of its rounds. */
@@ -60,8 +39,9 @@ function runningReturns(rounds) {
   return points;
 }
 
-function showCounts(counts, signaturesChecked) {
+function showCounts(report, signaturesChecked) {
   const box = $('#monitor-status');
+  const counts = { rounds: report.rounds, verified: report.verified, unsigned: report.unsigned, failed: report.failed, failures: report.failures_total, verdict: report.verdict };
   Object.assign(box.dataset, { state: 'done', ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, String(v)])) });
   const stat = (label, value, cls) => {
     const cell = el('div', undefined, cls);
@@ -69,23 +49,43 @@ function showCounts(counts, signaturesChecked) {
     return cell;
   };
   box.replaceChildren(
-    stat('Rounds checked', counts.rounds),
-    stat(signaturesChecked ? 'Verified and signed' : 'Re-derived', counts.verified, 'ok'),
-    stat('Failed', counts.failed, counts.failed > 0 ? 'bad' : ''),
-    stat('Unsigned (re-derived; before signing began)', counts.unsigned),
+    stat('Rounds checked', report.rounds),
+    stat('Pass: proven', report.verified, 'ok'),
+    stat('Consistent, not proven', report.unsigned),
+    stat('Failed checks', report.failures_total, report.failures_total > 0 ? 'bad' : ''),
   );
-  $('#monitor-note').textContent = signaturesChecked ? ''
-    : 'Signatures were not checked: this server does not serve the proofs module (/wasm/arcade_proofs.js).';
+  $('#monitor-note').textContent = (signaturesChecked ? '' : 'Signatures were not checked: this server does not serve the proofs module (/wasm/arcade_proofs.js), so no round is proven. ') +
+    `Signer ${report.signer ?? 'none'}${report.signer_pinned ? ' (pinned in this browser)' : ''}; bets ${report.window.after + 1}–${report.window.until}.`;
 }
 
-function showFailures(failed) {
+function where(f) {
+  if (f.bet_id != null) return `bet ${f.bet_id}`;
+  if (f.batch_id != null) return `batch ${f.batch_id}${f.index != null ? ` index ${f.index}` : ''}`;
+  return 'arcade';
+}
+
+function showFailures(report) {
   const box = $('#monitor-failures');
-  if (failed.length === 0) return box.replaceChildren();
+  if (report.failures_total === 0) return box.replaceChildren();
   const banner = el('div', undefined, 'verdict fail');
   banner.dataset.verdict = 'fail';
-  banner.append(el('strong', `FAIL: ${failed.length} round${failed.length === 1 ? '' : 's'} did not verify`));
+  banner.dataset.checks = Object.keys(report.failed_checks).join(' ');
+  const checks = Object.entries(report.failed_checks).map(([c, n]) => `${c} ${n}`).join(', ');
+  banner.append(el('strong', `FAIL: ${report.failures_total} check${report.failures_total === 1 ? '' : 's'} failed (${checks})`));
   const list = el('ul');
-  for (const f of failed.slice(0, 20)) list.append(el('li', `bet ${f.bet_id}: ${f.failures.join('; ')}`));
+  for (const f of report.failures.slice(0, 20)) list.append(el('li', `${where(f)} [${f.check}]: ${f.why}`));
+  banner.append(list);
+  box.replaceChildren(banner);
+}
+
+function showStats(report) {
+  const box = $('#monitor-stats');
+  box.dataset.state = report.stats_problems.length > 0 ? 'out-of-band' : 'in-band';
+  if (report.stats_problems.length === 0) return box.replaceChildren();
+  const banner = el('div', undefined, 'banner stats');
+  banner.append(el('strong', 'Statistics out of band: a fair floor shows this once in a thousand checks'));
+  const list = el('ul');
+  for (const why of report.stats_problems) list.append(el('li', why));
   banner.append(list);
   box.replaceChildren(banner);
 }
@@ -99,7 +99,7 @@ function showGames(games) {
     for (const cell of [game, `${s.rounds} (${s.house_agent_rounds})`, s.wagered, s.paid_out, pct(s.realized_return), pct(s.expected_return), interval]) {
       row.append(el('td', String(cell)));
     }
-    if (s.within_interval === false) row.className = 'outside';
+    if (s.within_interval === false) row.className = s.in_band === false ? 'outside out-of-band' : 'outside';
     return row;
   });
   $('#monitor-games tbody').replaceChildren(...rows);
@@ -122,17 +122,14 @@ function showCharts(rounds, stats) {
 export async function runMonitor(n) {
   const status = $('#monitor-status');
   status.dataset.state = 'running';
-  status.textContent = `Re-deriving the last ${n} rounds in this browser…`;
+  status.textContent = `Auditing the last ${n} rounds in this browser…`;
   try {
-    const { judged, signaturesChecked } = await judgeAll(n);
-    const counts = { rounds: judged.length, verified: 0, failed: 0, unsigned: 0 };
-    for (const j of judged) counts[j.status] += 1;
-    const rounds = judged.map((j) => j.round).filter(Boolean);
-    const stats = fairnessStats(rounds);
-    showCounts(counts, signaturesChecked);
-    showFailures(judged.filter((j) => j.status === 'failed'));
-    showGames(stats.games);
-    showCharts(rounds, stats);
+    const { report, rounds, signaturesChecked } = await judgeAll(n);
+    showCounts(report, signaturesChecked);
+    showFailures(report);
+    showStats(report);
+    showGames(report.games);
+    showCharts(rounds, report);
   } catch (error) {
     status.dataset.state = 'error';
     status.textContent = `monitor unavailable: ${error.message}`;

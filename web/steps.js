@@ -1,5 +1,6 @@
-// How a round is checked, step by step, from a receipt and the wasm core's report. Shared by the
-// verifier page and the embeddable <arcade-verifier> element. Plain data out; no DOM here.
+// How a round is checked, step by step: the re-derivation from the wasm core's report, then the
+// house's proofs from the verdict (audit/verdicts.mjs). Shared by the verifier page and the
+// embeddable <arcade-verifier> element. Plain data out; no DOM here.
 
 /** The outcome mapping of fairness v1, in words and numbers. */
 function mapping(game, u0) {
@@ -16,30 +17,32 @@ function mapping(game, u0) {
   return `(u0 × 37) >> 32 = ${pocket} → pocket ${pocket}`;
 }
 
-/** `{verdict: "pass"|"fail", reason, steps: [{title, detail, ok}]}` for a receipt and its report. */
-export function explain(receipt, report) {
+const state = (ok) => (ok ? 'ok' : 'fail');
+
+/** The re-derivation's steps from the core's report. */
+function derivation(receipt, report) {
   const t = report.trace;
   const ret = t.exact_return;
-  const steps = [
+  return [
     {
       title: 'Commitment',
       detail: `SHA-256(server_seed) = ${report.derived.commitment}\ncommitted before the round:  ${receipt.commitment}`,
-      ok: report.checks.commitment,
+      state: state(report.checks.commitment),
     },
     {
       title: 'HMAC-SHA256',
       detail: `key = server_seed = ${t.hmac_key}\nmessage = client_seed:nonce:0 = ${t.hmac_message}\ndigest (block 0) = ${t.block0}`,
-      ok: true,
+      state: 'ok',
     },
     {
       title: 'Numbers from the digest',
       detail: `u0 = bytes 0..4 = 0x${t.block0.slice(0, 8)} = ${t.u0}\nu1 = bytes 4..8 = 0x${t.block0.slice(8, 16)} = ${t.u1}`,
-      ok: true,
+      state: 'ok',
     },
     {
       title: 'Outcome',
       detail: `${mapping(receipt.game, t.u0)}\nderived ${JSON.stringify(report.derived.result)}; receipt says ${JSON.stringify(receipt.result)}`,
-      ok: report.checks.outcome,
+      state: state(report.checks.outcome),
     },
     {
       title: 'Payout',
@@ -48,16 +51,32 @@ export function explain(receipt, report) {
           `the fraction is paid as one chip iff u1 × ${ret.denominator} < ${ret.remainder} × 2^32: ${ret.bonus_chip ? 'yes' : 'no'}\n` +
           `derived payout ${report.derived.payout}; receipt says ${receipt.payout}`
         : `a loss pays 0; receipt says ${receipt.payout}`,
-      ok: report.checks.payout,
+      state: state(report.checks.payout),
     },
   ];
-  const failed = report.mismatches.map((m) => `${m.field}: derived ${m.derived}, receipt says ${m.claimed}`);
-  return report.verified
-    ? { verdict: 'pass', reason: 'The seed matches its commitment and the outcome and payout re-derive.', steps }
-    : { verdict: 'fail', reason: `Does not re-derive: ${failed.join('; ')}`, steps };
 }
 
-/** An error thrown by the core (with its `code`), as a failed verdict. */
-export function refused(error) {
-  return { verdict: 'fail', reason: `${error.code ?? 'error'}: ${error.message}`, steps: [] };
+const SIGNATURE_CHECKS = ['signer', 'marks', 'proofs', 'commitment_signature', 'receipt_signature'];
+const BATCH_CHECKS = ['batch', 'batch_signature', 'inclusion', 'batch_row'];
+
+/** A proof step: failed when one of `checks` failed, skipped when nothing was proven. */
+function proofStep(title, verdict, checks, passed) {
+  const failed = verdict.failures.filter((f) => checks.includes(f.check));
+  if (failed.length > 0) return { title, detail: failed.map((f) => f.why).join('\n'), state: 'fail' };
+  if (verdict.verdict !== 'pass') return { title, detail: `not proven: ${verdict.unsigned ? 'the receipt carries no proofs' : verdict.reason}`, state: 'skip' };
+  return { title, detail: passed, state: 'ok' };
+}
+
+/** Every step of a verdict (`receipt` the receipt judged, null when none came). */
+export function stepsOf(receipt, verdict) {
+  const steps = receipt && verdict.report ? derivation(receipt, verdict.report) : [];
+  if (!receipt) return steps;
+  const batch = receipt.proofs?.batch;
+  steps.push(
+    proofStep('Signed by the house', verdict, SIGNATURE_CHECKS,
+      `Commitment (at commit) and Receipt (at settlement) signed by ${verdict.signer}${verdict.signer_pinned ? ', the pinned signer' : ', the manifest\'s signer'}`),
+    proofStep('Seed fixed in advance', verdict, BATCH_CHECKS,
+      batch ? `commitment ${receipt.commitment} is leaf ${batch.index} of seed batch ${batch.batch_id} (${batch.size} seeds), whose root the same signer signed before play` : ''),
+  );
+  return steps;
 }

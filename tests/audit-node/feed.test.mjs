@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { test } from 'node:test';
 
-import { fetchReceipts, getJson } from '../../audit/feed.mjs';
+import { feedPages, getJson } from '../../audit/feed.mjs';
 
 /** A server that refuses each path's first `refusals` requests with 429, then answers `body`. */
 async function limitingServer(refusals, body) {
@@ -30,7 +30,8 @@ test('a rate-limited read is waited out and asked again', async () => {
   const server = await limitingServer(2, page);
   try {
     const started = performance.now();
-    const receipts = await fetchReceipts(server.url);
+    const receipts = [];
+    for await (const page of feedPages(server.url, {})) receipts.push(...page);
     assert.deepEqual(receipts.map((r) => r.bet_id), [1, 2]);
     assert.equal(server.seen.get('/api/arcade/receipts?after=0&limit=1000'), 3);
     assert.ok(performance.now() - started >= 1900, 'waited as Retry-After said');

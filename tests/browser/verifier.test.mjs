@@ -119,11 +119,15 @@ test('a round played over the API verifies on the page by id, every step shown',
   await page.click('#panel-id button[type="submit"]');
   const verdict = await page.waitForSelector('#result [data-verdict]');
   assert.equal(await verdict.getAttribute('data-verdict'), 'pass');
+  assert.equal(await verdict.getAttribute('data-bet-id'), String(betId));
+  assert.match(await verdict.textContent(), /PASS: provably fair[\s\S]*signer 0x[0-9a-fA-F]{40} \(pinned\)/);
   const steps = await page.$$eval('#result li', (items) => items.map((i) => i.textContent));
-  assert.equal(steps.length, 5);
+  assert.equal(steps.length, 7);
   assert.ok(steps.every((s) => s.startsWith('✔')), steps.join('\n'));
   assert.match(steps[0], /SHA-256\(server_seed\)/);
   assert.match(steps[3], /\(u0 × 37\) >> 32/);
+  assert.match(steps[5], /Signed by the house/);
+  assert.match(steps[6], /Seed fixed in advance[\s\S]*leaf \d+ of seed batch \d+/);
   await page.screenshot({ path: join(shots, 'verify-by-id.png'), fullPage: true });
 
   // The floor's own verify button does the same.
@@ -146,7 +150,7 @@ test('a tampered receipt fails loudly, naming what does not re-derive', async ()
   await page.close();
 });
 
-test('by hand, offline: seeds and a call re-derive with no server call at all', async () => {
+test('by hand, offline: seeds and a call re-derive with no server call at all, consistent but not proven', async () => {
   const page = await openPage();
   await page.route('**/api/**', (route) => route.abort());
   await page.click('#tab-hand');
@@ -157,8 +161,9 @@ test('by hand, offline: seeds and a call re-derive with no server call at all', 
   await page.fill('#hand-call', 'heads');
   await page.click('#panel-hand button[type="submit"]');
   const verdict = await page.waitForSelector('#result [data-verdict]');
-  assert.equal(await verdict.getAttribute('data-verdict'), 'pass');
-  assert.match(await verdict.textContent(), /0x5a00accf = 1509993679[\s\S]*tails/);
+  // Derived by hand, the round re-derives, but no house proof holds it: never "provably fair".
+  assert.equal(await verdict.getAttribute('data-verdict'), 'consistent, not proven');
+  assert.match(await verdict.textContent(), /CONSISTENT, NOT PROVEN[\s\S]*0x5a00accf = 1509993679[\s\S]*tails/);
   await page.close();
 });
 

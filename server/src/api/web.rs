@@ -19,7 +19,7 @@ use super::security;
 use crate::error::ApiError;
 
 /// The page's own files, compiled in so the binary serves them from anywhere.
-const FILES: [(&str, &str, &str); 13] = [
+const FILES: [(&str, &str, &str); 19] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -55,7 +55,13 @@ const FILES: [(&str, &str, &str); 13] = [
         "text/javascript; charset=utf-8",
         include_str!("../../../web/charts.js"),
     ),
-    // The audit command's own modules: the monitor checks rounds with the same code.
+    (
+        "pin.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/pin.js"),
+    ),
+    // The audit command's own modules: the page, the element and the monitor check rounds
+    // with the same code.
     (
         "stats.mjs",
         "text/javascript; charset=utf-8",
@@ -67,9 +73,14 @@ const FILES: [(&str, &str, &str); 13] = [
         include_str!("../../../audit/feed.mjs"),
     ),
     (
-        "rounds.mjs",
+        "verdicts.mjs",
         "text/javascript; charset=utf-8",
-        include_str!("../../../audit/rounds.mjs"),
+        include_str!("../../../audit/verdicts.mjs"),
+    ),
+    (
+        "trust.mjs",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../audit/trust.mjs"),
     ),
     (
         "proofs.mjs",
@@ -85,6 +96,21 @@ const FILES: [(&str, &str, &str); 13] = [
         "embed-snippet.js",
         "text/javascript; charset=utf-8",
         include_str!("../../../web/embed-snippet.js"),
+    ),
+    (
+        "batches.mjs",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../audit/batches.mjs"),
+    ),
+    (
+        "floor.mjs",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../audit/floor.mjs"),
+    ),
+    (
+        "bet.mjs",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../audit/bet.mjs"),
     ),
 ];
 const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");

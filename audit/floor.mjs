@@ -1,0 +1,143 @@
+// The floor, audited from the outside: the manifest read under the reader's pins, every
+// published seed batch judged and its rows kept, the feed read up to the batches' settled mark
+// (the largest settled bet id they list), every receipt judged (verdicts.mjs) and compared with
+// its batch row, every settled bet of a batch found in the feed, and the statistics tallied as
+// the rounds go by. Shared by the audit command (every batch, or the window of its last
+// `--limit` rounds) and the page's fairness monitor (the recent batches and the last N rounds).
+// Memory: the batch rows (no audit paths) and the tallies; the feed is judged page by page.
+import { judgeBatch, missingFromFeed, newRows, rowFailures, signedBatches } from './batches.mjs';
+import { feedPages, fetchBatch, fetchBatchList, fetchManifest } from './feed.mjs';
+import { addToStats, newStats, statsOf, statsProblems } from './stats.mjs';
+import { readTrust } from './trust.mjs';
+import { FAIL, NOT_PROVEN, PASS, judgeRound } from './verdicts.mjs';
+
+/** Failures kept in the report (all are counted). */
+const KEPT_FAILURES = 1000;
+
+/** Reads one batch again or for the first time, judging it and keeping its rows. */
+async function readBatch(floor, batchId) {
+  const batch = await fetchBatch(floor.baseUrl, batchId);
+  const { summary, failures } = judgeBatch(floor.context, floor.context.batches.get(batchId), batch, floor.rows);
+  floor.summaries.set(batchId, summary);
+  floor.batchFailures.set(batchId, failures);
+  return summary;
+}
+
+/**
+ * The batches to read first: all of them, or (`recent`) every batch still being used and the
+ * newest full ones until they list more than `limit` settled rounds.
+ */
+async function readBatches(floor, list, { recent, limit }) {
+  if (!recent) {
+    for (const { batch_id: id } of list) await readBatch(floor, id);
+    return;
+  }
+  let settled = 0;
+  for (const { batch_id: id, used, size } of list) if (used < size) settled += (await readBatch(floor, id)).settled;
+  for (const { batch_id: id, used, size } of [...list].reverse()) {
+    if (settled > (limit ?? Infinity)) break;
+    if (used >= size) settled += (await readBatch(floor, id)).settled;
+  }
+}
+
+/** The bet ids to read: (after, until]. `until` is the settled mark; `after` leaves the last `limit`. */
+function window(floor, limit) {
+  const ids = [...floor.rows.byBet.keys()];
+  const mark = ids.reduce((a, b) => Math.max(a, b), 0);
+  // Bets below the signed mark were never in a batch: read at least up to it.
+  const until = Math.max(mark, floor.context.trust.marks.signed_from - 1);
+  if (limit === null) return { after: 0, until };
+  ids.sort((a, b) => a - b);
+  return { after: ids.length > limit ? ids[ids.length - limit - 1] : 0, until };
+}
+
+/** Batches a page names that were not read, or whose row was still open when read: read now. */
+async function refresh(floor, page) {
+  const again = new Set();
+  for (const receipt of page) {
+    const claim = receipt.proofs?.batch;
+    if (!claim || !floor.context.batches.has(claim.batch_id)) continue;
+    const rows = floor.rows.byBatch.get(claim.batch_id);
+    if (!rows || !rows[claim.index] || rows[claim.index].state === 'open') again.add(claim.batch_id);
+  }
+  for (const id of again) await readBatch(floor, id);
+}
+
+function keep(floor, failure) {
+  floor.failuresTotal += 1;
+  floor.checks[failure.check] = (floor.checks[failure.check] ?? 0) + 1;
+  if (floor.failures.length < KEPT_FAILURES) floor.failures.push(failure);
+}
+
+/** Judges one page of the feed: each receipt's verdict, its row, the counts and tallies. */
+function judgePage(floor, page, onRound) {
+  for (const receipt of page) {
+    const also = rowFailures(floor.rows, receipt);
+    const verdict = judgeRound(floor.context, receipt, { trustProblems: false, also });
+    floor.counts[verdict.verdict] += 1;
+    if (!verdict.unsigned) floor.signed += 1;
+    floor.first ??= receipt.bet_id;
+    for (const f of verdict.failures) keep(floor, { bet_id: receipt.bet_id, ...f });
+    if (verdict.round) addToStats(floor.stats, verdict.round);
+    onRound?.(verdict, receipt);
+  }
+}
+
+/**
+ * Audits the floor at `baseUrl`. `modules`: `{wasm, proofs}`; `pin`: `{signer, marks}` the
+ * reader pins; `limit`: the last N settled rounds (null: all); `recent`: read only the recent
+ * batches (the monitor); `onRound(verdict, receipt)`: called for every round judged.
+ * Returns the report (`--json` prints it as is).
+ */
+export async function auditFloor({ baseUrl, modules, pin = {}, limit = null, recent = false, page, onRound }) {
+  const trust = readTrust(modules.proofs, await fetchManifest(baseUrl), pin);
+  const list = await fetchBatchList(baseUrl);
+  const context = { ...modules, trust, batches: signedBatches({ ...modules, trust }, list) };
+  const floor = {
+    baseUrl, context, rows: newRows(), summaries: new Map(), batchFailures: new Map(),
+    failures: [], failuresTotal: 0, checks: {}, counts: { [PASS]: 0, [NOT_PROVEN]: 0, [FAIL]: 0 },
+    signed: 0, first: null, stats: newStats(),
+  };
+  for (const problem of trust.problems) keep(floor, { bet_id: null, ...problem });
+  await readBatches(floor, Array.isArray(list) ? list : [], { recent, limit });
+  const { after, until } = window(floor, limit);
+  const feed = {};
+  for await (const taken of feedPages(baseUrl, { after, until, page, state: feed })) {
+    await refresh(floor, taken);
+    judgePage(floor, taken, onRound);
+  }
+  for (const problem of feed.problems) keep(floor, problem);
+  for (const failures of floor.batchFailures.values()) for (const f of failures) keep(floor, f);
+  for (const missing of missingFromFeed(floor.rows, { after, mark: until })) keep(floor, missing);
+  return reportOf(floor, { baseUrl, after, until, last: feed.last });
+}
+
+function reportOf(floor, { baseUrl, after, until, last }) {
+  const { trust } = floor.context;
+  const stats = statsOf(floor.stats);
+  const problems = statsProblems(stats);
+  const rounds = floor.counts[PASS] + floor.counts[NOT_PROVEN] + floor.counts[FAIL];
+  return {
+    base_url: baseUrl,
+    verdict: floor.failuresTotal > 0 ? FAIL : problems.length > 0 ? 'stats out of band' : floor.counts[NOT_PROVEN] > 0 ? NOT_PROVEN : PASS,
+    signer: trust.signer,
+    signer_pinned: trust.pinned,
+    manifest_signer: trust.published_signer,
+    signing_domain: trust.domain,
+    signed_marks: { signed_from: trust.marks.signed_from, house_agent_signed_from: trust.marks.house_agent_signed_from, published: trust.marks.published },
+    window: { after, until },
+    first_bet_id: floor.first,
+    last_bet_id: rounds > 0 ? last : null,
+    rounds,
+    signed: floor.signed,
+    verified: floor.counts[PASS],
+    unsigned: floor.counts[NOT_PROVEN],
+    failed: floor.counts[FAIL],
+    failures_total: floor.failuresTotal,
+    failed_checks: floor.checks,
+    failures: floor.failures,
+    batches: [...floor.summaries.values()],
+    stats_problems: problems,
+    ...stats,
+  };
+}

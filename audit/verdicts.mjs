@@ -1,0 +1,175 @@
+// One round's verdict, the same for every verifier: the audit command, the fairness monitor, the
+// verifier page's three tabs and the <arcade-verifier> element (docs/proofs.md, "Verdicts").
+//
+//   pass                    re-derived by the wasm core, signed by the pinned signer (Commitment
+//                           and Receipt), and its seed included in a seed batch that signer signed;
+//   consistent, not proven  re-derived, but no house proof holds it: a receipt the reader brought
+//                           without proofs, a round from before signing began, or proofs that
+//                           could not be checked here. Never shown as "provably fair";
+//   fail                    a check failed; `check` names the first, `failures` lists them all.
+//
+// Every verdict names the bet id and the signer it was checked against. Plain ES module: Node
+// and browsers alike; the wasm modules and what was read from the arcade come in `context`.
+import { checkInclusion, checkSignature, expectedMessages } from './proofs.mjs';
+import { isAddress } from './trust.mjs';
+
+export const PASS = 'pass';
+export const NOT_PROVEN = 'consistent, not proven';
+export const FAIL = 'fail';
+
+/** A receipt the house served (by bet id, in the feed): from the signed mark on it must be proven. */
+export const FROM_HOUSE = 'house';
+/** A receipt the reader brought (pasted, an attribute, derived by hand): never the house's claim. */
+export const FROM_READER = 'reader';
+
+const describe = (mismatches) =>
+  mismatches.map((m) => `${m.field} claimed ${m.claimed}, derives ${m.derived}`).join('; ');
+
+/** The round as the core re-derives it: `{report, round, why}` (round null when it cannot be). */
+export function rederive(wasm, receipt) {
+  let report;
+  try {
+    report = wasm.verify(receipt);
+  } catch (error) {
+    return { report: null, round: null, why: `does not re-derive (${error.code ?? 'error'}: ${error.message})` };
+  }
+  const { derived } = report;
+  const round = {
+    bet_id: receipt.bet_id,
+    game: receipt.game,
+    params: receipt.params,
+    wager: receipt.wager,
+    payout: derived.payout,
+    house_agent: receipt.house_agent === true,
+    roll_hundredths: derived.result.roll_hundredths,
+    pocket: derived.result.pocket,
+  };
+  return { report, round, why: report.verified ? null : `re-derivation differs: ${describe(report.mismatches)}` };
+}
+
+/** True when a receipt carries no proofs at all (missing, null, or every part null). */
+export const isUnsigned = (proofs) =>
+  !proofs || (proofs.batch == null && proofs.commitment == null && proofs.receipt == null);
+
+/** Why a receipt's proofs do not hold, each `{check, why}` (empty when they all do). */
+export function checkProofs({ wasm, proofs, trust, batches }, receipt) {
+  const found = [];
+  const fail = (check, why) => found.push({ check, why });
+  const { batch, commitment, receipt: signed } = receipt.proofs;
+  if (!batch) fail('proofs', 'signed, but names no seed batch');
+  let expected = null;
+  try {
+    expected = expectedMessages(proofs, receipt, trust.marks.signed ?? null);
+  } catch (error) {
+    fail('proofs', `the receipt cannot be turned into signed messages: ${error.message}`);
+  }
+  if (expected) {
+    for (const [check, primaryType, object, message] of [
+      ['commitment_signature', 'Commitment', commitment, expected.commitment],
+      ['receipt_signature', 'Receipt', signed, expected.receipt],
+    ]) {
+      const why = message ? checkSignature(proofs, object, { trust, primaryType, message }) : `${primaryType}: no message expected (unsigned)`;
+      if (why) fail(check, why);
+    }
+  }
+  if (!batch) return found;
+  const published = batches?.get(batch.batch_id);
+  if (!published) return [...found, { check: 'batch', why: `seed batch ${batch.batch_id} is not published` }];
+  if (published.problem) fail('batch_signature', `seed batch ${batch.batch_id}: ${published.problem}`);
+  if (batch.size !== published.size) fail('inclusion', `batch size ${batch.size}, published ${published.size}`);
+  const why = checkInclusion(wasm, {
+    commitment: receipt.commitment, index: batch.index, size: published.size,
+    audit_path: batch.audit_path, root: published.merkle_root,
+  });
+  if (why) fail('inclusion', why);
+  return found;
+}
+
+/** `{proven, unproven, failures}`: what the house's proofs say of a re-derived receipt. */
+function judgeProofs(context, receipt, from) {
+  const { proofs, trust } = context;
+  const unproven = (why) => ({ proven: false, unproven: why, failures: [] });
+  if (isUnsigned(receipt.proofs)) {
+    const mark = trust?.marks.signed_from ?? 1;
+    const betId = receipt.bet_id;
+    if (from === FROM_HOUSE && !(Number.isSafeInteger(betId) && betId < mark)) {
+      const rule = trust?.marks.published ? `the signed mark: every bet from ${mark} on` : 'no signed marks are published, so every bet';
+      return { proven: false, unproven: null, failures: [{ check: 'proofs', why: `bet ${betId} carries no proofs, yet by ${rule} must carry them` }] };
+    }
+    return unproven(from === FROM_HOUSE
+      ? `unsigned (before signing began: below the signed mark ${mark}): re-derived, but the house signed nothing for it`
+      : 'no house proofs: anyone can build a receipt that re-derives; only the house\'s signatures and seed batch prove one');
+  }
+  if (!proofs) return unproven('its proofs could not be checked here: the signature module is not available');
+  if (!trust || !isAddress(trust.signer)) return unproven('its proofs were not checked: there is no signer to check them against');
+  return { proven: true, unproven: null, failures: checkProofs(context, receipt) };
+}
+
+function reasonOf(verdict, { failures, unproven, receipt, trust }) {
+  if (verdict === FAIL) return failures.map((f) => `${f.check}: ${f.why}`).join('; ');
+  if (verdict === NOT_PROVEN) return unproven;
+  const { batch_id: batchId, index } = receipt.proofs.batch;
+  return `Re-derived by the wasm core; Commitment and Receipt signed by ${trust.signer}${trust.pinned ? ' (pinned)' : ''}; ` +
+    `its seed is index ${index} of seed batch ${batchId}, whose root the same signer signed.`;
+}
+
+/**
+ * Judges one receipt. `context`: `{wasm, proofs, trust, batches}`: the core, the signature
+ * module (null where not available), the trust (`readTrust`; null offline) and the signed
+ * batches (`signedBatches`). `asked`: the bet id that was asked for (the answer must be that
+ * bet); `from`: FROM_HOUSE or FROM_READER. With `trustProblems: false` the trust's own
+ * problems are left to the caller (the floor audit reports them once, not per round); `also`:
+ * failures the caller found besides (the floor's comparison with the batch row).
+ * Returns `{verdict, bet_id, signer, signer_pinned, check, failures, reason, unsigned, round, report}`.
+ */
+export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, trustProblems = true, also = [] } = {}) {
+  const { trust } = context;
+  const failures = [];
+  const betId = receipt?.bet_id ?? null;
+  if (asked !== null && betId !== asked) {
+    failures.push({ check: 'bet_id', why: `the answer is ${betId === null ? 'no bet' : `bet ${betId}`}, not bet ${asked} as asked` });
+  }
+  if (trustProblems) failures.push(...(trust?.problems ?? []));
+  const { report, round, why } = rederive(context.wasm, receipt);
+  if (why) failures.push({ check: 'rederive', why });
+  const proof = judgeProofs(context, receipt ?? {}, from);
+  failures.push(...proof.failures, ...also);
+  const verdict = failures.length > 0 ? FAIL : proof.proven ? PASS : NOT_PROVEN;
+  return {
+    verdict,
+    // The bet asked about, when one was: an answer for another bet is that bet's failure.
+    bet_id: asked ?? betId,
+    signer: trust?.signer ?? null,
+    signer_pinned: trust?.pinned ?? false,
+    check: failures[0]?.check ?? null,
+    failures,
+    reason: reasonOf(verdict, { failures, unproven: proof.unproven, receipt, trust }),
+    unsigned: isUnsigned(receipt?.proofs),
+    round,
+    report,
+  };
+}
+
+/** A verdict that no receipt could be judged for (the arcade's answer was refused). */
+export function refusedVerdict({ check, why, betId = null, trust = null }) {
+  return {
+    verdict: FAIL, bet_id: betId, signer: trust?.signer ?? null, signer_pinned: trust?.pinned ?? false,
+    check, failures: [{ check, why }], reason: `${check}: ${why}`, unsigned: false, round: null, report: null,
+  };
+}
+
+/** The headline a person reads first. */
+export function headline(verdict) {
+  if (verdict.verdict === PASS) return 'PASS: provably fair';
+  if (verdict.verdict === NOT_PROVEN) return 'CONSISTENT, NOT PROVEN';
+  return `FAIL: ${verdict.check}`;
+}
+
+/** The checks a verdict failed, each once. */
+export const failedChecks = (verdict) => [...new Set(verdict.failures.map((f) => f.check))];
+
+/** Which bet and which signer the verdict is about, in words. */
+export function subject(verdict) {
+  const signer = verdict.signer ? `${verdict.signer}${verdict.signer_pinned ? ' (pinned)' : ' (from the manifest, not pinned)'}` : 'none';
+  return `bet ${verdict.bet_id ?? '(none)'} · signer ${signer}`;
+}

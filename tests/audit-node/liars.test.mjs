@@ -1,0 +1,137 @@
+// The audit command behind a lying proxy (liar.mjs) in front of the real server, one case at a
+// time (cases.mjs): each lie a dishonest house could tell about its floor, and the verdict the
+// audit must give (exit code and the checks it names); a lie the audit cannot see (an answer
+// by bet id, which it never asks for) must leave it passing. The cells go to the table of
+// cases against verifiers (table.mjs), printed at the end.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
+import { startServer } from '../api-node/server.mjs';
+import { lyingCases, matches, cell } from './cases.mjs';
+import { startLiar } from './liar.mjs';
+import { playMany } from './players.mjs';
+import { saveCells, table } from './table.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BIN = process.env.ARCADE_AUDIT ?? join(here, 'node_modules', '.bin', 'arcade-audit');
+/** An audit that has not ended by then never would have (a repeating feed looped the old one). */
+const AUDIT_TIMEOUT_MS = 60_000;
+
+function runAudit(...args) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { maxBuffer: 256 << 20, timeout: AUDIT_TIMEOUT_MS }, (error, stdout, stderr) => {
+      const code = error ? (error.killed ? 'timeout' : error.code) : 0;
+      let report = null;
+      try { report = JSON.parse(stdout); } catch { /* shown by the assertion */ }
+      resolve({ code, stdout, stderr, report });
+    });
+  });
+}
+
+/** What the audit said, as a verdict: exit 0 pass, 1 fail (its checks), 3 stats, else none. */
+function observed({ code, report }) {
+  if (code === 0) return { verdict: 'pass', checks: [] };
+  if (code === 1) {
+    const checks = report?.failed_checks ? Object.keys(report.failed_checks) : (report?.failures ?? []).map((f) => f.check ?? '?');
+    return { verdict: 'fail', checks };
+  }
+  if (code === 3) return { verdict: 'statistics out of band', checks: [] };
+  return { verdict: code === 'timeout' ? `no verdict: still running after ${AUDIT_TIMEOUT_MS / 1000} s` : `exit ${code}`, checks: [] };
+}
+
+const houseKey = generatePrivateKey();
+let server;
+let liar;
+let cases;
+let signer;
+const cells = [];
+
+before(async () => {
+  assert.ok(existsSync(BIN), `${BIN}: install the packaged arcade-wasm (npm ci --install-links)`);
+  process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
+  process.env.ARCADE__SIGNING__KEY = houseKey;
+  server = await startServer();
+  const receipts = await playMany(server.baseUrl, { players: 6, rounds: 60, newAccount: () => privateKeyToAccount(generatePrivateKey()) });
+  const manifest = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
+  signer = manifest.signer;
+  assert.equal(signer, privateKeyToAccount(houseKey).address, 'the server signs with the key the test set');
+  cases = await lyingCases({ receipts, manifest, house: privateKeyToAccount(houseKey), attacker: privateKeyToAccount(generatePrivateKey()) });
+  liar = await startLiar(server.baseUrl);
+});
+
+after(async () => {
+  await liar?.close();
+  await server?.stop();
+  if (cells.length > 0) {
+    saveCells('audit', cells);
+    console.log(`\ncases × the audit command:\n${table(cells)}`);
+  }
+});
+
+test('behind the proxy telling no lie, the audit passes (exit 0)', async () => {
+  liar.use(null);
+  const run = await runAudit(liar.url, '--json', '--signer', signer);
+  assert.equal(run.code, 0, `${run.stderr}\n${run.stdout.slice(0, 3000)}`);
+  assert.equal(run.report.rounds, 360);
+});
+
+for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a']) {
+  test(`case ${name}: the audit's verdict`, async () => {
+    const c = cases.find((x) => x.name === name);
+    liar.use(c.lie);
+    // The signer pinned where it is what the case is about; elsewhere the manifest's is the house's.
+    const run = await runAudit(liar.url, '--json', ...(name === '6' ? ['--signer', signer] : []));
+    const seen = observed(run);
+    cells.push({ case: c.name, title: c.title, verifier: 'audit', observed: seen, expected: c.expect.audit });
+    assert.ok(matches(seen, c.expect.audit), `case ${name} (${c.title}): audit says ${cell(seen)}, expected ${cell(c.expect.audit)}\n${run.stderr}\n${run.stdout.slice(0, 3000)}`);
+    const failures = run.report?.failures ?? [];
+    for (const victim of c.victims ?? []) assert.ok(failures.some((f) => f.bet_id === victim), `bet ${victim} named: ${JSON.stringify(failures.slice(0, 5))}`);
+    if (name === '1') {
+      // The mark excuses only bets no signed batch settles: these were all signed, so every
+      // stripped receipt fails, below the mark too (the page, by id, reads no batch rows: there
+      // the round below the mark is "consistent, not proven", never a pass).
+      const stripped = failures.filter((f) => f.check === 'proofs').map((f) => f.bet_id);
+      assert.ok(stripped.includes(c.bet) && stripped.includes(c.below), JSON.stringify(failures.slice(0, 5)));
+      assert.match(failures.find((f) => f.bet_id === c.below).why, /from a signed seed batch, yet its receipt carries no proofs/);
+      assert.equal(run.report.unsigned, 0);
+    }
+    if (c.inBand) {
+      assert.deepEqual(run.report.stats_problems, [], 'the rigged feed keeps its statistics in band');
+      for (const [game, s] of Object.entries(run.report.games)) assert.notEqual(s.in_band, false, game);
+    }
+    if (name === '6') {
+      // Unpinned, nothing tells a hijacker's key from the house's: the report names the signer.
+      const unpinned = await runAudit(liar.url, '--json');
+      assert.equal(unpinned.code, 0);
+      assert.equal(unpinned.report.signer, c.attacker);
+      const text = await runAudit(liar.url, '--signer', signer);
+      assert.match(text.stdout, /^!!! SIGNER: the manifest names the signer 0x[0-9a-fA-F]{40}, not the pinned/);
+    }
+  });
+}
+
+test('a mark raised above every bet, every proof stripped: a bet a signed seed batch settles still fails "proofs"', async () => {
+  // The house signs new marks with its own key, claiming no bet was ever signed, and strips
+  // every proof: the marks' signature holds, yet its batches list these bets as settled from
+  // seeds it signed for, so they were signed, and a receipt without its proofs is a lie.
+  const { signedMarks } = await import('./cases.mjs');
+  const { onPaths, stripped } = await import('./liar.mjs');
+  const manifest = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
+  const marks = await signedMarks(privateKeyToAccount(houseKey), manifest.signing_domain, 1_000_000, 1_000_000);
+  liar.use({
+    rewrite: onPaths({
+      manifest: (m) => ({ ...m, signed_marks: marks }),
+      feed: (p) => ({ ...p, receipts: p.receipts.map(stripped) }),
+    }),
+  });
+  const run = await runAudit(liar.url, '--json', '--signer', signer);
+  assert.equal(run.code, 1, `${run.stderr}\n${run.stdout.slice(0, 3000)}`);
+  assert.equal(run.report.failed_checks.proofs, 360, JSON.stringify(run.report.failed_checks));
+  assert.equal(run.report.unsigned, 0, 'no bet a batch settles is excused as before signing began');
+});
