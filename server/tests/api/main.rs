@@ -12,6 +12,7 @@ mod clocks;
 mod crashes;
 mod discovery;
 mod facilitator;
+mod fee_bump;
 mod helpers;
 mod lying_facilitator;
 mod mcp_client;
