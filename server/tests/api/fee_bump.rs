@@ -24,8 +24,11 @@ use crate::paying::PaidApp;
 impl PaidApp {
     /// Mines one block whose base fee is `wei`.
     pub async fn mine_at_base_fee(&self, wei: u128) {
-        self.anvil("anvil_setNextBlockBaseFeePerGas", json!([format!("{wei:#x}")]))
-            .await;
+        self.anvil(
+            "anvil_setNextBlockBaseFeePerGas",
+            json!([format!("{wei:#x}")]),
+        )
+        .await;
         self.mine().await;
     }
 
@@ -35,7 +38,8 @@ impl PaidApp {
         provider.get_transaction_receipt(hash).await.unwrap()
     }
 
-    /// Every token transfer to `owner` (transaction hash and value), from the token's logs.
+    /// Every token transfer to `owner` (transaction hash and value), from the token's logs;
+    /// mints (from the zero address: the test dollars a player starts with) left out.
     pub async fn transfers_to(&self, owner: Address) -> Vec<(B256, U256)> {
         let provider = ProviderBuilder::new().connect_http(self.devnet.rpc_url().parse().unwrap());
         let filter = Filter::new()
@@ -48,9 +52,10 @@ impl PaidApp {
             .await
             .unwrap()
             .into_iter()
-            .map(|log| {
+            .filter_map(|log| {
                 let hash = log.transaction_hash.unwrap();
-                (hash, Transfer::decode_log(&log.inner).unwrap().value)
+                let transfer = Transfer::decode_log(&log.inner).unwrap();
+                (transfer.from != Address::ZERO).then_some((hash, transfer.value))
             })
             .collect()
     }
@@ -184,6 +189,10 @@ async fn an_underpriced_cashout_is_replaced_and_lands_once(app: &PaidApp) {
     };
     assert_eq!(mined, [hash_of(&landed)], "exactly one of them is mined");
     println!(
+        "mined with nonce {nonce}: {mined:?}, the replacement alone (the original {} is in no block)",
+        hash_of(&original)
+    );
+    println!(
         "replacement: max fee {replacement_max_fee} wei (priority {:?}), tx {}",
         replacement.max_priority_fee_per_gas(),
         hash_of(&landed)
@@ -212,10 +221,20 @@ async fn an_underpriced_cashout_is_replaced_and_lands_once(app: &PaidApp) {
     app.automine(true).await;
     let third = app.cash_out(&player, 100).await.ok();
     assert_eq!(third["status"], "confirmed", "{third}");
+    println!(
+        "third cashout: nonce {:?}, status {}, tx {}",
+        row(app, &third).await.tx_nonce,
+        third["status"],
+        third["tx_hash"]
+    );
     let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
     assert_eq!(pass.refunded, 0, "{pass:?}");
     let reference = format!("cashout:{}", first["cashout_id"]);
-    assert_eq!(ledger_kinds(app, &reference).await, ["cashout"], "no refund");
+    assert_eq!(
+        ledger_kinds(app, &reference).await,
+        ["cashout"],
+        "no refund"
+    );
     assert_eq!(app.chips(player.address()).await, 100);
     assert_eq!(
         app.token_balance(player.address()).await,
@@ -230,4 +249,47 @@ async fn an_underpriced_cashout_is_replaced_and_lands_once(app: &PaidApp) {
 }
 paid_on_both_backends_with!(an_underpriced_cashout_is_replaced_and_lands_once, |s| {
     s.chain.settle_timeout_ms = 500;
+});
+
+/// A transfer whose fee still clears the base fee, but that waited next in the house's queue
+/// past `chain.fee_bump_after_ms` (zero here), is replaced too; the one queued behind it is
+/// not (it waits on the nonce before its own, not on its fee). Both land once.
+async fn the_head_of_the_queue_is_replaced_after_waiting(app: &PaidApp) {
+    let player = player_with_chips(app).await;
+    app.automine(false).await;
+    let first = app.cash_out(&player, 500).await.ok();
+    let second = app.cash_out(&player, 300).await.ok();
+    let (original, behind) = (row(app, &first).await, row(app, &second).await);
+
+    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    println!("reconciler pass, base fee unchanged: {pass:?}");
+    assert_eq!((pass.replaced, pass.rebroadcast), (1, 1), "{pass:?}");
+    let head = row(app, &first).await;
+    assert_ne!(head.tx_hash, original.tx_hash, "the head was replaced");
+    assert_eq!(head.tx_nonce, original.tx_nonce);
+    assert!(signed(&head).max_fee_per_gas() * 10 >= signed(&original).max_fee_per_gas() * 11);
+    assert_eq!(
+        row(app, &second).await.tx_hash,
+        behind.tx_hash,
+        "not the one behind"
+    );
+
+    app.mine().await;
+    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    assert_eq!(pass.confirmed, 2, "{pass:?}");
+    assert_eq!(
+        app.transfers_to(player.address()).await,
+        [
+            (hash_of(&head), U256::from(50_000u64)),
+            (hash_of(&behind), U256::from(30_000u64)),
+        ],
+        "paid once each"
+    );
+    assert_eq!(journal_of(app, &first).await.len(), 2);
+    assert_eq!(journal_of(app, &second).await.len(), 1);
+    app.automine(true).await;
+}
+paid_on_both_backends_with!(the_head_of_the_queue_is_replaced_after_waiting, |s| {
+    s.chain.settle_timeout_ms = 500;
+    s.chain.fee_bump_after_ms = 0;
 });
