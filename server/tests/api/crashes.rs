@@ -283,6 +283,7 @@ mod crash_after {
 /// replacement (the same nonce, a higher fee) is journalled, before that is broadcast: the row
 /// and the journal name the replacement, and the restarted server broadcasts it; the cashout is
 /// paid once, by the replacement.
+#[allow(clippy::print_stdout)] // what the crash left, shown with --nocapture
 async fn a_crash_after_a_fee_bump(backend: Backend) {
     let (app, house) = with_own_house(backend).await;
     let player = app.payer(100_000).await;

@@ -4,6 +4,8 @@
 //! before the broadcast; the cashout lands once, nothing is paid twice, and the queue behind it
 //! moves again. After each: the chain and the ledger agree.
 
+#![allow(clippy::print_stdout)] // what each step saw, shown with --nocapture
+
 use std::time::Duration;
 
 use alloy::consensus::{Transaction, TxEnvelope};

@@ -54,7 +54,8 @@ impl Arcade {
             .map_err(|error| ApiError::ChainUnavailable(error.to_string()))?;
         let bound = i64::try_from(chain.fee_bump_after().as_millis()).unwrap_or(i64::MAX);
         let waited = now_ms().saturating_sub(stuck.signed_at) >= bound;
-        if !market.outprices(signed) && !(waited && stuck.next) {
+        let overdue = waited && stuck.next;
+        if !(market.outprices(signed) || overdue) {
             return Ok(None);
         }
         let cap = chain.max_fee_per_gas();
