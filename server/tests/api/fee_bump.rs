@@ -295,3 +295,44 @@ paid_on_both_backends_with!(the_head_of_the_queue_is_replaced_after_waiting, |s|
     s.chain.settle_timeout_ms = 500;
     s.chain.fee_bump_after_ms = 0;
 });
+
+/// Two instances on one PostgreSQL database reconcile the same underpriced cashout at once:
+/// one replacement is journalled and broadcast (the row names the transfer it replaces only
+/// once, holding the house sender), and the cashout is paid once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_replace_one_transfer_once() {
+    let app = PaidApp::spawn_with(crate::helpers::Backend::Postgres, |s| {
+        s.chain.settle_timeout_ms = 500;
+    })
+    .await;
+    let other = app.another_instance().await;
+    let player = player_with_chips(&app).await;
+    app.automine(false).await;
+    let answer = app.cash_out(&player, 500).await.ok();
+    let original = row(&app, &answer).await;
+    let base_fee = signed(&original).max_fee_per_gas() * 4;
+    app.mine_at_base_fee(base_fee).await;
+
+    let (one, two) = tokio::join!(
+        app.arcade.reconcile_cashouts(Duration::ZERO),
+        other.arcade.reconcile_cashouts(Duration::ZERO),
+    );
+    let (one, two) = (one.unwrap(), two.unwrap());
+    println!("two passes at once: {one:?} and {two:?}");
+    assert_eq!(one.replaced + two.replaced, 1, "{one:?} {two:?}");
+    let journal = journal_of(&app, &answer).await;
+    assert_eq!(journal.len(), 2, "the original and one replacement");
+
+    app.mine_at_base_fee(base_fee).await;
+    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    assert_eq!(pass.confirmed, 1, "{pass:?}");
+    let landed = row(&app, &answer).await;
+    assert_eq!(landed.tx_hash.as_deref(), Some(journal[1].hash.as_str()));
+    assert_eq!(
+        app.transfers_to(player.address()).await,
+        [(hash_of(&landed), U256::from(50_000u64))],
+        "paid once"
+    );
+    app.automine(true).await;
+    app.audit().await;
+}
