@@ -103,6 +103,19 @@ mod tests {
         }
     }
 
+    #[tokio::test]
+    async fn a_zero_cap_is_refused_before_connecting() {
+        use crate::chain::{Chain, ConnectError};
+        use crate::settings::{Amount, Secret, Settings};
+        let mut settings = Settings::default().chain;
+        settings.rpc_url = Some(Secret::new("http://127.0.0.1:9".to_owned()));
+        settings.house_key = Some(Secret::new(format!("0x{}", "11".repeat(32))));
+        settings.token = Some(alloy::primitives::Address::repeat_byte(1));
+        settings.max_fee_per_gas_wei = Amount::from(0);
+        let refused = Chain::connect(&settings).await;
+        assert!(matches!(refused, Err(ConnectError::FeeCap)));
+    }
+
     #[test]
     fn a_bid_is_twice_the_base_fee_plus_the_priority_fee_within_the_cap() {
         let market = Market {

@@ -94,6 +94,8 @@ pub enum ConnectError {
         configured: String,
         actual: String,
     },
+    #[error("chain.max_fee_per_gas_wei is zero: no transaction the house signs could be mined")]
+    FeeCap,
     #[error("reading the token: {0}")]
     Token(#[from] ChainError),
 }
@@ -190,6 +192,10 @@ impl Chain {
         let house_address = signer.address();
         let token = settings.token.ok_or(ConnectError::Missing("token"))?;
         let pay_to = settings.pay_to.unwrap_or(house_address);
+        let max_fee_per_gas = u128::try_from(settings.max_fee_per_gas_wei.0).unwrap_or(u128::MAX);
+        if max_fee_per_gas == 0 {
+            return Err(ConnectError::FeeCap);
+        }
         let timeout = Duration::from_millis(settings.rpc_timeout_ms);
         let provider = ProviderBuilder::default().with_reqwest(url, |builder| {
             builder
@@ -230,7 +236,7 @@ impl Chain {
             domain,
             confirmations: settings.confirmations.max(1),
             settle_timeout: Duration::from_millis(settings.settle_timeout_ms),
-            max_fee_per_gas: u128::try_from(settings.max_fee_per_gas_wei.0).unwrap_or(u128::MAX),
+            max_fee_per_gas,
             fee_bump_after: Duration::from_millis(settings.fee_bump_after_ms),
             send_lock: Mutex::new(()),
         }))
