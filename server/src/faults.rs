@@ -1,7 +1,7 @@
-//! Fault injection for crash-safety tests: `faults.crash_after = "debit" | "sign" | "broadcast"`
-//! makes the process abort (no cleanup, like `kill -9`) right after that step of a cashout,
-//! `"settlement_signed" | "settlement_broadcast"` after that step of a purchase. Never set in
-//! production.
+//! Fault injection for crash-safety tests: `faults.crash_after = "debit" | "sign" | "broadcast" |
+//! "replace"` makes the process abort (no cleanup, like `kill -9`) right after that step of a
+//! cashout, `"settlement_signed" | "settlement_broadcast"` after that step of a purchase. Never
+//! set in production.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +14,9 @@ pub enum CrashPoint {
     Sign,
     /// The transfer is broadcast, not yet marked `sent`.
     Broadcast,
+    /// A replacement of the transfer (its nonce, a higher fee) is signed and journalled, not
+    /// broadcast.
+    Replace,
     /// A purchase's settlement is signed and journalled, not broadcast.
     SettlementSigned,
     /// A purchase's settlement is broadcast; its receipt not yet looked at.

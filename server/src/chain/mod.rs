@@ -5,6 +5,8 @@
 //! |---|---|
 //! | `mod.rs` | connecting (chain id, token domain), token reads, the error types |
 //! | `send.rs` | the house's transactions, write-ahead: signed, journalled, then broadcast; who signed a raw one |
+//! | `replace.rs` | the chain's fees now, and a house transaction signed again at a higher fee (same nonce), journalled, broadcast |
+//! | `fees.rs` | what the house bids: clearing the base fee, replacements' raise, the cap |
 //! | `receipts.rs` | receipts, their depth, and a bounded wait for one |
 //! | `proof.rs` | what counts as proof of payment, and deciding a payment from the chain |
 //! | `logs.rs` | the token's logs: the transfer a receipt proves, the transaction a nonce names |
@@ -13,9 +15,11 @@
 
 pub mod devnet;
 mod errors;
+pub mod fees;
 mod logs;
 pub mod proof;
 mod receipts;
+mod replace;
 mod send;
 pub mod token;
 
@@ -90,6 +94,8 @@ pub enum ConnectError {
         configured: String,
         actual: String,
     },
+    #[error("chain.max_fee_per_gas_wei is zero: no transaction the house signs could be mined")]
+    FeeCap,
     #[error("reading the token: {0}")]
     Token(#[from] ChainError),
 }
@@ -160,6 +166,10 @@ pub struct Chain {
     domain: TokenDomain,
     confirmations: u64,
     settle_timeout: Duration,
+    /// The most the house bids per gas, wei (`chain.max_fee_per_gas_wei`).
+    max_fee_per_gas: u128,
+    /// How long a transaction waits at the head of the house's queue before it is replaced.
+    fee_bump_after: Duration,
     /// One sender per house key in this process: nonces are taken and broadcast in order.
     send_lock: Mutex<()>,
 }
@@ -182,6 +192,10 @@ impl Chain {
         let house_address = signer.address();
         let token = settings.token.ok_or(ConnectError::Missing("token"))?;
         let pay_to = settings.pay_to.unwrap_or(house_address);
+        let max_fee_per_gas = u128::try_from(settings.max_fee_per_gas_wei.0).unwrap_or(u128::MAX);
+        if max_fee_per_gas == 0 {
+            return Err(ConnectError::FeeCap);
+        }
         let timeout = Duration::from_millis(settings.rpc_timeout_ms);
         let provider = ProviderBuilder::default().with_reqwest(url, |builder| {
             builder
@@ -222,6 +236,8 @@ impl Chain {
             domain,
             confirmations: settings.confirmations.max(1),
             settle_timeout: Duration::from_millis(settings.settle_timeout_ms),
+            max_fee_per_gas,
+            fee_bump_after: Duration::from_millis(settings.fee_bump_after_ms),
             send_lock: Mutex::new(()),
         }))
     }
@@ -253,6 +269,16 @@ impl Chain {
 
     pub fn settle_timeout(&self) -> Duration {
         self.settle_timeout
+    }
+
+    /// The most the house bids per gas, wei.
+    pub fn max_fee_per_gas(&self) -> u128 {
+        self.max_fee_per_gas
+    }
+
+    /// How long a transaction next in the house's queue waits before it is replaced.
+    pub fn fee_bump_after(&self) -> Duration {
+        self.fee_bump_after
     }
 
     /// The EIP-712 domain payers sign transfer authorizations under.

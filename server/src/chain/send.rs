@@ -13,6 +13,7 @@ use alloy::providers::Provider;
 use alloy::rpc::types::TransactionRequest;
 use alloy::sol_types::SolCall;
 
+use super::fees::Fees;
 use super::token::{DollarToken, TransferWithAuthorization};
 use super::{Chain, ChainError, Refusal, RefusalKind, SendError, SignedTx, refusal, rpc_error};
 
@@ -76,6 +77,20 @@ impl Chain {
     {
         let _one_sender = self.send_lock.lock().await;
         let tx = self.sign(to, input).await.map_err(SendError::NotSent)?;
+        self.journal_then_broadcast(tx, journal).await
+    }
+
+    /// Hands the signed `tx` to `journal`, and broadcasts it only once that succeeded. The
+    /// caller holds the send lock.
+    pub(super) async fn journal_then_broadcast<E, F, Fut>(
+        &self,
+        tx: SignedTx,
+        journal: F,
+    ) -> Result<SignedTx, SendError<E>>
+    where
+        F: FnOnce(SignedTx) -> Fut,
+        Fut: Future<Output = Result<(), E>>,
+    {
         journal(tx.clone()).await.map_err(SendError::Journal)?;
         match self.provider.send_raw_transaction(&tx.raw).await {
             Ok(_) => Ok(tx),
@@ -126,22 +141,27 @@ impl Chain {
         })
     }
 
-    /// `request` with its gas limit and fees, once simulated (a revert is refused) and checked
-    /// against the house's gas balance.
+    /// `request` with its gas limit and fees (the market's bid, at most the cap), once
+    /// simulated (a revert is refused) and checked against the house's gas balance.
     async fn priced(&self, request: TransactionRequest) -> Result<TransactionRequest, ChainError> {
         let gas = self
             .provider
             .estimate_gas(request.clone())
             .await
             .map_err(rpc_error)?;
-        let fees = self
-            .provider
-            .estimate_eip1559_fees()
-            .await
-            .map_err(rpc_error)?;
+        let fees = self.market().await?.bid(self.max_fee_per_gas);
         let gas_limit = gas + gas / 5;
-        // Some nodes (anvil) pool a transaction its sender cannot pay for, where it waits
-        // forever; refuse it here instead, as a public node would.
+        self.ensure_gas(gas_limit, fees).await?;
+        Ok(request
+            .with_gas_limit(gas_limit)
+            .with_max_fee_per_gas(fees.max_fee_per_gas)
+            .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas))
+    }
+
+    /// Refuses a transaction whose worst cost (`gas_limit` at the max fee) the house's gas does
+    /// not cover. Some nodes (anvil) pool a transaction its sender cannot pay for, where it
+    /// waits forever; refused here instead, as a public node would.
+    pub(super) async fn ensure_gas(&self, gas_limit: u64, fees: Fees) -> Result<(), ChainError> {
         let worst_cost = U256::from(gas_limit) * U256::from(fees.max_fee_per_gas);
         let held = self
             .provider
@@ -156,10 +176,7 @@ impl Chain {
                 ),
             }));
         }
-        Ok(request
-            .with_gas_limit(gas_limit)
-            .with_max_fee_per_gas(fees.max_fee_per_gas)
-            .with_max_priority_fee_per_gas(fees.max_priority_fee_per_gas))
+        Ok(())
     }
 
     /// Who signed the raw transaction `raw` (its nonce is that sender's), recovered offline.

@@ -208,6 +208,14 @@ pub struct ChainSettings {
     /// Bound on waiting for a settlement's receipt, in milliseconds. Past it the purchase
     /// answers `settlement_pending` and the reconciler finishes it.
     pub settle_timeout_ms: u64,
+    /// The most the house bids per gas (wei; a decimal string or a number), for any transaction
+    /// and any replacement of one: a fee spike cannot spend more. A transaction whose
+    /// replacement would need more waits.
+    pub max_fee_per_gas_wei: Amount,
+    /// A cashout's transfer still in no block this long after it was signed, and next in the
+    /// house's queue, is replaced at a higher fee even if its fee still clears the base fee
+    /// (milliseconds).
+    pub fee_bump_after_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -267,6 +275,8 @@ impl Default for Settings {
                 confirmations: 1,
                 rpc_timeout_ms: 10_000,
                 settle_timeout_ms: 30_000,
+                max_fee_per_gas_wei: Amount::from(100_000_000_000u64),
+                fee_bump_after_ms: 300_000,
             },
             payments: PaymentSettings {
                 max_timeout_seconds: 300,

@@ -4,8 +4,9 @@
 //! |---|---|---|
 //! | [`open`] (the chips debited in the same transaction) | (none) | `pending` |
 //! | [`journal`] (nonce, hash, raw bytes; and the house journal) | `pending`, unsigned | `pending`, signed |
+//! | [`journal_replacement`] (a higher fee, the same nonce; the hash it replaces stays in the house journal) | `pending`, `sent`, signed | unchanged, the replacement named |
 //! | [`advance`] | `pending` | `sent` |
-//! | [`advance`] | `pending`, `sent` | `confirmed` |
+//! | [`confirm`] (naming whichever of its journalled transactions was mined) | `pending`, `sent` | `confirmed` |
 //! | [`fail_and_refund`] (the chips back in the same transaction) | `pending`, `sent` | `failed` |
 
 use alloy::primitives::U256;
@@ -115,6 +116,55 @@ pub async fn journal(db: &Db, id: i64, signed: &house::Signed<'_>, at: i64) -> R
     house::record(&txn, signed, Purpose::Cashout, &format!("cashout:{id}"), at).await?;
     txn.commit().await?;
     Ok(true)
+}
+
+/// Write-ahead of a replacement: the row names `signed` (the same nonce as `replaced`, a higher
+/// fee) and the house journal keeps it beside every transaction it replaced, before the
+/// broadcast; `false` (nothing written) if the row finished or was replaced meanwhile.
+pub async fn journal_replacement(
+    db: &Db,
+    id: i64,
+    replaced: &str,
+    signed: &house::Signed<'_>,
+    at: i64,
+) -> Result<bool, DbErr> {
+    let nonce = i64::try_from(signed.nonce).map_err(|e| DbErr::Custom(e.to_string()))?;
+    let txn = super::begin(db).await?;
+    let updated = while_in(id, &UNFINISHED, at)
+        .col_expr(cashout::Column::TxHash, Expr::value(signed.hash))
+        .col_expr(cashout::Column::RawTx, Expr::value(signed.raw_hex()))
+        .filter(cashout::Column::TxHash.eq(replaced))
+        .filter(cashout::Column::TxNonce.eq(nonce))
+        .exec(&txn)
+        .await?;
+    if !super::happened(updated) {
+        return Ok(false);
+    }
+    house::record(&txn, signed, Purpose::Cashout, &format!("cashout:{id}"), at).await?;
+    txn.commit().await?;
+    Ok(true)
+}
+
+/// Paid: `confirmed`, the row naming the transaction that was mined (`hash`, `raw` hex), if it
+/// is in one of `from`; says whether it did.
+pub async fn confirm(
+    db: &Db,
+    id: i64,
+    from: &[CashoutStatus],
+    hash: &str,
+    raw: &str,
+    at: i64,
+) -> Result<bool, DbErr> {
+    let updated = while_in(id, from, at)
+        .col_expr(
+            cashout::Column::Status,
+            Expr::value(CashoutStatus::Confirmed),
+        )
+        .col_expr(cashout::Column::TxHash, Expr::value(hash))
+        .col_expr(cashout::Column::RawTx, Expr::value(raw))
+        .exec(db)
+        .await?;
+    Ok(super::happened(updated))
 }
 
 /// Moves a cashout to `to` if it is in one of `from`; says whether it did.

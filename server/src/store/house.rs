@@ -2,13 +2,15 @@
 //! broadcast, in the same transaction as the row it settles or pays), and the `house_sender`
 //! row that instances sharing a PostgreSQL database hold while they send. Only one transaction
 //! per (sender, nonce) can ever be mined, so a journalled transaction of the same sender mined
-//! deep enough proves every other one with its nonce never will be. Rows written before the
+//! deep enough proves every other one with its nonce never will be. A transaction replaced at a
+//! higher fee keeps its row here beside its replacement, under the same reference: whichever of
+//! them is mined is the one that counts. Rows written before the
 //! journal kept senders have none (`migrations/src/sql/0010_house_journal_sender.sql`).
 
 use alloy::primitives::Address;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, Condition, ConnectionTrait, DbBackend, DbErr, EntityTrait,
-    QueryFilter,
+    QueryFilter, QueryOrder,
 };
 
 use super::entities::house_transaction::{self, Purpose};
@@ -55,9 +57,10 @@ pub async fn record(
     Ok(())
 }
 
-/// The hashes of the other journalled transactions of `sender` with `nonce`, and of those with
-/// that nonce whose sender is unknown (journalled before senders were): the caller checks
-/// each one's sender on the chain.
+/// The hashes of the journalled transactions of `sender` with `nonce` that belong to another
+/// row than `except` (`payment:<id>` or `cashout:<id>`: a row's replacements share its nonce),
+/// and of those with that nonce whose sender is unknown (journalled before senders were): the
+/// caller checks each one's sender on the chain.
 pub async fn others_with_nonce(
     db: &Db,
     sender: &Address,
@@ -66,7 +69,7 @@ pub async fn others_with_nonce(
 ) -> Result<Vec<String>, DbErr> {
     Ok(house_transaction::Entity::find()
         .filter(house_transaction::Column::Nonce.eq(nonce))
-        .filter(house_transaction::Column::Hash.ne(except))
+        .filter(house_transaction::Column::Reference.ne(except))
         .filter(
             Condition::any()
                 .add(house_transaction::Column::Sender.eq(address::key(sender)))
@@ -77,6 +80,22 @@ pub async fn others_with_nonce(
         .into_iter()
         .map(|row| row.hash)
         .collect())
+}
+
+/// Every transaction journalled for the row `reference` with `nonce` (a transaction and the
+/// ones that replaced it), oldest first.
+pub async fn journalled_for(
+    db: &Db,
+    nonce: i64,
+    reference: &str,
+) -> Result<Vec<house_transaction::Model>, DbErr> {
+    house_transaction::Entity::find()
+        .filter(house_transaction::Column::Nonce.eq(nonce))
+        .filter(house_transaction::Column::Reference.eq(reference))
+        .order_by_asc(house_transaction::Column::CreatedAt)
+        .order_by_asc(house_transaction::Column::Hash)
+        .all(db)
+        .await
 }
 
 /// On PostgreSQL, a transaction holding the `house_sender` row `FOR UPDATE`: other instances

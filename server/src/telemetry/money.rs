@@ -54,6 +54,18 @@ pub fn cashout_sent(cashout: i64, tx: &str) {
     tracing::info!(cashout, tx, "cashout: transfer broadcast");
 }
 
+/// The cashout's transfer was replaced by `tx`: its nonce, a higher fee, journalled and
+/// broadcast (the replaced one stays journalled; whichever is mined pays).
+pub fn cashout_replaced(cashout: i64, replaced: &str, tx: &str, max_fee_per_gas: u128) {
+    tracing::info!(
+        cashout,
+        replaced,
+        tx,
+        max_fee_per_gas = %max_fee_per_gas,
+        "cashout: transfer replaced at a higher fee"
+    );
+}
+
 /// The cashout's transfer is mined deep enough: paid.
 pub fn cashout_confirmed(cashout: i64, tx: &str) {
     metrics::cashout_finished("confirmed");

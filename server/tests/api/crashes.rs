@@ -9,12 +9,14 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use alloy::consensus::{Transaction, TxEnvelope};
+use alloy::eips::eip2718::Decodable2718;
 use alloy::primitives::{B256, U256};
 use alloy::providers::{Provider, ProviderBuilder};
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::entities::cashout::CashoutStatus;
 use arcade_server::entities::payment::PaymentState;
-use arcade_server::entities::{cashout, ledger, payment};
+use arcade_server::entities::{cashout, house_transaction, ledger, payment};
 use futures::future::join_all;
 use sea_orm::{ActiveEnum, ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
@@ -140,12 +142,9 @@ async fn on_chain(app: &PaidApp, hash: &str) -> bool {
     chain.get_transaction_by_hash(hash).await.unwrap().is_some()
 }
 
-async fn a_crash_after(point: &str, backend: Backend) {
-    let (app, house) = with_own_house(backend).await;
-    let player = app.payer(100_000).await;
-    app.buy_chips(&player, "small").await;
-    let client = reqwest::Client::new();
-    let statement: Value = client
+/// The body of a cashout of `chips` for `player`, signed for the binary's public URL.
+async fn cashout_body(app: &PaidApp, player: &PrivateKeySigner, chips: u64) -> Value {
+    let statement: Value = reqwest::Client::new()
         .get(format!(
             "{}/api/arcade/auth-statement/{}",
             app.base_url,
@@ -161,8 +160,16 @@ async fn a_crash_after(point: &str, backend: Backend) {
         .as_str()
         .unwrap()
         .replace(&app.base_url.replace("http://", ""), "arcade.test");
-    let signature = sign(&player, &statement);
-    let body = json!({ "address": player.address(), "chips": 500, "signature": signature });
+    let signature = sign(player, &statement);
+    json!({ "address": player.address(), "chips": chips, "signature": signature })
+}
+
+async fn a_crash_after(point: &str, backend: Backend) {
+    let (app, house) = with_own_house(backend).await;
+    let player = app.payer(100_000).await;
+    app.buy_chips(&player, "small").await;
+    let client = reqwest::Client::new();
+    let body = cashout_body(&app, &player, 500).await;
 
     let mut crashing = Arcade::start(&app, &house, Some(point));
     let answer = client
@@ -269,6 +276,108 @@ mod crash_after {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn broadcast_postgres() {
         a_crash_after("broadcast", Backend::Postgres).await;
+    }
+}
+
+/// A cashout whose fee the base fee outgrew, and whose process dies right after its
+/// replacement (the same nonce, a higher fee) is journalled, before that is broadcast: the row
+/// and the journal name the replacement, and the restarted server broadcasts it; the cashout is
+/// paid once, by the replacement.
+#[allow(clippy::print_stdout)] // what the crash left, shown with --nocapture
+async fn a_crash_after_a_fee_bump(backend: Backend) {
+    let (app, house) = with_own_house(backend).await;
+    let player = app.payer(100_000).await;
+    app.buy_chips(&player, "small").await;
+    let body = cashout_body(&app, &player, 500).await;
+    app.automine(false).await;
+    let mut crashing = Arcade::start(&app, &house, Some("replace"));
+    let answer: Value = reqwest::Client::new()
+        .post(format!("{}/api/arcade/cashout", crashing.base_url))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(answer["status"], "sent", "{answer}");
+    let original = cashout_row(&app, 1).await;
+    let raw = alloy::hex::decode(original.raw_tx.as_deref().unwrap()).unwrap();
+    let signed_max_fee = TxEnvelope::decode_2718(&mut raw.as_slice())
+        .unwrap()
+        .max_fee_per_gas();
+    let base_fee = signed_max_fee * 4;
+    app.mine_at_base_fee(base_fee).await;
+    assert!(crashing.aborted(), "the reconciler replaced the transfer");
+
+    // What the crash left behind: the replacement journalled and named, never broadcast.
+    let row = cashout_row(&app, 1).await;
+    let replacement = row.tx_hash.clone().unwrap();
+    assert_eq!(row.status, CashoutStatus::Sent);
+    assert_ne!(Some(&replacement), original.tx_hash.as_ref());
+    assert_eq!(row.tx_nonce, original.tx_nonce, "the same nonce");
+    assert!(!on_chain(&app, &replacement).await, "not broadcast");
+    let journal: Vec<(String, i64)> = house_transaction::Entity::find()
+        .filter(house_transaction::Column::Reference.eq("cashout:1"))
+        .all(&app.arcade.db)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| (t.hash, t.nonce))
+        .collect();
+    let nonce = original.tx_nonce.unwrap();
+    assert_eq!(journal.len(), 2, "{journal:?}");
+    assert!(
+        journal.contains(&(replacement.clone(), nonce)),
+        "{journal:?}"
+    );
+    println!(
+        "crashed after journalling replacement {replacement} of {} (nonce {nonce}) at base fee {base_fee}",
+        original.tx_hash.as_deref().unwrap()
+    );
+
+    // A fresh start broadcasts it; blocks at the raised base fee mine it.
+    let restarted = Arcade::start(&app, &house, None);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let finished = loop {
+        app.mine_at_base_fee(base_fee).await;
+        let status: Value = reqwest::get(format!("{}/api/arcade/cashout/1", restarted.base_url))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if status["status"] == "confirmed" || status["status"] == "failed" {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "not finished: {status}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    println!("after the restart: {finished}");
+    assert_eq!(finished["status"], "confirmed", "{finished}");
+    assert_eq!(finished["tx_hash"], replacement.as_str(), "the replacement");
+    let player_address = player.address();
+    assert_eq!(
+        app.transfers_to(player_address).await,
+        [(replacement.parse().unwrap(), U256::from(50_000u64))],
+        "paid once"
+    );
+    assert_eq!(app.chips(player_address).await, 500, "not refunded");
+    app.automine(true).await;
+    app.audit().await;
+}
+
+mod crash_after_a_fee_bump {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        a_crash_after_a_fee_bump(Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        a_crash_after_a_fee_bump(Backend::Postgres).await;
     }
 }
 

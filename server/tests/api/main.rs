@@ -13,6 +13,7 @@ mod crashes;
 mod discovery;
 mod embed;
 mod facilitator;
+mod fee_bump;
 mod helpers;
 mod lying_facilitator;
 mod mcp_client;

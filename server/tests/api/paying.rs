@@ -41,6 +41,31 @@ macro_rules! paid_on_both_backends {
     };
 }
 
+/// [`paid_on_both_backends!`] with settings of the test's own (`configure`, a closure over
+/// `&mut Settings`).
+#[macro_export]
+macro_rules! paid_on_both_backends_with {
+    ($name:ident, $configure:expr) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn sqlite() {
+                let backend = $crate::helpers::Backend::Sqlite;
+                let app = $crate::paying::PaidApp::spawn_with(backend, $configure).await;
+                super::$name(&app).await;
+                app.audit().await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn postgres() {
+                let backend = $crate::helpers::Backend::Postgres;
+                let app = $crate::paying::PaidApp::spawn_with(backend, $configure).await;
+                super::$name(&app).await;
+                app.audit().await;
+            }
+        }
+    };
+}
+
 pub struct PaidApp {
     pub app: TestApp,
     pub devnet: Devnet,

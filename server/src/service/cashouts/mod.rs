@@ -10,10 +10,13 @@
 //!    DB transaction. A send that fails before the broadcast refunds the same way.
 //!
 //! `reconcile` finishes whatever a crash or a lost answer left `pending` or `sent`: it sends
-//! what was never signed, rebroadcasts what was signed but is not on-chain (same nonce, same
-//! hash), confirms what is mined, and refunds what reverted or lost its nonce to another
+//! what was never signed, replaces what the chain's fees outgrew (`bump`: the same nonce and
+//! transfer at a higher fee, journalled before its broadcast), rebroadcasts what was signed but
+//! is not on-chain (same nonce, same hash), confirms what is mined (whichever of the cashout's
+//! journalled transactions it is), and refunds what reverted or lost its nonce to another row's
 //! transaction.
 
+mod bump;
 mod reconcile;
 mod send;
 

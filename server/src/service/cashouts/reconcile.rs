@@ -1,16 +1,22 @@
 //! Finishing cashouts a request could not: at start and then periodically, every `pending` or
-//! `sent` cashout is compared with the chain. A signed transfer is refunded only when the chain
-//! proves it can never be mined: it reverted (deep enough), or another journalled transaction of
-//! the same sender with its nonce is mined deep enough (the sender recovered from the signed
-//! transfer itself, and checked against the other's receipt: a nonce is its sender's own, and
-//! the house key may have changed since). A receipt lookup that answers null proves nothing (an
-//! RPC that lags answers null for mined transactions): then the cashout waits.
+//! `sent` cashout is compared with the chain. A signed cashout may have several journalled
+//! transactions, its transfer and the replacements that re-signed it at a higher fee, all with
+//! one nonce of one sender, so at most one of them can ever be mined: it is confirmed when any of
+//! them is mined deep enough and succeeded (the row then names that one). It is refunded only
+//! when the chain proves none can ever be mined: the mined one reverted (deep enough), or
+//! another journalled transaction of the same sender with its nonce (another row's) is mined
+//! deep enough (the sender recovered from the signed transfer itself, and checked against the
+//! other's receipt: a nonce is its sender's own, and the house key may have changed since). A
+//! receipt lookup that answers null proves nothing (an RPC that lags answers null for mined
+//! transactions): then the cashout waits. A transfer in no block is replaced at a higher fee
+//! when the chain's fees outgrew it (`bump.rs`), else rebroadcast as signed.
 
 use std::time::Duration;
 
 use alloy::primitives::{Address, B256};
 
 use super::Sent;
+use super::bump::Stuck;
 use crate::chain::{Chain, ChainError};
 use crate::error::ApiError;
 use crate::service::purchases::Payments;
@@ -25,15 +31,28 @@ pub struct CashoutsReconciled {
     pub refunded: usize,
     pub sent: usize,
     pub rebroadcast: usize,
+    /// Transfers signed again at a higher fee (the same nonce).
+    pub replaced: usize,
     pub waiting: usize,
 }
 
-enum Step {
+pub(super) enum Step {
     Confirmed,
     Refunded,
     Sent,
     Rebroadcast,
+    Replaced,
     Waiting,
+}
+
+/// Where a signed transfer in no block stands.
+enum Unmined {
+    /// The chain decided it (refunded), or cannot be read well enough to act (waiting).
+    Settled(Step),
+    /// Every earlier nonce of its sender is mined: it is next.
+    Next,
+    /// Earlier nonces of its sender are still to be mined.
+    Queued,
 }
 
 impl Arcade {
@@ -62,6 +81,7 @@ impl Arcade {
                 Step::Refunded => outcome.refunded += 1,
                 Step::Sent => outcome.sent += 1,
                 Step::Rebroadcast => outcome.rebroadcast += 1,
+                Step::Replaced => outcome.replaced += 1,
                 Step::Waiting => outcome.waiting += 1,
             }
         }
@@ -87,7 +107,9 @@ impl Arcade {
                 Sent::Elsewhere => Step::Waiting,
             });
         };
-        if let Some(step) = self.settle_mined(chain, row.id, hash).await? {
+        let journalled = self.journalled(row, hash).await?;
+        let hashes: Vec<B256> = journalled.iter().map(|(hash, _)| *hash).collect();
+        if let Some(step) = self.settle_mined(chain, row, &hashes).await? {
             return Ok(step);
         }
         let raw = alloy::hex::decode(raw).map_err(ApiError::internal)?;
@@ -97,7 +119,22 @@ impl Arcade {
             nonce,
             sender,
         };
-        if let Some(step) = self.refund_if_replaced(chain, row, transfer).await? {
+        let next = match self.place_of(chain, row, transfer).await? {
+            Unmined::Settled(step) => return Ok(step),
+            Unmined::Next => true,
+            Unmined::Queued => false,
+        };
+        let signed_at = journalled
+            .iter()
+            .find(|(journalled, _)| *journalled == hash)
+            .map_or(row.updated_at, |(_, at)| *at);
+        let stuck = Stuck {
+            transfer,
+            raw: &raw,
+            signed_at,
+            next,
+        };
+        if let Some(step) = self.bump_if_stuck(payments, row.id, stuck).await? {
             return Ok(step);
         }
         if let Err(error) = chain.rebroadcast(&raw).await {
@@ -108,40 +145,89 @@ impl Arcade {
         Ok(Step::Rebroadcast)
     }
 
-    /// The signed transfer is in a block: confirmed or refunded once deep enough, else wait.
+    /// Every transaction journalled for the cashout with its nonce (the row's own included,
+    /// whatever the journal holds), with when it was signed, oldest first.
+    async fn journalled(
+        &self,
+        row: &cashout::Model,
+        hash: B256,
+    ) -> Result<Vec<(B256, i64)>, ApiError> {
+        let nonce = row.tx_nonce.unwrap_or_default();
+        let reference = format!("cashout:{}", row.id);
+        let mut journalled: Vec<(B256, i64)> =
+            store::house::journalled_for(&self.db, nonce, &reference)
+                .await?
+                .into_iter()
+                .filter_map(|tx| Some((tx.hash.parse().ok()?, tx.created_at)))
+                .collect();
+        if !journalled.iter().any(|(journalled, _)| *journalled == hash) {
+            journalled.push((hash, row.updated_at));
+        }
+        Ok(journalled)
+    }
+
+    /// One of the cashout's transactions is in a block: confirmed (naming it) or refunded once
+    /// deep enough, else wait.
     async fn settle_mined(
         &self,
         chain: &Chain,
-        id: i64,
-        hash: B256,
+        row: &cashout::Model,
+        hashes: &[B256],
     ) -> Result<Option<Step>, ApiError> {
-        let unavailable = |error: ChainError| ApiError::ChainUnavailable(error.to_string());
-        if let Some(mined) = chain.confirmed(hash).await.map_err(unavailable)? {
+        for &hash in hashes {
+            let Some(mined) = chain.mined(hash).await.map_err(unavailable)? else {
+                continue;
+            };
+            if !chain.is_deep(mined.block).await.map_err(unavailable)? {
+                return Ok(Some(Step::Waiting));
+            }
             if !mined.success {
-                self.fail_and_refund(id, "the transfer reverted").await?;
+                self.fail_and_refund(row.id, "the transfer reverted")
+                    .await?;
                 return Ok(Some(Step::Refunded));
             }
+            let raw = self.signed_bytes(chain, row, hash).await?;
             let unfinished = [CashoutStatus::Pending, CashoutStatus::Sent];
-            self.confirm(id, &unfinished, hash).await?;
+            self.confirm(row.id, &unfinished, hash, &raw).await?;
             return Ok(Some(Step::Confirmed));
         }
-        let in_block = chain.mined(hash).await.map_err(unavailable)?.is_some();
-        // In a block, not deep enough yet.
-        Ok(in_block.then_some(Step::Waiting))
+        Ok(None)
     }
 
+    /// The signed bytes of the cashout's transaction `hash`: the row's, or (for a transaction
+    /// it replaced) the chain's.
+    async fn signed_bytes(
+        &self,
+        chain: &Chain,
+        row: &cashout::Model,
+        hash: B256,
+    ) -> Result<Vec<u8>, ApiError> {
+        if row.tx_hash.as_deref() == Some(hash.to_string().as_str())
+            && let Some(raw) = row.raw_tx.as_deref()
+        {
+            return alloy::hex::decode(raw).map_err(ApiError::internal);
+        }
+        chain
+            .signed_bytes(hash)
+            .await
+            .map_err(unavailable)?
+            .ok_or_else(|| ApiError::ChainUnavailable(format!("the RPC does not show {hash}")))
+    }
+}
+
+impl Arcade {
     /// The signed transfer is in no block the RPC shows: refunded only if a journalled
-    /// transaction of its sender with its nonce is mined deep enough; waiting if the sender's
-    /// nonce is used and nothing shows by what (never a refund on a null receipt).
-    async fn refund_if_replaced(
+    /// transaction of its sender with its nonce, of another row, is mined deep enough; waiting
+    /// if the sender's nonce is used and nothing shows by what (never a refund on a null
+    /// receipt); else whether it is next in its sender's queue.
+    async fn place_of(
         &self,
         chain: &Chain,
         row: &cashout::Model,
         transfer: Transfer,
-    ) -> Result<Option<Step>, ApiError> {
-        let unavailable = |error: ChainError| ApiError::ChainUnavailable(error.to_string());
+    ) -> Result<Unmined, ApiError> {
         if let Some(other) = self
-            .nonce_taken_by(chain, transfer)
+            .nonce_taken_by(chain, row.id, transfer)
             .await
             .map_err(unavailable)?
         {
@@ -149,14 +235,13 @@ impl Arcade {
                 "house transaction {other} used its nonce; this transfer can never be mined"
             );
             self.fail_and_refund(row.id, &why).await?;
-            return Ok(Some(Step::Refunded));
+            return Ok(Unmined::Settled(Step::Refunded));
         }
-        if chain
+        let used = chain
             .nonces_used(transfer.sender)
             .await
-            .map_err(unavailable)?
-            > transfer.nonce
-        {
+            .map_err(unavailable)?;
+        if used > transfer.nonce {
             tracing::warn!(
                 cashout = row.id,
                 tx = %transfer.hash,
@@ -164,18 +249,22 @@ impl Arcade {
                 sender = %transfer.sender,
                 "the sender's nonce is used, but neither this transfer's receipt nor another journalled transaction of its sender with its nonce can be seen; waiting (a lagging RPC, or the key used outside the arcade)"
             );
-            return Ok(Some(Step::Waiting));
+            return Ok(Unmined::Settled(Step::Waiting));
         }
-        Ok(None)
+        Ok(if used == transfer.nonce {
+            Unmined::Next
+        } else {
+            Unmined::Queued
+        })
     }
-}
 
-impl Arcade {
-    /// Another journalled transaction with the transfer's nonce, mined deep enough from the
-    /// transfer's own sender.
+    /// A journalled transaction of another row with the transfer's nonce, mined deep enough
+    /// from the transfer's own sender. (The cashout's own replacements share its nonce: one of
+    /// them mined pays it, and is found by [`Arcade::settle_mined`].)
     async fn nonce_taken_by(
         &self,
         chain: &Chain,
+        id: i64,
         transfer: Transfer,
     ) -> Result<Option<B256>, ChainError> {
         let nonce = i64::try_from(transfer.nonce).unwrap_or(i64::MAX);
@@ -183,7 +272,7 @@ impl Arcade {
             &self.db,
             &transfer.sender,
             nonce,
-            &transfer.hash.to_string(),
+            &format!("cashout:{id}"),
         )
         .await
         .map_err(|error| ChainError::Unavailable(format!("reading the journal: {error}")))?;
@@ -197,12 +286,16 @@ impl Arcade {
     }
 }
 
+fn unavailable(error: ChainError) -> ApiError {
+    ApiError::ChainUnavailable(error.to_string())
+}
+
 /// A cashout's signed transfer: its hash, and the nonce it holds of its sender's.
 #[derive(Debug, Clone, Copy)]
-struct Transfer {
-    hash: B256,
-    nonce: u64,
-    sender: Address,
+pub(super) struct Transfer {
+    pub hash: B256,
+    pub nonce: u64,
+    pub sender: Address,
 }
 
 /// A cashout whose stored transfer does not decode to a signed transaction: the database was

@@ -54,7 +54,8 @@ impl Arcade {
                 money::cashout_sent(id, &tx.hash.to_string());
                 match chain.wait_confirmed(tx.hash).await {
                     Some(mined) if mined.success => {
-                        self.confirm(id, &[CashoutStatus::Sent], tx.hash).await?;
+                        self.confirm(id, &[CashoutStatus::Sent], tx.hash, &tx.raw)
+                            .await?;
                     }
                     Some(_) => self.fail_and_refund(id, "the transfer reverted").await?,
                     None => {} // stays `sent`; the reconciler follows it up
@@ -111,15 +112,18 @@ impl Arcade {
         store::cashouts::advance(&self.db, id, from, to, now_ms()).await
     }
 
-    /// Paid: the transfer `tx` is mined deep enough and succeeded.
+    /// Paid: the transfer `tx` (signed bytes `raw`), one of the cashout's journalled
+    /// transactions, is mined deep enough and succeeded; the row names it from now on.
     pub(super) async fn confirm(
         &self,
         id: i64,
         from: &[CashoutStatus],
         tx: B256,
+        raw: &[u8],
     ) -> Result<(), DbErr> {
-        if self.advance(id, from, CashoutStatus::Confirmed).await? {
-            money::cashout_confirmed(id, &tx.to_string());
+        let (hash, raw) = (tx.to_string(), alloy::hex::encode_prefixed(raw));
+        if store::cashouts::confirm(&self.db, id, from, &hash, &raw, now_ms()).await? {
+            money::cashout_confirmed(id, &hash);
         }
         Ok(())
     }
