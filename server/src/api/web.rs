@@ -19,7 +19,7 @@ use super::security;
 use crate::error::ApiError;
 
 /// The page's own files, compiled in so the binary serves them from anywhere.
-const FILES: [(&str, &str, &str); 19] = [
+const FILES: [(&str, &str, &str); 18] = [
     (
         "index.html",
         "text/html; charset=utf-8",
