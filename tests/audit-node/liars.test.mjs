@@ -20,8 +20,9 @@ import { saveCells, table } from './table.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = process.env.ARCADE_AUDIT ?? join(here, 'node_modules', '.bin', 'arcade-audit');
-/** An audit that has not ended by then never would have (a repeating feed looped the old one). */
-const AUDIT_TIMEOUT_MS = 60_000;
+/** An audit that has not ended by then never would have (a repeating feed looped the old one);
+ * generous, since the suites run side by side on a shared machine. */
+const AUDIT_TIMEOUT_MS = 180_000;
 
 function runAudit(...args) {
   return new Promise((resolve) => {

@@ -16,12 +16,16 @@ import { newSeedsSecret, playKnowingTheSeeds } from './lucky.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const BIN = process.env.ARCADE_AUDIT ?? join(here, 'node_modules', '.bin', 'arcade-audit');
 
+// Generous: the suites run side by side on a shared machine, and a killed audit has no exit code.
+const AUDIT_TIMEOUT_MS = 600_000;
+
 function runAudit(...args) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 << 20, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { maxBuffer: 64 << 20, timeout: AUDIT_TIMEOUT_MS }, (error, stdout, stderr) => {
       let report = null;
       try { report = JSON.parse(stdout); } catch { /* text, or shown by the assertion */ }
-      resolve({ code: error ? error.code : 0, stdout, stderr, report });
+      const code = error ? (error.killed ? `killed after ${AUDIT_TIMEOUT_MS / 1000} s` : error.code) : 0;
+      resolve({ code, stdout, stderr, report });
     });
   });
 }

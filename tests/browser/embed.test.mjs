@@ -113,6 +113,11 @@ test('the snippet loads <arcade-verifier> on another origin and shows a pass for
   await page.waitForSelector('arcade-verifier[data-verdict="pass"]', { timeout: 30_000 });
   const shown = await page.$eval('arcade-verifier', (el) => el.shadowRoot.textContent);
   assert.match(shown, /PASS: provably fair/);
+  // The snippet pins the house's signer, and the verdict names it as pinned.
+  const { signer } = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
+  assert.match(embed.snippet, new RegExp(`signer="${signer}"`));
+  assert.equal(await page.getAttribute('arcade-verifier', 'data-signer'), signer);
+  assert.ok(shown.includes(`${signer} (pinned)`), shown);
   assert.deepEqual(reported.filter((line) => line.startsWith('error')), []);
   // Every file came from the versioned set, none from the page's own paths.
   const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
@@ -146,7 +151,7 @@ test('one byte changed in the served verifier.js: the browser refuses it, the el
 });
 
 test('one byte changed in a module the element imports: refused by the import map integrity', async () => {
-  for (const file of ['web/steps.js', 'web/cores.js', 'web/wasm-pins.js', 'wasm/arcade_wasm.js']) {
+  for (const file of ['web/steps.js', 'web/cores.js', 'web/wasm-pins.js', 'wasm/arcade_wasm.js', 'web/verdicts.mjs', 'web/bet.mjs']) {
     const path = setPath(file);
     const { page, reported } = await openSite(path);
     await assertRefused(page, reported, path);
@@ -165,6 +170,20 @@ test('one byte changed in the wasm: the element refuses to instantiate it and sa
   assert.ok(refusal, reported.join('\n'));
   console.log(`${path} changed by one byte → the element shows: ${shown.slice(0, 200)}\n  browser: ${refusal}`);
   await page.screenshot({ path: join(shots, 'embed-wasm-refused.png'), fullPage: true });
+  await page.close();
+});
+
+test('one byte changed in the signature checker wasm: no pass, since no house proof can be checked', async () => {
+  const path = setPath('wasm/arcade_proofs_bg.wasm');
+  const { page, reported } = await openSite(path);
+  await page.waitForSelector('arcade-verifier[data-verdict]:not([data-verdict="checking"])', { timeout: 30_000 });
+  const verdict = await page.getAttribute('arcade-verifier', 'data-verdict');
+  const shown = await page.$eval('arcade-verifier', (el) => el.shadowRoot.textContent);
+  assert.notEqual(verdict, 'pass', shown);
+  assert.doesNotMatch(shown, /provably fair/i);
+  const refusal = reported.find((line) => /integrity/i.test(line) && line.includes(path));
+  assert.ok(refusal, reported.join('\n'));
+  console.log(`${path} changed by one byte → the element's verdict: ${verdict}\n  browser: ${refusal}`);
   await page.close();
 });
 

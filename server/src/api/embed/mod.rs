@@ -12,7 +12,8 @@ use salvo::prelude::*;
 
 use self::offer::EmbedSnippet;
 use self::set::SetError;
-use super::edge::{Shared, shared};
+use super::edge::{Shared, arcade, shared};
+use crate::service::seed_batches;
 use crate::error::ApiError;
 
 /// A version's files never change: a year, and no revalidation.
@@ -21,11 +22,13 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// The snippet that embeds `<arcade-verifier>` in another site, with every file it loads at a
 /// versioned path and pinned by its SRI hash (`integrity`): a changed script, module or wasm
 /// file is refused by the reader's browser. The version changes whenever any of them does.
+/// The element in the snippet pins the house's signer too (`signer`).
 #[endpoint(tags("verifier"))]
 pub async fn snippet(depot: &mut Depot) -> Result<Json<EmbedSnippet>, ApiError> {
+    let signer = seed_batches::signer_address(&arcade(depot)?.seeds.signer);
     let shared = shared(depot)?;
     let set = current(shared).await?;
-    Ok(Json(offer::answer(&shared.base_url, &set)))
+    Ok(Json(offer::answer(&shared.base_url, &set, &signer)))
 }
 
 /// `GET /embed/{version}/{dir}/{file}`: a file of the current set, immutable; any other

@@ -16,7 +16,8 @@ pub struct EmbedSnippet {
     /// The set's version: a digest of every file in it, which every path carries.
     pub version: String,
     /// HTML for the embedding page: an import map with the modules' `integrity`, the element's
-    /// script with its own, and an `<arcade-verifier>` to adapt (`bet-id`, or `receipt`).
+    /// script with its own, and an `<arcade-verifier>` to adapt (`bet-id`, or `receipt`) that
+    /// pins the house's signer.
     pub snippet: String,
     /// Every file of the set: its path (served immutable) and SRI hash (`sha384-…`).
     pub files: Vec<EmbedFile>,
@@ -29,8 +30,9 @@ pub struct EmbedFile {
     pub integrity: String,
 }
 
-/// The answer for `set`, its URLs on `base_url` (where clients reach the service).
-pub fn answer(base_url: &str, set: &EmbedSet) -> EmbedSnippet {
+/// The answer for `set`, its URLs on `base_url` (where clients reach the service), the element
+/// pinned to `signer` (the house's address that signs every proof).
+pub fn answer(base_url: &str, set: &EmbedSet, signer: &str) -> EmbedSnippet {
     let root = format!("/embed/{}/", set.version);
     let files = set
         .files()
@@ -56,8 +58,9 @@ pub fn answer(base_url: &str, set: &EmbedSet) -> EmbedSnippet {
     let snippet = format!(
         "<script type=\"importmap\">\n{map}\n</script>\n\
          <script type=\"module\" src=\"{script}\" integrity=\"{entry}\" crossorigin=\"anonymous\"></script>\n\
-         <arcade-verifier bet-id=\"42\" api=\"{}\"></arcade-verifier>",
+         <arcade-verifier bet-id=\"42\" api=\"{}\" signer=\"{}\"></arcade-verifier>",
         attribute(base_url),
+        attribute(signer),
     );
     EmbedSnippet {
         version: set.version.clone(),
