@@ -63,7 +63,10 @@ fn with_house_agent() -> Vec<String> {
 async fn published_marks(app: &TestApp) -> Value {
     let manifest = app.get("/api/arcade/manifest").await.ok();
     let marks = manifest["signed_marks"].clone();
-    assert!(marks.is_object(), "the manifest has signed_marks: {manifest}");
+    assert!(
+        marks.is_object(),
+        "the manifest has signed_marks: {manifest}"
+    );
     for path in ["/.well-known/x402", "/api/arcade/games"] {
         assert_eq!(app.get(path).await.ok()["signed_marks"], marks, "{path}");
     }
@@ -109,7 +112,12 @@ async fn verified(app: &TestApp, bet_id: &Value) -> Value {
 /// recovering to the signer, and to someone else once flipped.
 fn assert_signs_house_agent(receipt: &Value, signer: Address) {
     let signed = &receipt["proofs"]["receipt"];
-    assert_eq!(members(signed), with_house_agent(), "bet {}", receipt["bet_id"]);
+    assert_eq!(
+        members(signed),
+        with_house_agent(),
+        "bet {}",
+        receipt["bet_id"]
+    );
     assert_eq!(
         signed["typed_data"]["types"]["Receipt"][21],
         json!({ "name": "house_agent", "type": "bool" })
@@ -181,7 +189,10 @@ async fn receipts_at_or_above_the_mark_sign_house_agent(backend: Backend) {
     let feed = app.get("/api/arcade/receipts?after=0&limit=10").await.ok();
     for receipt in [&by_agent, &by_player] {
         assert_signs_house_agent(receipt, signer);
-        assert_eq!(verified(&app, &receipt["bet_id"]).await["proofs"], receipt["proofs"]);
+        assert_eq!(
+            verified(&app, &receipt["bet_id"]).await["proofs"],
+            receipt["proofs"]
+        );
         let fed = feed["receipts"]
             .as_array()
             .unwrap()
@@ -197,7 +208,10 @@ async fn receipts_at_or_above_the_mark_sign_house_agent(backend: Backend) {
 
     let forgot = TestApp::spawn_on(&app.database_url, |s| s.house.wallets.clear()).await;
     let shown = verified(&forgot, &by_agent["bet_id"]).await;
-    assert_eq!(shown["house_agent"], true, "what was signed, not the settings");
+    assert_eq!(
+        shown["house_agent"], true,
+        "what was signed, not the settings"
+    );
     assert_eq!(shown["proofs"], by_agent["proofs"]);
     assert_signs_house_agent(&shown, signer);
     app.audit().await;
@@ -240,7 +254,10 @@ async fn as_before_the_marks(app: &TestApp, key: &PrivateKeySigner, bets: &[Valu
     for receipt in bets {
         let mut typed = receipt["proofs"]["receipt"]["typed_data"].clone();
         typed["types"]["Receipt"].as_array_mut().unwrap().pop();
-        typed["message"].as_object_mut().unwrap().remove("house_agent");
+        typed["message"]
+            .as_object_mut()
+            .unwrap()
+            .remove("house_agent");
         let hash = serde_json::from_value::<TypedData>(typed)
             .unwrap()
             .eip712_signing_hash()
@@ -257,7 +274,10 @@ async fn as_before_the_marks(app: &TestApp, key: &PrivateKeySigner, bets: &[Valu
     let first = &bets[0];
     execute(
         app,
-        &format!("UPDATE bets SET receipt_signature = NULL WHERE id = {}", first["bet_id"]),
+        &format!(
+            "UPDATE bets SET receipt_signature = NULL WHERE id = {}",
+            first["bet_id"]
+        ),
     )
     .await;
     execute(
@@ -300,7 +320,10 @@ async fn receipts_from_before_the_marks_verify_with_the_type_they_were_signed_wi
     let marks = published_marks(&app).await;
     assert_eq!(marks["signed_from"], 2, "bet 1 is unsigned");
     assert_eq!(marks["house_agent_signed_from"], 5 + held);
-    assert_eq!(signer(&app.get("/api/arcade/manifest").await.ok()), key.address());
+    assert_eq!(
+        signer(&app.get("/api/arcade/manifest").await.ok()),
+        key.address()
+    );
 
     let unsigned = verified(&app, &bets[0]["bet_id"]).await;
     assert_eq!(
@@ -353,8 +376,8 @@ async fn instances_starting_at_once_publish_the_same_marks() {
         bets.push(flip(&old, &player).await);
     }
     as_before_the_marks(&old, &key, &bets).await;
-    let started = join_all((0..4).map(|_| TestApp::spawn_on(&old.database_url, signing_with(&key))))
-        .await;
+    let started =
+        join_all((0..4).map(|_| TestApp::spawn_on(&old.database_url, signing_with(&key)))).await;
     let first = published_marks(&started[0]).await;
     for app in &started[1..] {
         assert_eq!(published_marks(app).await, first);
