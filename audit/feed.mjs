@@ -35,10 +35,10 @@ export async function getJson(baseUrl, path) {
   }
 }
 
-/** The house's signer and EIP-712 domain, as the manifest publishes them. */
+/** The house's signer, EIP-712 domain and signed marks, as the manifest publishes them. */
 export async function fetchTrust(baseUrl) {
   const manifest = await getJson(baseUrl, '/api/arcade/manifest');
-  return { signer: manifest.signer ?? null, domain: manifest.signing_domain ?? null };
+  return { signer: manifest.signer ?? null, domain: manifest.signing_domain ?? null, marks: manifest.signed_marks ?? null };
 }
 
 /** Every settled receipt with bet_id > after, in bet order, at most `limit` (all when null). */

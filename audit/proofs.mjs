@@ -19,9 +19,9 @@ export function checkSignature(proofs, signed, { trust, primaryType, message }) 
   }
 }
 
-/** The Commitment and Receipt messages a receipt's fields call for (docs/proofs.md). */
-export function expectedMessages(proofs, receipt) {
-  return parse(proofs.expectedReceiptMessages(JSON.stringify(receipt)));
+/** The Commitment and Receipt messages a receipt's fields call for (docs/proofs.md), by the signed marks when given. */
+export function expectedMessages(proofs, receipt, marks = null) {
+  return parse(proofs.expectedReceiptMessages(JSON.stringify(receipt), marks ? JSON.stringify(marks) : undefined));
 }
 
 /** A commitment is leaf `index` of a batch of `size` under `root`, by its audit path. */

@@ -38,7 +38,7 @@ export function checkProofs({ wasm, proofs, trust, batches }, receipt) {
   if (!batch) return ['signed, but names no seed batch'];
   let expected;
   try {
-    expected = expectedMessages(proofs, receipt);
+    expected = expectedMessages(proofs, receipt, trust.marks);
   } catch (error) {
     return [`receipt cannot be turned into signed messages: ${error.message}`];
   }
