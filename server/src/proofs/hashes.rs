@@ -270,13 +270,14 @@ mod tests {
     #[test]
     fn house_agent_changes_the_hash() {
         let signer = signer(31337);
+        let (commitment, server_seed) = ("0a".repeat(32), "ff".repeat(32));
         let message = |house_agent| ReceiptMessage {
             round_id: "r_0",
             bet_id: 7,
             player: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
             game: "coinflip",
-            commitment: &"0a".repeat(32),
-            server_seed: &"ff".repeat(32),
+            commitment: &commitment,
+            server_seed: &server_seed,
             client_seed: "c",
             nonce: 0,
             call: "heads",

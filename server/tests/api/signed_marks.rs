@@ -245,6 +245,29 @@ async fn execute(app: &TestApp, sql: &str) {
         .unwrap_or_else(|e| panic!("{sql}: {e}"));
 }
 
+/// Re-signs `receipt`'s bet with the `Receipt` type before `house_agent` (by `key`, the signing
+/// key), as an instance built before the marks signs every bet.
+async fn signed_with_the_type_before(app: &TestApp, key: &PrivateKeySigner, receipt: &Value) {
+    let mut typed = receipt["proofs"]["receipt"]["typed_data"].clone();
+    typed["types"]["Receipt"].as_array_mut().unwrap().pop();
+    typed["message"]
+        .as_object_mut()
+        .unwrap()
+        .remove("house_agent");
+    let hash = serde_json::from_value::<TypedData>(typed)
+        .unwrap()
+        .eip712_signing_hash()
+        .unwrap();
+    let signature = key.sign_hash_sync(&hash).unwrap();
+    let signature = format!("0x{}", alloy::hex::encode(signature.as_bytes()));
+    let id = &receipt["bet_id"];
+    execute(
+        app,
+        &format!("UPDATE bets SET receipt_signature = '{signature}' WHERE id = {id}"),
+    )
+    .await;
+}
+
 /// Turns `app`'s database into one from before the marks: no marks kept, no `house_agent`
 /// recorded, every receipt signed with the type before it (by `key`, the signing key), and the
 /// first bet's round from before signing began (no batch, no signatures).
@@ -252,24 +275,7 @@ async fn as_before_the_marks(app: &TestApp, key: &PrivateKeySigner, bets: &[Valu
     execute(app, "DELETE FROM signed_marks").await;
     execute(app, "UPDATE bets SET house_agent = NULL").await;
     for receipt in bets {
-        let mut typed = receipt["proofs"]["receipt"]["typed_data"].clone();
-        typed["types"]["Receipt"].as_array_mut().unwrap().pop();
-        typed["message"]
-            .as_object_mut()
-            .unwrap()
-            .remove("house_agent");
-        let hash = serde_json::from_value::<TypedData>(typed)
-            .unwrap()
-            .eip712_signing_hash()
-            .unwrap();
-        let signature = key.sign_hash_sync(&hash).unwrap();
-        let signature = format!("0x{}", alloy::hex::encode(signature.as_bytes()));
-        let id = &receipt["bet_id"];
-        execute(
-            app,
-            &format!("UPDATE bets SET receipt_signature = '{signature}' WHERE id = {id}"),
-        )
-        .await;
+        signed_with_the_type_before(app, key, receipt).await;
     }
     let first = &bets[0];
     execute(
@@ -387,4 +393,54 @@ async fn instances_starting_at_once_publish_the_same_marks() {
         (&json!(2), &json!(4))
     );
     old.audit().await;
+}
+
+/// A bet at or above `house_agent_signed_from` signed with the type before it (by an instance
+/// built before the marks, left running against the upgrade's rule, with `house_agent` not
+/// recorded): it is shown with the type its bet id calls for, so its signature does not recover
+/// to the signer and every verifier fails it, rather than taking the type the house chose.
+async fn a_bet_above_the_mark_signed_with_the_type_before_does_not_verify(backend: Backend) {
+    let key = PrivateKeySigner::random();
+    let app = TestApp::spawn_with(backend, signing_with(&key)).await;
+    let bet = flip(&app, &PrivateKeySigner::random()).await;
+    let marks = published_marks(&app).await;
+    assert!(bet["bet_id"].as_i64() >= marks["house_agent_signed_from"].as_i64());
+    signed_with_the_type_before(&app, &key, &bet).await;
+    let id = &bet["bet_id"];
+    execute(
+        &app,
+        &format!("UPDATE bets SET house_agent = NULL WHERE id = {id}"),
+    )
+    .await;
+    let shown = verified(&app, id).await;
+    let signed = &shown["proofs"]["receipt"];
+    assert_eq!(
+        members(signed),
+        with_house_agent(),
+        "the type its bet id calls for"
+    );
+    assert_ne!(
+        recover(signed),
+        key.address(),
+        "not the house's word under that type"
+    );
+    app.audit().await;
+}
+
+mod a_bet_above_the_mark_signed_with_the_type_before_does_not_verify {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        super::a_bet_above_the_mark_signed_with_the_type_before_does_not_verify(
+            crate::helpers::Backend::Sqlite,
+        )
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        super::a_bet_above_the_mark_signed_with_the_type_before_does_not_verify(
+            crate::helpers::Backend::Postgres,
+        )
+        .await;
+    }
 }
