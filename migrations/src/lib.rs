@@ -57,6 +57,10 @@ impl MigratorTrait for Migrator {
                 name: "m0012_restore_safe",
                 up: include_str!("sql/0012_restore_safe.sql"),
             }),
+            Box::new(SqlMigration {
+                name: "m0014_signed_marks",
+                up: include_str!("sql/0014_signed_marks.sql"),
+            }),
         ]
     }
 }

@@ -1,5 +1,7 @@
 //! `checkSigned`: a signed object (`{signature, typed_data}`) against what a verifier expects
-//! (`{signer, domain, primaryType, message}`), with one readable problem per difference.
+//! (`{signer, domain, primaryType, message}`), with one readable problem per difference. The
+//! member list expected is the signed type's (`signed_types.rs`); for `Receipt`, the one with
+//! `house_agent` when the expected message has that member.
 
 mod compare;
 mod signed_types;
@@ -11,7 +13,9 @@ use crate::error::Error;
 use crate::signature::{checksum, parse_address, recover};
 use compare::{compare_domain, compare_message, compare_type, normalize};
 
-pub use signed_types::{SIGNED_TYPES, signed_type, signed_types_json};
+pub use signed_types::{
+    RECEIPT_WITH_HOUSE_AGENT, SIGNED_TYPES, expected_type, signed_type, signed_types_json,
+};
 
 /// What the caller expects.
 struct Expected {
@@ -39,17 +43,17 @@ impl Expected {
             .and_then(Value::as_str)
             .ok_or_else(|| Error::input("expected.primaryType is not a string"))?
             .to_owned();
-        let fields = signed_type(&primary_type).ok_or_else(|| {
-            Error::input(format!(
-                "expected.primaryType is {}, not Commitment, Receipt or SeedBatch",
-                quote(&primary_type)
-            ))
-        })?;
         let message = value
             .get("message")
             .and_then(Value::as_object)
             .ok_or_else(|| Error::input("expected.message is not an object"))?
             .clone();
+        let fields = expected_type(&primary_type, &message).ok_or_else(|| {
+            Error::input(format!(
+                "expected.primaryType is {}, not Commitment, Receipt, SeedBatch or SignedMarks",
+                quote(&primary_type)
+            ))
+        })?;
         for field in &fields {
             let v = message
                 .get(&field.name)

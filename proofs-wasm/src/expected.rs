@@ -1,15 +1,19 @@
 //! The messages the house should have signed, built from the JSON answers a player already
-//! holds (receipts, commit answers, seed batches), per the mapping tables of docs/proofs.md.
+//! holds (receipts, commit answers, seed batches, the signed marks), per the mapping tables of
+//! docs/proofs.md.
 
+mod marks;
 mod read;
 mod rfc3339;
 
 use serde_json::{Map, Value, json};
 
+use crate::check::RECEIPT_WITH_HOUSE_AGENT;
 use crate::eip712::quote;
 use crate::error::Error;
 use read::{address, bytes32, field, seconds, signed, text, unsigned};
 
+pub use marks::{Marks, signed_marks_message};
 pub use rfc3339::unix_seconds;
 
 /// `proofs.batch`, or `None` when the round was opened before signing began.
@@ -33,19 +37,44 @@ fn commitment_message(answer: &Value, batch: &Value, time_field: &str) -> Result
 }
 
 /// `{commitment, receipt}` for a settled round's receipt, or `{unsigned: true}` when its
-/// `proofs.batch` is null (opened before signing began).
-pub fn receipt_messages(receipt: &Value) -> Result<Value, Error> {
+/// `proofs.batch` is null (opened before signing began). With the signed `marks`: a receipt at
+/// or above `signed_from` without proofs is an error, not unsigned; at or above
+/// `house_agent_signed_from` the `Receipt` message ends with `house_agent`; and the answer names
+/// the member list it is signed with, `receipt_type` (`Receipt` or `Receipt+house_agent`, as
+/// `signedTypes` lists them). Without marks, every receipt is read as before them.
+pub fn receipt_messages(receipt: &Value, marks: Option<Marks>) -> Result<Value, Error> {
     if !receipt.is_object() {
         return Err(Error::input("the receipt is not an object"));
     }
     let Some(batch) = batch(receipt) else {
+        if let Some(marks) = marks {
+            let bet_id = unsigned(receipt, "bet_id")?;
+            if bet_id >= marks.signed_from {
+                return Err(Error::input(format!(
+                    "bet {bet_id} carries no proofs, but every bet from {} on must (the signed marks' signed_from)",
+                    marks.signed_from
+                )));
+            }
+        }
         return Ok(json!({"unsigned": true}));
     };
     let commitment = commitment_message(receipt, batch, "committed_at")?;
     let game = text(receipt, "game")?;
     let play = Play::of(receipt, game)?;
-    let message = receipt_message(receipt, &commitment, game, &play)?;
-    Ok(json!({"commitment": commitment, "receipt": message}))
+    let mut message = receipt_message(receipt, &commitment, game, &play)?;
+    let Some(marks) = marks else {
+        return Ok(json!({"commitment": commitment, "receipt": message}));
+    };
+    let receipt_type = if unsigned(receipt, "bet_id")? >= marks.house_agent_signed_from {
+        let house_agent = field(receipt, "house_agent")?
+            .as_bool()
+            .ok_or_else(|| Error::input("house_agent is not true or false"))?;
+        message.insert("house_agent".to_owned(), house_agent.into());
+        RECEIPT_WITH_HOUSE_AGENT
+    } else {
+        "Receipt"
+    };
+    Ok(json!({"commitment": commitment, "receipt": message, "receipt_type": receipt_type}))
 }
 
 /// The game-specific members of a `Receipt`: the bet and its outcome.

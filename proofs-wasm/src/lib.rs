@@ -5,8 +5,9 @@
 //! ```js
 //! import init, { checkSigned, expectedReceiptMessages } from "arcade-proofs";
 //! await init();
-//! const { signer, signing_domain: domain } = await (await fetch(`${api}/api/arcade/manifest`)).json();
-//! const expected = JSON.parse(expectedReceiptMessages(JSON.stringify(receipt)));
+//! const manifest = await (await fetch(`${api}/api/arcade/manifest`)).json();
+//! const { signer, signing_domain: domain } = manifest; // pin these, and the signed marks
+//! const expected = JSON.parse(expectedReceiptMessages(JSON.stringify(receipt), JSON.stringify(manifest.signed_marks)));
 //! const report = JSON.parse(checkSigned(
 //!   JSON.stringify(receipt.proofs.receipt),
 //!   JSON.stringify({ signer, domain, primaryType: "Receipt", message: expected.receipt }),
@@ -86,11 +87,58 @@ pub fn check_signed(signed_json: &str, expected_json: &str) -> Result<String, Js
 
 /// The messages the house should have signed for a settled round's receipt, as JSON text:
 /// `{commitment: {…}, receipt: {…}}`, or `{unsigned: true}` when the round was opened before
-/// signing began (`proofs.batch` null). Throws `invalid_input`.
+/// signing began (`proofs.batch` null). `marksJson` is the manifest's `signed_marks` (or just
+/// `{signed_from, house_agent_signed_from}`), checked first with `expectedSignedMarksMessage`
+/// and `checkSigned`. With it the answer also names the member list the receipt is signed with,
+/// `receipt_type` (`"Receipt"`, or `"Receipt+house_agent"` at or above
+/// `house_agent_signed_from`, whose `receipt` message then ends with `house_agent`), and a
+/// receipt without proofs at or above `signed_from` throws instead of reading as unsigned.
+/// Without it (undefined or null), every receipt is read as before the marks. Throws
+/// `invalid_input`.
+///
+/// ```js
+/// const marks = manifest.signed_marks;
+/// const expected = JSON.parse(expectedReceiptMessages(JSON.stringify(receipt), JSON.stringify(marks)));
+/// // expected.receipt has house_agent exactly when expected.receipt_type is "Receipt+house_agent";
+/// // checkSigned expects that member list for a Receipt whose message has house_agent.
+/// ```
 #[wasm_bindgen(js_name = expectedReceiptMessages)]
-pub fn expected_receipt_messages(receipt_json: &str) -> Result<String, JsValue> {
-    parse_json(receipt_json, "the receipt")
-        .and_then(|v| expected::receipt_messages(&v))
+pub fn expected_receipt_messages(
+    receipt_json: &str,
+    marks_json: Option<String>,
+) -> Result<String, JsValue> {
+    expected_receipt_messages_json(receipt_json, marks_json.as_deref()).map_err(Error::into_js)
+}
+
+/// `expectedReceiptMessages` over JSON text.
+pub fn expected_receipt_messages_json(receipt: &str, marks: Option<&str>) -> Result<String, Error> {
+    let receipt = parse_json(receipt, "the receipt")?;
+    let marks = match marks
+        .map(|text| parse_json(text, "the marks"))
+        .transpose()?
+    {
+        Some(marks) if !marks.is_null() => Some(expected::Marks::from_json(&marks)?),
+        _ => None,
+    };
+    Ok(expected::receipt_messages(&receipt, marks)?.to_string())
+}
+
+/// The `SignedMarks` message the house should have signed, `{signed_from,
+/// house_agent_signed_from}` as JSON text, from an answer that publishes the marks (the
+/// manifest, `/.well-known/x402`, the games listing) or its `signed_marks` itself. Check the
+/// marks with it before trusting them:
+///
+/// ```js
+/// const message = JSON.parse(expectedSignedMarksMessage(JSON.stringify(manifest)));
+/// const report = JSON.parse(checkSigned(JSON.stringify(manifest.signed_marks),
+///   JSON.stringify({ signer, domain, primaryType: "SignedMarks", message })));
+/// ```
+///
+/// Throws `invalid_input` (also when the answer publishes no marks).
+#[wasm_bindgen(js_name = expectedSignedMarksMessage)]
+pub fn expected_signed_marks_message(answer_json: &str) -> Result<String, JsValue> {
+    parse_json(answer_json, "the answer")
+        .and_then(|v| expected::signed_marks_message(&v))
         .map(|v| v.to_string())
         .map_err(Error::into_js)
 }
@@ -115,8 +163,10 @@ pub fn expected_seed_batch_message(batch_json: &str) -> Result<String, JsValue> 
         .map_err(Error::into_js)
 }
 
-/// The member lists of the signed types (`{Commitment, Receipt, SeedBatch}`, each
-/// `[{name, type}, …]`), as JSON text: what `checkSigned` expects.
+/// The member lists of the signed types (`{Commitment, Receipt, "Receipt+house_agent",
+/// SeedBatch, SignedMarks}`, each `[{name, type}, …]`), as JSON text: what `checkSigned`
+/// expects. `"Receipt+house_agent"` is the `Receipt` type (EIP-712 names it `Receipt`) of bets
+/// at or above the signed marks' `house_agent_signed_from`.
 #[wasm_bindgen(js_name = signedTypes)]
 pub fn signed_types() -> String {
     check::signed_types_json().to_string()

@@ -23,12 +23,26 @@ export interface TypedData {
 /** A signed object as the arcade sends it (`checkSigned`'s first argument, as JSON text). */
 export interface Signed { signature: string; typed_data: TypedData }
 
-/** `checkSigned`'s second argument (as JSON text): signer and domain from the manifest. */
+/**
+ * `checkSigned`'s second argument (as JSON text): signer and domain from the manifest. For a
+ * `Receipt` whose `message` has `house_agent`, the member list expected is the one ending with
+ * `bool house_agent` (`signedTypes()["Receipt+house_agent"]`); otherwise `signedTypes()[primaryType]`.
+ */
 export interface Expectation {
   signer: string;
   domain: Record<string, unknown>;
-  primaryType: "Commitment" | "Receipt" | "SeedBatch";
+  primaryType: "Commitment" | "Receipt" | "SeedBatch" | "SignedMarks";
   message: Record<string, unknown>;
+}
+
+/** The manifest's `signed_marks` (only the two numbers are read by `expectedReceiptMessages`). */
+export interface SignedMarks {
+  /** Every receipt with `bet_id` at or above it must carry its proofs. */
+  signed_from: number;
+  /** Every receipt with `bet_id` at or above it signs `house_agent`. */
+  house_agent_signed_from: number;
+  signature?: string;
+  typed_data?: TypedData;
 }
 
 /** `checkSigned`'s answer (JSON text). */
@@ -40,8 +54,18 @@ export interface SignedReport {
   problems: string[];
 }
 
-/** `expectedReceiptMessages`'s answer (JSON text). */
+/**
+ * `expectedReceiptMessages`'s answer (JSON text). `receipt_type` only when the marks were given:
+ * the member list the receipt is signed with, as `signedTypes` names it.
+ */
 export type ExpectedReceiptMessages =
-  | { commitment: Record<string, unknown>; receipt: Record<string, unknown> }
+  | {
+      commitment: Record<string, unknown>;
+      receipt: Record<string, unknown>;
+      receipt_type?: "Receipt" | "Receipt+house_agent";
+    }
   | { unsigned: true };
+
+/** `expectedSignedMarksMessage`'s answer (JSON text). */
+export interface SignedMarksMessage { signed_from: number; house_agent_signed_from: number }
 "#;

@@ -29,6 +29,7 @@ use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
 use crate::service::reconcile::spawn_reconciler;
 use crate::service::seed_batches::Seeds;
 use crate::service::settled_mark::SettledMark;
+use crate::service::signed_marks::{self, SignedMarks};
 use crate::service::treasury::{Treasury, spawn_treasury_watch};
 use crate::settings::Settings;
 use crate::store;
@@ -71,6 +72,8 @@ pub enum StartupError {
     Instances(String),
     #[error(transparent)]
     Secrets(#[from] crate::secrets::SecretsError),
+    #[error("the signed marks: {0}")]
+    SignedMarks(#[from] crate::service::signed_marks::MarksError),
 }
 
 pub struct Application {
@@ -114,7 +117,16 @@ impl Application {
             .map(|url| url.trim_end_matches('/').to_owned())
             .unwrap_or_else(|| format!("http://{}:{port}", settings.server.host));
         let public_url = PublicUrl::parse(&base_url)?;
-        let arcade = Arc::new(arcade(&settings, &secrets, db, payments, &public_url)?);
+        let signer = HouseSigner::new(secrets.signing_key.expose(), settings.chain.chain_id)?;
+        // Before the play writer exists: no receipt is signed before the marks are known.
+        let marks = signed_marks::establish(&db, &signer).await?;
+        let arcade = Arc::new(arcade(
+            &settings,
+            &secrets,
+            (db, payments),
+            &public_url,
+            (signer, marks),
+        )?);
         let checkpointer =
             store::wal_checkpoints::WalCheckpointer::open(settings.database.url.expose()).await?;
         spawn_play_writers(Arc::downgrade(&arcade), checkpointer);
@@ -211,13 +223,14 @@ pub(crate) fn is_loopback(host: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
-/// The service, from the settings and what was connected.
+/// The service, from the settings and what was connected: the database and the payments, and
+/// the signer with the signed marks.
 fn arcade(
     settings: &Settings,
     secrets: &DeploymentSecrets,
-    db: store::Db,
-    payments: Option<Payments>,
+    (db, payments): (store::Db, Option<Payments>),
     public_url: &PublicUrl,
+    (signer, marks): (HouseSigner, SignedMarks),
 ) -> Result<Arcade, StartupError> {
     let house_bots = HouseBots::new(&settings.housebots)?;
     let house_wallets: HashSet<String> = settings
@@ -241,11 +254,12 @@ fn arcade(
         rate_limits: RateLimits::new(&settings.rate_limits, random_token()?)?,
         rounds: settings.rounds.clone(),
         seeds: Seeds::new(
-            HouseSigner::new(secrets.signing_key.expose(), settings.chain.chain_id)?,
+            signer,
             SeedBook::new(secrets.seeds.expose()),
             settings.seeds.batch_size,
             random_token()?,
         ),
+        marks,
         play_writer: PlayWriter::default(),
     })
 }

@@ -2,7 +2,9 @@
 // commitment signed at commit, the receipt signed at settlement for every game, the same
 // signatures on /verify and the receipts feed, tampered messages rejected, every seed batch's
 // signed Merkle root with RFC 9162 inclusion proofs checked by an independent implementation
-// written here, and every used index of a batch accounted for after concurrent commits.
+// written here, and every used index of a batch accounted for after concurrent commits. The
+// signed marks verify, and from them on every receipt signs `house_agent`: a house wallet's and
+// a player's receipt both verify with viem under that type.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, test } from 'node:test';
@@ -13,12 +15,16 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startServer } from './server.mjs';
 
 process.env.ARCADE__RATE_LIMITS__ENABLED = 'false'; // many rounds; startServer passes process.env on
+// One of the house's own wallets: its receipts say (and sign) house_agent: true.
+const houseAgent = privateKeyToAccount(generatePrivateKey());
+process.env.ARCADE__HOUSE__WALLETS = `["${houseAgent.address}"]`;
 let server;
 let signer;
 let signingDomain;
+let signedMarks;
 before(async () => {
   server = await startServer();
-  ({ signer, signing_domain: signingDomain } = (await call('GET', '/api/arcade/manifest')).body);
+  ({ signer, signing_domain: signingDomain, signed_marks: signedMarks } = (await call('GET', '/api/arcade/manifest')).body);
 });
 after(async () => { await server?.stop(); });
 
@@ -31,8 +37,7 @@ async function call(method, path, body) {
   return { status: response.status, body: await response.json() };
 }
 
-async function newPlayer() {
-  const account = privateKeyToAccount(generatePrivateKey());
+async function newPlayer(account = privateKeyToAccount(generatePrivateKey())) {
   const { address } = account;
   assert.equal((await call('POST', '/api/arcade/free', { address })).status, 200);
   const { body: auth } = await call('GET', `/api/arcade/auth-statement/${address}`);
@@ -64,8 +69,12 @@ const fields = (encoded) => encoded.slice(encoded.indexOf('(') + 1, -1).split(',
 const TYPES = {
   EIP712Domain: fields('EIP712Domain(string name,string version,uint256 chainId)'),
   Commitment: fields('Commitment(string round_id,address player,bytes32 commitment,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 created_at)'),
-  Receipt: fields('Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at)'),
+  // From the signed marks' house_agent_signed_from on (every bet of this fresh server).
+  Receipt: fields('Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at,bool house_agent)'),
+  // Below it: the same members without house_agent.
+  ReceiptBefore: fields('Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at)'),
   SeedBatch: fields('SeedBatch(uint256 batch_id,uint256 size,bytes32 merkle_root,uint256 created_at)'),
+  SignedMarks: fields('SignedMarks(uint256 signed_from,uint256 house_agent_signed_from)'),
 };
 
 async function assertSignedBy(signed, primaryType) {
@@ -115,6 +124,7 @@ function expectedReceipt(r) {
     index: r.proofs.batch.index,
     fairness_version: r.fairness_version,
     settled_at: seconds(r.settled_at),
+    house_agent: r.house_agent,
   };
 }
 
@@ -152,6 +162,33 @@ test('the manifest and the games list publish the same signer and domain', async
   const { body: games } = await call('GET', '/api/arcade/games');
   assert.equal(games.signer, signer);
   assert.deepEqual(games.signing_domain, signingDomain);
+});
+
+test('the signed marks are published alike, signed by the signer over the numbers shown', async () => {
+  assert.deepEqual([signedMarks.signed_from, signedMarks.house_agent_signed_from], [1, 1], 'a fresh database');
+  await assertSignedBy(signedMarks, 'SignedMarks');
+  assert.deepEqual(signedMarks.typed_data.message, { signed_from: 1, house_agent_signed_from: 1 });
+  for (const path of ['/.well-known/x402', '/api/arcade/games']) {
+    assert.deepEqual((await call('GET', path)).body.signed_marks, signedMarks, path);
+  }
+  assert.equal(await verify(tampered(signedMarks, (t) => { t.message.house_agent_signed_from = 1000; })), false);
+});
+
+test('a house agent’s receipt and a player’s both sign house_agent, and verify with viem', async () => {
+  const agent = await newPlayer(houseAgent);
+  const player = await newPlayer();
+  for (const [who, account, houseAgentSays] of [['house agent', agent, true], ['player', player, false]]) {
+    const { receipt } = await play(account, 'coinflip', { call: 'heads' });
+    assert.ok(receipt.bet_id >= signedMarks.house_agent_signed_from, who);
+    assert.equal(receipt.house_agent, houseAgentSays, who);
+    const signed = receipt.proofs.receipt;
+    await assertSignedBy(signed, 'Receipt');
+    assert.equal(signed.typed_data.message.house_agent, houseAgentSays, who);
+    assert.deepEqual(signed.typed_data.message, expectedReceipt(receipt), who);
+    assert.equal(await verify(tampered(signed, (t) => { t.message.house_agent = !t.message.house_agent; })), false, `${who}: house_agent flipped`);
+    const before = tampered(signed, (t) => { t.types.Receipt = TYPES.ReceiptBefore; delete t.message.house_agent; });
+    assert.equal(await verify(before), false, `${who}: the type before house_agent is not what was signed`);
+  }
 });
 
 test('a commit answer carries a Commitment signed by the signer, with its own fields', async () => {

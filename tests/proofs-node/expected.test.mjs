@@ -1,12 +1,16 @@
-// expectedReceiptMessages / expectedCommitMessage / expectedSeedBatchMessage map the JSON
-// answers per docs/proofs.md's tables; a receipt signed from them checks valid end to end.
+// expectedReceiptMessages / expectedCommitMessage / expectedSeedBatchMessage /
+// expectedSignedMarksMessage map the JSON answers per docs/proofs.md's tables; a receipt signed
+// from them checks valid end to end. With the signed marks, a receipt at or above
+// house_agent_signed_from expects the Receipt type that signs house_agent, and one at or above
+// signed_from without proofs is refused.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { checkSigned, expectedReceiptMessages, expectedCommitMessage, expectedSeedBatchMessage } from "arcade-proofs";
+import { checkSigned, expectedReceiptMessages, expectedCommitMessage, expectedSeedBatchMessage, expectedSignedMarksMessage } from "arcade-proofs";
 import { TYPES, DOMAIN_TYPE, MANIFEST_DOMAIN, sampleReceipt, toJson } from "./support.mjs";
 
-const expected = (receipt) => JSON.parse(expectedReceiptMessages(JSON.stringify(receipt)));
+const expected = (receipt, marks) =>
+  JSON.parse(expectedReceiptMessages(JSON.stringify(receipt), marks === undefined ? undefined : JSON.stringify(marks)));
 
 const COMMITMENT = {
   round_id: "rnd_01JD6Q7ZC3",
@@ -150,4 +154,94 @@ test("end to end: the house signs the mapped messages, checkSigned finds both va
     ));
     assert.deepEqual(report.problems, [`message.payout is ${signedReceipt.payout}, expected ${signedReceipt.payout + 1}`], name);
   }
+});
+
+/** Signs `message` as the house would, with the member list `signedTypes` names `listed`. */
+async function signedAs(house, listed, message) {
+  const primaryType = listed.split("+")[0];
+  const types = { [primaryType]: TYPES[listed] };
+  return {
+    signature: await house.signTypedData({ domain: MANIFEST_DOMAIN, types, primaryType, message }),
+    typed_data: { domain: MANIFEST_DOMAIN, types: { EIP712Domain: DOMAIN_TYPE, ...types }, primaryType, message },
+  };
+}
+
+// sampleReceipt's bet is 4242.
+const MARKS = { signed_from: 4000, house_agent_signed_from: 4242 };
+
+test("with the signed marks: house_agent is signed at and above house_agent_signed_from, not below", () => {
+  const [name, receipt, message] = cases[0];
+  const agent = { ...receipt, house_agent: true };
+  assert.deepEqual(expected(agent, MARKS), {
+    commitment: COMMITMENT, receipt: { ...message, house_agent: true }, receipt_type: "Receipt+house_agent",
+  }, name);
+  assert.deepEqual(Object.keys(expected(agent, MARKS).receipt).sort(), TYPES["Receipt+house_agent"].map((f) => f.name).sort());
+  assert.equal(expected(receipt, MARKS).receipt.house_agent, false, "a player's receipt signs false");
+  // The whole signed_marks object, as the manifest publishes it, reads the same.
+  const published = { ...MARKS, signature: "0x", typed_data: {} };
+  assert.deepEqual(expected(agent, published), expected(agent, MARKS));
+  const below = { ...MARKS, house_agent_signed_from: 4243 };
+  assert.deepEqual(expected(agent, below), { commitment: COMMITMENT, receipt: message, receipt_type: "Receipt" });
+  // No marks (undefined or null): as before them.
+  assert.deepEqual(expected(agent), { commitment: COMMITMENT, receipt: message });
+  assert.deepEqual(expected(agent, null), { commitment: COMMITMENT, receipt: message });
+  const { house_agent: _, ...unsaid } = agent;
+  assert.throws(() => expected(unsaid, MARKS), (e) => e.code === "invalid_input" && /house_agent is missing/.test(e.message));
+  for (const bad of [[], { signed_from: 1 }, { signed_from: -1, house_agent_signed_from: 1 }, { signed_from: 0, house_agent_signed_from: 1 }, { signed_from: 5000, house_agent_signed_from: 4242 }]) {
+    assert.throws(() => expected(agent, bad), (e) => e.code === "invalid_input", JSON.stringify(bad));
+  }
+});
+
+test("with the signed marks: from signed_from on, a receipt without proofs is refused, not unsigned", () => {
+  const stripped = { ...sampleReceipt("dice", { target: 5000 }, { roll_hundredths: 1 }), proofs: { batch: null, commitment: null, receipt: null } };
+  assert.throws(() => expected(stripped, MARKS), (e) => e.code === "invalid_input" && /bet 4242 carries no proofs, but every bet from 4000 on must/.test(e.message));
+  const { proofs: _, ...bare } = stripped;
+  assert.throws(() => expected(bare, MARKS), (e) => e.code === "invalid_input");
+  assert.deepEqual(expected({ ...stripped, bet_id: 3999 }, MARKS), { unsigned: true }, "below the mark: before signing began");
+  assert.deepEqual(expected(stripped), { unsigned: true }, "without marks, as before them");
+});
+
+test("end to end with the marks: each era's receipt checks valid; the old type after the mark does not", async () => {
+  const house = privateKeyToAccount(generatePrivateKey());
+  const check = (signed, message) => JSON.parse(checkSigned(toJson(signed),
+    toJson({ signer: house.address, domain: MANIFEST_DOMAIN, primaryType: "Receipt", message })));
+  for (const [name, receipt] of cases) {
+    for (const houseAgent of [true, false]) {
+      const at = expected({ ...receipt, house_agent: houseAgent }, MARKS);
+      const signed = await signedAs(house, at.receipt_type, at.receipt);
+      assert.deepEqual(check(signed, at.receipt), { valid: true, recovered: house.address, problems: [] }, `${name} ${houseAgent}`);
+      // The house claims the other house_agent than it signed: named.
+      assert.deepEqual(check(signed, { ...at.receipt, house_agent: !houseAgent }).problems,
+        [`message.house_agent is ${houseAgent}, expected ${!houseAgent}`], name);
+      // The house signs the type before house_agent for a bet at or above the mark: refused.
+      const { house_agent: _, ...before } = at.receipt;
+      const hidden = await signedAs(house, "Receipt", before);
+      assert.deepEqual(check(hidden, at.receipt).problems,
+        ["types.Receipt has no house_agent (bool)", `message.house_agent is missing, expected ${houseAgent}`], name);
+    }
+    const older = expected(receipt, { ...MARKS, house_agent_signed_from: 5000 });
+    assert.equal(older.receipt_type, "Receipt");
+    const signed = await signedAs(house, "Receipt", older.receipt);
+    assert.equal(check(signed, older.receipt).valid, true, `${name}: below the mark, the type before`);
+  }
+});
+
+test("the signed marks: the message from the manifest, checked against the signer", async () => {
+  const house = privateKeyToAccount(generatePrivateKey());
+  const message = { signed_from: 1, house_agent_signed_from: 57 };
+  const manifest = { signer: house.address, signing_domain: MANIFEST_DOMAIN, signed_marks: { ...message, ...(await signedAs(house, "SignedMarks", message)) } };
+  assert.deepEqual(JSON.parse(expectedSignedMarksMessage(JSON.stringify(manifest))), message);
+  assert.deepEqual(JSON.parse(expectedSignedMarksMessage(JSON.stringify(manifest.signed_marks))), message);
+  const check = (answer, signer = house.address) => JSON.parse(checkSigned(toJson(answer.signed_marks), toJson({
+    signer, domain: MANIFEST_DOMAIN, primaryType: "SignedMarks", message: JSON.parse(expectedSignedMarksMessage(JSON.stringify(answer))),
+  })));
+  assert.deepEqual(check(manifest), { valid: true, recovered: house.address, problems: [] });
+  // The numbers shown moved past what was signed: named.
+  const moved = structuredClone(manifest);
+  moved.signed_marks.house_agent_signed_from = 1000000;
+  assert.deepEqual(check(moved).problems, ["message.house_agent_signed_from is 57, expected 1000000"]);
+  // Signed by someone else than the pinned signer.
+  const other = privateKeyToAccount(generatePrivateKey());
+  assert.equal(check(manifest, other.address).valid, false);
+  assert.throws(() => expectedSignedMarksMessage(JSON.stringify({ signer: house.address })), (e) => e.code === "invalid_input" && /signed_marks is missing/.test(e.message));
 });

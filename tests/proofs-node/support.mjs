@@ -3,23 +3,34 @@
 import { readFileSync } from "node:fs";
 import { getAddress, toHex } from "viem";
 
-/** `{Commitment: [{name, type}], Receipt: [...], SeedBatch: [...]}` parsed from the spec. */
+/**
+ * `{Commitment: [{name, type}], Receipt: [...], "Receipt+house_agent": [...], SeedBatch: [...],
+ * SignedMarks: [...]}` parsed from the spec, keyed as `signedTypes` lists them: the `Receipt`
+ * whose last member is `house_agent` (bets at or above the signed marks) is
+ * `Receipt+house_agent`, the one before it `Receipt`.
+ */
 export const TYPES = (() => {
   const spec = readFileSync(new URL("../../docs/proofs.md", import.meta.url), "utf8");
   const types = {};
-  for (const name of ["Commitment", "Receipt", "SeedBatch"]) {
-    const line = spec.split("\n").find((l) => l.startsWith(`${name}(`));
-    if (!line) throw new Error(`docs/proofs.md does not define ${name}`);
-    types[name] = line
-      .slice(name.length + 1, -1)
-      .split(",")
-      .map((member) => {
-        const [type, field] = member.split(" ");
-        return { name: field, type };
-      });
+  for (const line of spec.split("\n")) {
+    const match = line.match(/^(Commitment|Receipt|SeedBatch|SignedMarks)\((.*)\)$/);
+    if (!match) continue;
+    const fields = match[2].split(",").map((member) => {
+      const [type, field] = member.split(" ");
+      return { name: field, type };
+    });
+    const listed = match[1] === "Receipt" && fields.at(-1).name === "house_agent" ? "Receipt+house_agent" : match[1];
+    if (types[listed]) throw new Error(`docs/proofs.md defines ${listed} twice`);
+    types[listed] = fields;
+  }
+  for (const listed of ["Commitment", "Receipt", "Receipt+house_agent", "SeedBatch", "SignedMarks"]) {
+    if (!types[listed]) throw new Error(`docs/proofs.md does not define ${listed}`);
   }
   return types;
 })();
+
+/** The EIP-712 primary type of a type as `signedTypes` lists it (`Receipt+house_agent` is a `Receipt`). */
+export const primaryOf = (listed) => listed.split("+")[0];
 
 export const DOMAIN_TYPE = [
   { name: "name", type: "string" },

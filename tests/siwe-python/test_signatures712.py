@@ -1,6 +1,8 @@
 """The house's EIP-712 signatures (docs/proofs.md) recovered by eth_account from what the live
 server sends: a commit answer's Commitment and a settled receipt's Receipt and Commitment
-recover to the manifest's `signer`, a tampered field to another address. And the secrets stay
+recover to the manifest's `signer`, a tampered field to another address. The signed marks
+recover to the signer, and from them on a receipt signs `house_agent` (a house wallet's true, a
+player's false), each type exactly the one docs/proofs.md lists. And the secrets stay
 secret: with a random `seeds.secret` and `signing.key`, neither (nor the key without 0x) shows
 in any GET answer or in the server's output, and `signer` is that key's address."""
 
@@ -19,6 +21,26 @@ from eth_account.messages import encode_defunct, encode_typed_data
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "api-python"))
 from arcade_process import ArcadeProcess  # noqa: E402
+
+
+# The type strings of docs/proofs.md.
+RECEIPT_BEFORE_HOUSE_AGENT = (
+    "Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,"
+    "string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,"
+    "uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,"
+    "uint256 fairness_version,uint256 settled_at)")
+RECEIPT = RECEIPT_BEFORE_HOUSE_AGENT[:-1] + ",bool house_agent)"
+COMMITMENT = ("Commitment(string round_id,address player,bytes32 commitment,uint256 batch_id,uint256 index,"
+              "uint256 fairness_version,uint256 created_at)")
+SIGNED_MARKS = "SignedMarks(uint256 signed_from,uint256 house_agent_signed_from)"
+
+
+def type_string(signed):
+    """The primary type of a signed object as EIP-712 encodes it: `Name(type name,…)`."""
+    typed = signed["typed_data"]
+    members = typed["types"][typed["primaryType"]]
+    fields = ",".join(f"{member['type']} {member['name']}" for member in members)
+    return f"{typed['primaryType']}({fields})"
 
 
 def start(**env):
@@ -46,8 +68,8 @@ def recover(signed):
 class Player:
     """A player whose auth statement is signed with eth_account (EIP-191)."""
 
-    def __init__(self, base):
-        self.base, self.account = base, Account.create()
+    def __init__(self, base, account=None):
+        self.base, self.account = base, account or Account.create()
         self.address = self.account.address
         assert self.post("/api/arcade/free", {"address": self.address}).status_code == 200
         statement = self.get(f"/api/arcade/auth-statement/{self.address}").json()["statement"]
@@ -76,10 +98,12 @@ class Player:
 class TypedDataTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.server = start()
+        cls.agent = Account.create()  # one of the house's own wallets
+        cls.server = start(ARCADE__HOUSE__WALLETS=f'["{cls.agent.address}"]')
         cls.base = cls.server.base_url
         manifest = requests.get(f"{cls.base}/api/arcade/manifest", timeout=30).json()
         cls.signer, cls.domain = manifest["signer"], manifest["signing_domain"]
+        cls.marks = manifest["signed_marks"]
 
     @classmethod
     def tearDownClass(cls):
@@ -111,6 +135,8 @@ class TypedDataTest(unittest.TestCase):
                 round_, receipt = player.play(path, **params)
                 signed = receipt["proofs"]["receipt"]
                 self.assertEqual(signed["typed_data"]["primaryType"], "Receipt")
+                self.assertEqual(type_string(signed), RECEIPT)
+                self.assertEqual(type_string(receipt["proofs"]["commitment"]), COMMITMENT)
                 self.assertEqual(recover(signed), self.signer)
                 self.assertEqual(recover(receipt["proofs"]["commitment"]), self.signer)
                 self.assertEqual(receipt["proofs"]["commitment"], round_["proofs"]["commitment"])
@@ -125,6 +151,38 @@ class TypedDataTest(unittest.TestCase):
                     "chainId": lambda t: t["domain"].update(chainId=t["domain"]["chainId"] + 1),
                 }.items():
                     self.assert_tampering_detected(signed, field, change)
+
+    def test_the_signed_marks_recover_to_the_signer(self):
+        marks = self.marks
+        self.assertEqual((marks["signed_from"], marks["house_agent_signed_from"]), (1, 1), "a fresh database")
+        self.assertEqual(type_string(marks), SIGNED_MARKS)
+        self.assertEqual(marks["typed_data"]["domain"], self.domain)
+        self.assertEqual(marks["typed_data"]["message"],
+                         {"signed_from": marks["signed_from"], "house_agent_signed_from": marks["house_agent_signed_from"]})
+        self.assertEqual(recover(marks), self.signer)
+        for path in ["/.well-known/x402", "/api/arcade/games"]:
+            self.assertEqual(requests.get(f"{self.base}{path}", timeout=30).json()["signed_marks"], marks, path)
+        self.assert_tampering_detected(marks, "house_agent_signed_from",
+                                       lambda t: t["message"].update(house_agent_signed_from=1000))
+
+    def test_a_house_agent_and_a_player_receipt_sign_house_agent(self):
+        for who, account, house_agent in [("house agent", self.agent, True), ("player", None, False)]:
+            with self.subTest(who=who):
+                _, receipt = Player(self.base, account).play("flip", call="heads")
+                self.assertGreaterEqual(receipt["bet_id"], self.marks["house_agent_signed_from"])
+                self.assertIs(receipt["house_agent"], house_agent)
+                signed = receipt["proofs"]["receipt"]
+                self.assertEqual(type_string(signed), RECEIPT)
+                self.assertIs(signed["typed_data"]["message"]["house_agent"], house_agent)
+                self.assertEqual(recover(signed), self.signer)
+                self.assert_tampering_detected(signed, "house_agent",
+                                               lambda t: t["message"].update(house_agent=not t["message"]["house_agent"]))
+                # Signed with the type before house_agent, the same message is not the house's word.
+                before = copy.deepcopy(signed)
+                before["typed_data"]["types"]["Receipt"].pop()
+                del before["typed_data"]["message"]["house_agent"]
+                self.assertEqual(type_string(before), RECEIPT_BEFORE_HOUSE_AGENT)
+                self.assertNotEqual(recover(before), self.signer)
 
     def test_every_seed_batch_recovers_to_the_signer(self):
         Player(self.base).play("flip", call="tails")

@@ -4,21 +4,39 @@ use serde_json::{Map, Value, json};
 
 use crate::eip712::Field;
 
-/// The types the arcade signs, exactly as docs/proofs.md defines them: the one place a
-/// verifier takes them from.
-pub const SIGNED_TYPES: [&str; 3] = [
-    "Commitment(string round_id,address player,bytes32 commitment,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 created_at)",
-    "Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at)",
-    "SeedBatch(uint256 batch_id,uint256 size,bytes32 merkle_root,uint256 created_at)",
+/// The name `signedTypes` gives the `Receipt` type of bets at or above the signed marks'
+/// `house_agent_signed_from`: EIP-712 names it `Receipt` too, its last member `bool house_agent`.
+pub const RECEIPT_WITH_HOUSE_AGENT: &str = "Receipt+house_agent";
+
+/// The types the arcade signs, exactly as docs/proofs.md defines them, each under the name
+/// `signedTypes` lists it by: the one place a verifier takes them from.
+pub const SIGNED_TYPES: [(&str, &str); 5] = [
+    (
+        "Commitment",
+        "Commitment(string round_id,address player,bytes32 commitment,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 created_at)",
+    ),
+    (
+        "Receipt",
+        "Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at)",
+    ),
+    (
+        RECEIPT_WITH_HOUSE_AGENT,
+        "Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at,bool house_agent)",
+    ),
+    (
+        "SeedBatch",
+        "SeedBatch(uint256 batch_id,uint256 size,bytes32 merkle_root,uint256 created_at)",
+    ),
+    (
+        "SignedMarks",
+        "SignedMarks(uint256 signed_from,uint256 house_agent_signed_from)",
+    ),
 ];
 
-/// The members of one of the signed types, or `None` for another name.
+/// The members of the signed type listed as `name`, or `None` for another name.
 pub fn signed_type(name: &str) -> Option<Vec<Field>> {
-    let text = SIGNED_TYPES.iter().find(|t| {
-        t.strip_prefix(name)
-            .is_some_and(|rest| rest.starts_with('('))
-    })?;
-    let inner = &text[name.len() + 1..text.len() - 1];
+    let (_, text) = SIGNED_TYPES.iter().find(|(listed, _)| *listed == name)?;
+    let inner = &text[text.find('(')? + 1..text.len() - 1];
     Some(
         inner
             .split(',')
@@ -28,10 +46,23 @@ pub fn signed_type(name: &str) -> Option<Vec<Field>> {
     )
 }
 
-/// `{Commitment: [{name, type}, …], Receipt: […], SeedBatch: […]}`.
+/// The signed type an expectation of `primary_type` with `message` calls for: for `Receipt`,
+/// the one with `house_agent` when the message has it (as `expectedReceiptMessages` gives it
+/// at or above the marks), else the one before. `None` for a type the arcade does not sign.
+pub fn expected_type(primary_type: &str, message: &Map<String, Value>) -> Option<Vec<Field>> {
+    if primary_type == "Receipt" && message.contains_key("house_agent") {
+        return signed_type(RECEIPT_WITH_HOUSE_AGENT);
+    }
+    (primary_type != RECEIPT_WITH_HOUSE_AGENT)
+        .then(|| signed_type(primary_type))
+        .flatten()
+}
+
+/// `{Commitment: [{name, type}, …], Receipt: […], "Receipt+house_agent": […], SeedBatch: […],
+/// SignedMarks: […]}`.
 pub fn signed_types_json() -> Value {
     let mut out = Map::new();
-    for name in ["Commitment", "Receipt", "SeedBatch"] {
+    for (name, _) in SIGNED_TYPES {
         let fields: Vec<Value> = signed_type(name)
             .unwrap_or_default()
             .iter()

@@ -146,9 +146,105 @@ fn unsigned_and_bad_expectations() {
     assert!(check_signed(&Value::Null, &bad).is_err());
 }
 
+/// A signed object of `primary` (its members listed in `signedTypes` as `listed`) over
+/// `message`, and the expectation of `message` as `primaryType` `primary`.
+fn signed_as(house: &SigningKey, primary: &str, listed: &str, message: &Value) -> (Value, Value) {
+    let mut data = typed(message);
+    data["primaryType"] = json!(primary);
+    let types = data["types"].as_object_mut().unwrap();
+    types.remove("SeedBatch");
+    types.insert(primary.to_owned(), signed_types_json()[listed].clone());
+    let mut want = expected(house);
+    want["primaryType"] = json!(primary);
+    want["message"] = message.clone();
+    (sign(house, &data), want)
+}
+
+fn receipt_message(house_agent: Option<bool>) -> Value {
+    let mut message = Map::new();
+    for field in signed_type("Receipt").unwrap() {
+        let value = match field.kind.as_str() {
+            "string" => json!("x"),
+            "bool" => json!(false),
+            "address" => json!("0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"),
+            "bytes32" => json!(format!("0x{}", "ab".repeat(32))),
+            _ => json!(7),
+        };
+        message.insert(field.name, value);
+    }
+    if let Some(house_agent) = house_agent {
+        message.insert("house_agent".into(), json!(house_agent));
+    }
+    Value::Object(message)
+}
+
+#[test]
+fn a_receipt_with_house_agent_expects_the_type_that_signs_it() {
+    let house = key(b"house");
+    let message = receipt_message(Some(true));
+    let (signed, want) = signed_as(&house, "Receipt", RECEIPT_WITH_HOUSE_AGENT, &message);
+    let report = check_signed(&signed, &want).unwrap();
+    assert_eq!(report["valid"], json!(true), "{report}");
+
+    // The house signs the type before house_agent after the mark: named, and invalid.
+    let before = receipt_message(None);
+    let (hidden, _) = signed_as(&house, "Receipt", "Receipt", &before);
+    let report = check_signed(&hidden, &want).unwrap();
+    assert_eq!(
+        problems(&report),
+        vec![
+            "types.Receipt has no house_agent (bool)".to_owned(),
+            "message.house_agent is missing, expected true".to_owned(),
+        ]
+    );
+    // Signed true, expected false: the field is named, the signature breaks.
+    let mut flipped = want.clone();
+    flipped["message"]["house_agent"] = json!(false);
+    assert_eq!(
+        problems(&check_signed(&signed, &flipped).unwrap()),
+        vec!["message.house_agent is true, expected false".to_owned()]
+    );
+
+    // Before the mark, the type before house_agent is expected, and the new one refused.
+    let (old, old_want) = signed_as(&house, "Receipt", "Receipt", &before);
+    assert_eq!(check_signed(&old, &old_want).unwrap()["valid"], json!(true));
+    let report = check_signed(&signed, &old_want).unwrap();
+    assert!(
+        problems(&report)
+            .contains(&"types.Receipt has an unexpected member house_agent (bool)".to_owned()),
+        "{report}"
+    );
+}
+
+#[test]
+fn signed_marks_are_checked_like_any_signed_type() {
+    let house = key(b"house");
+    let message = json!({"signed_from": 1, "house_agent_signed_from": 12});
+    let (signed, want) = signed_as(&house, "SignedMarks", "SignedMarks", &message);
+    assert_eq!(check_signed(&signed, &want).unwrap()["valid"], json!(true));
+    let mut later = want.clone();
+    later["message"]["house_agent_signed_from"] = json!(13);
+    assert_eq!(
+        problems(&check_signed(&signed, &later).unwrap()),
+        vec!["message.house_agent_signed_from is 12, expected 13".to_owned()]
+    );
+    let mut named = want;
+    named["primaryType"] = json!(RECEIPT_WITH_HOUSE_AGENT);
+    assert!(
+        check_signed(&signed, &named).is_err(),
+        "a list's name is not a primary type"
+    );
+}
+
 #[test]
 fn signed_types_parse() {
     assert_eq!(signed_type("Receipt").unwrap().len(), 21);
+    assert_eq!(signed_type(RECEIPT_WITH_HOUSE_AGENT).unwrap().len(), 22);
+    assert_eq!(
+        signed_type(RECEIPT_WITH_HOUSE_AGENT).unwrap()[21],
+        Field::new("house_agent", "bool")
+    );
+    assert_eq!(signed_type("SignedMarks").unwrap().len(), 2);
     assert_eq!(signed_type("Commitment").unwrap().len(), 7);
     assert_eq!(
         signed_type("SeedBatch").unwrap()[2],

@@ -19,7 +19,7 @@ fn a_coinflip_receipt() {
         json!({"call": "heads"}),
         json!({"outcome": "tails"}),
     );
-    let m = receipt_messages(&r).unwrap();
+    let m = receipt_messages(&r, None).unwrap();
     assert_eq!(
         m["commitment"],
         json!({
@@ -49,7 +49,7 @@ fn dice_and_roulette_receipts() {
         json!({"target": 5000, "direction": "over"}),
         json!({"roll_hundredths": 7311}),
     );
-    let m = &receipt_messages(&r).unwrap()["receipt"];
+    let m = &receipt_messages(&r, None).unwrap()["receipt"];
     assert_eq!(
         (m["call"].clone(), m["target"].clone(), m["outcome"].clone()),
         (json!("over"), json!(5000), json!(7311))
@@ -59,7 +59,7 @@ fn dice_and_roulette_receipts() {
         json!({"bet": "straight", "number": 0}),
         json!({"pocket": 0, "color": "green"}),
     );
-    let m = &receipt_messages(&r).unwrap()["receipt"];
+    let m = &receipt_messages(&r, None).unwrap()["receipt"];
     assert_eq!(
         (
             m["has_number"].clone(),
@@ -73,7 +73,7 @@ fn dice_and_roulette_receipts() {
         json!({"bet": "red", "number": null}),
         json!({"pocket": 3, "color": "red"}),
     );
-    let m = &receipt_messages(&r).unwrap()["receipt"];
+    let m = &receipt_messages(&r, None).unwrap()["receipt"];
     assert_eq!(
         (
             m["has_number"].clone(),
@@ -92,7 +92,10 @@ fn unsigned_and_bad_receipts() {
         json!({"outcome": "heads"}),
     );
     r["proofs"]["batch"] = Value::Null;
-    assert_eq!(receipt_messages(&r).unwrap(), json!({"unsigned": true}));
+    assert_eq!(
+        receipt_messages(&r, None).unwrap(),
+        json!({"unsigned": true})
+    );
     let mut r = receipt(
         "coinflip",
         json!({"call": "heads"}),
@@ -100,11 +103,11 @@ fn unsigned_and_bad_receipts() {
     );
     r.as_object_mut().unwrap().remove("server_seed");
     assert_eq!(
-        receipt_messages(&r).unwrap_err().message,
+        receipt_messages(&r, None).unwrap_err().message,
         "server_seed is missing"
     );
     let r = receipt("craps", json!({}), json!({}));
-    assert!(receipt_messages(&r).is_err());
+    assert!(receipt_messages(&r, None).is_err());
 }
 
 #[test]
@@ -124,4 +127,102 @@ fn commit_and_batch() {
         seed_batch_message(&batch).unwrap(),
         json!({"batch_id": 3, "size": 1024, "merkle_root": format!("0x{}", "ef".repeat(32)), "created_at": 1_795_424_400u64})
     );
+}
+
+const MARKS: Marks = Marks {
+    signed_from: 10,
+    house_agent_signed_from: 42,
+};
+
+fn coinflip(bet_id: u64) -> Value {
+    let mut r = receipt(
+        "coinflip",
+        json!({"call": "heads"}),
+        json!({"outcome": "heads"}),
+    );
+    r["bet_id"] = json!(bet_id);
+    r["house_agent"] = json!(true);
+    r
+}
+
+#[test]
+fn at_or_above_the_mark_the_receipt_signs_house_agent() {
+    let at = receipt_messages(&coinflip(42), Some(MARKS)).unwrap();
+    assert_eq!(at["receipt_type"], "Receipt+house_agent");
+    assert_eq!(at["receipt"]["house_agent"], true);
+    assert_eq!(at["receipt"].as_object().unwrap().len(), 22);
+    let below = receipt_messages(&coinflip(41), Some(MARKS)).unwrap();
+    assert_eq!(below["receipt_type"], "Receipt");
+    assert_eq!(below["receipt"].get("house_agent"), None);
+    assert_eq!(
+        below["receipt"],
+        receipt_messages(&coinflip(41), None).unwrap()["receipt"]
+    );
+    let mut unsaid = coinflip(50);
+    unsaid.as_object_mut().unwrap().remove("house_agent");
+    assert_eq!(
+        receipt_messages(&unsaid, Some(MARKS)).unwrap_err().message,
+        "house_agent is missing"
+    );
+    // Without marks: as before them, whatever the bet id.
+    let before = receipt_messages(&coinflip(50), None).unwrap();
+    assert_eq!(before.as_object().unwrap().len(), 2);
+    assert_eq!(before["receipt"].get("house_agent"), None);
+}
+
+#[test]
+fn from_the_signed_mark_on_a_receipt_without_proofs_is_refused() {
+    let unsigned = |bet_id| {
+        let mut r = coinflip(bet_id);
+        r["proofs"] = json!({"batch": null, "commitment": null, "receipt": null});
+        r
+    };
+    assert_eq!(
+        receipt_messages(&unsigned(9), Some(MARKS)).unwrap(),
+        json!({"unsigned": true})
+    );
+    let refused = receipt_messages(&unsigned(10), Some(MARKS)).unwrap_err();
+    assert_eq!(refused.code, crate::error::Code::InvalidInput);
+    assert!(
+        refused.message.contains("bet 10 carries no proofs"),
+        "{}",
+        refused.message
+    );
+    let mut stripped = coinflip(11);
+    stripped.as_object_mut().unwrap().remove("proofs");
+    assert!(receipt_messages(&stripped, Some(MARKS)).is_err());
+    assert_eq!(
+        receipt_messages(&unsigned(10), None).unwrap(),
+        json!({"unsigned": true})
+    );
+}
+
+#[test]
+fn the_signed_marks_message() {
+    let marks = json!({"signed_from": 3, "house_agent_signed_from": 7, "signature": "0x", "typed_data": {}});
+    let want = json!({"signed_from": 3, "house_agent_signed_from": 7});
+    let manifest = json!({"signer": "0x", "signed_marks": marks});
+    assert_eq!(signed_marks_message(&manifest).unwrap(), want);
+    assert_eq!(signed_marks_message(&marks).unwrap(), want);
+    assert_eq!(
+        signed_marks_message(&json!({"signer": "0x"}))
+            .unwrap_err()
+            .message,
+        "signed_marks is missing: the answer publishes no signed marks"
+    );
+    let bad = json!({"signed_marks": {"signed_from": -1, "house_agent_signed_from": 7}});
+    assert!(signed_marks_message(&bad).is_err());
+    assert!(Marks::from_json(&json!([1, 2])).is_err());
+    for (signed_from, house_agent_signed_from) in [(0, 7), (8, 7)] {
+        let marks =
+            json!({"signed_from": signed_from, "house_agent_signed_from": house_agent_signed_from});
+        assert!(
+            Marks::from_json(&marks)
+                .unwrap_err()
+                .message
+                .starts_with("the marks are out of order"),
+            "{marks}"
+        );
+    }
+    assert!(Marks::from_json(&json!({"signed_from": 7, "house_agent_signed_from": 7})).is_ok());
 }

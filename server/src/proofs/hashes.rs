@@ -46,6 +46,38 @@ sol! {
     }
 }
 
+/// `Receipt` from the signed marks' `house_agent_signed_from` on: the same members and
+/// `house_agent` last (a struct of its own, since EIP-712 names both `Receipt`).
+mod with_house_agent {
+    alloy::sol! {
+        /// `Receipt`, as `typed::receipt` declares it when `house_agent` is signed.
+        struct Receipt {
+            string round_id;
+            uint256 bet_id;
+            address player;
+            string game;
+            bytes32 commitment;
+            bytes32 server_seed;
+            string client_seed;
+            uint256 nonce;
+            string call;
+            uint256 target;
+            bool has_number;
+            uint256 number;
+            uint256 wager;
+            uint256 outcome;
+            bool won;
+            uint256 payout;
+            int256 balance_change;
+            uint256 batch_id;
+            uint256 index;
+            uint256 fairness_version;
+            uint256 settled_at;
+            bool house_agent;
+        }
+    }
+}
+
 /// A message field that does not fit its EIP-712 type (a store defect: the JSON path would
 /// refuse it too).
 #[derive(Debug, thiserror::Error)]
@@ -80,7 +112,7 @@ pub fn commitment(domain: &Eip712Domain, m: &CommitmentMessage<'_>) -> Result<B2
 }
 
 pub fn receipt(domain: &Eip712Domain, m: &ReceiptMessage<'_>) -> Result<B256, Unfit> {
-    Ok(Receipt {
+    let r = Receipt {
         round_id: m.round_id.to_owned(),
         bet_id: uint(m.bet_id, "bet_id")?,
         player: address(m.player, "player")?,
@@ -102,6 +134,33 @@ pub fn receipt(domain: &Eip712Domain, m: &ReceiptMessage<'_>) -> Result<B256, Un
         index: uint(m.index, "index")?,
         fairness_version: U256::from(m.fairness_version),
         settled_at: uint(m.settled_at, "settled_at")?,
+    };
+    let Some(house_agent) = m.house_agent else {
+        return Ok(r.eip712_signing_hash(domain));
+    };
+    Ok(with_house_agent::Receipt {
+        round_id: r.round_id,
+        bet_id: r.bet_id,
+        player: r.player,
+        game: r.game,
+        commitment: r.commitment,
+        server_seed: r.server_seed,
+        client_seed: r.client_seed,
+        nonce: r.nonce,
+        call: r.call,
+        target: r.target,
+        has_number: r.has_number,
+        number: r.number,
+        wager: r.wager,
+        outcome: r.outcome,
+        won: r.won,
+        payout: r.payout,
+        balance_change: r.balance_change,
+        batch_id: r.batch_id,
+        index: r.index,
+        fairness_version: r.fairness_version,
+        settled_at: r.settled_at,
+        house_agent,
     }
     .eip712_signing_hash(domain))
 }
@@ -160,7 +219,11 @@ mod tests {
             ("roulette", "straight", 0, Some(0), 3, false, 0, -100),
             ("roulette", "red", 0, None, 0, false, 0, -250_000),
         ];
-        for (game, call, target, number, outcome, won, payout, change) in games {
+        let eras = [None, Some(false), Some(true)];
+        for ((game, call, target, number, outcome, won, payout, change), house_agent) in games
+            .into_iter()
+            .flat_map(|game| eras.map(|era| (game, era)))
+        {
             let message = ReceiptMessage {
                 round_id: "r_fedcba9876543210",
                 bet_id: 42,
@@ -182,13 +245,60 @@ mod tests {
                 index: 511,
                 fairness_version: 1,
                 settled_at: 1_795_000_123,
+                house_agent,
             };
             assert_eq!(
                 receipt(signer.eip712_domain(), &message).unwrap(),
                 json_hash(typed::receipt(&signer.domain(), &message)),
-                "{game} {call} {number:?}"
+                "{game} {call} {number:?} {house_agent:?}"
             );
         }
+    }
+
+    /// The type strings of docs/proofs.md: every verifier hashes these.
+    #[test]
+    fn the_two_receipt_types_are_the_documented_ones() {
+        const BEFORE: &str = "Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at)";
+        assert_eq!(Receipt::eip712_encode_type(), BEFORE);
+        assert_eq!(
+            with_house_agent::Receipt::eip712_encode_type(),
+            format!("{},bool house_agent)", BEFORE.trim_end_matches(')'))
+        );
+    }
+
+    /// `house_agent` is signed: flipping it, or signing the type before it, is another hash.
+    #[test]
+    fn house_agent_changes_the_hash() {
+        let signer = signer(31337);
+        let (commitment, server_seed) = ("0a".repeat(32), "ff".repeat(32));
+        let message = |house_agent| ReceiptMessage {
+            round_id: "r_0",
+            bet_id: 7,
+            player: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+            game: "coinflip",
+            commitment: &commitment,
+            server_seed: &server_seed,
+            client_seed: "c",
+            nonce: 0,
+            call: "heads",
+            target: 0,
+            number: None,
+            wager: 1,
+            outcome: 1,
+            won: true,
+            payout: 2,
+            balance_change: 1,
+            batch_id: 1,
+            index: 0,
+            fairness_version: 1,
+            settled_at: 1_795_000_000,
+            house_agent,
+        };
+        let hashes = [None, Some(false), Some(true)]
+            .map(|era| receipt(signer.eip712_domain(), &message(era)).unwrap());
+        assert_ne!(hashes[0], hashes[1]);
+        assert_ne!(hashes[0], hashes[2]);
+        assert_ne!(hashes[1], hashes[2]);
     }
 
     #[test]

@@ -153,35 +153,89 @@ pub struct ReceiptMessage<'a> {
     pub fairness_version: u32,
     /// Unix seconds.
     pub settled_at: i64,
+    /// Played by the house's own agents: signed (the last member) for bets at or above the
+    /// signed marks' `house_agent_signed_from`, `None` below it (signed with the type before).
+    pub house_agent: Option<bool>,
 }
+
+/// `Receipt`'s members, up to `house_agent`.
+const RECEIPT_FIELDS: [(&str, &str); 21] = [
+    ("round_id", "string"),
+    ("bet_id", "uint256"),
+    ("player", "address"),
+    ("game", "string"),
+    ("commitment", "bytes32"),
+    ("server_seed", "bytes32"),
+    ("client_seed", "string"),
+    ("nonce", "uint256"),
+    ("call", "string"),
+    ("target", "uint256"),
+    ("has_number", "bool"),
+    ("number", "uint256"),
+    ("wager", "uint256"),
+    ("outcome", "uint256"),
+    ("won", "bool"),
+    ("payout", "uint256"),
+    ("balance_change", "int256"),
+    ("batch_id", "uint256"),
+    ("index", "uint256"),
+    ("fairness_version", "uint256"),
+    ("settled_at", "uint256"),
+];
 
 pub fn receipt(domain: &Value, m: &ReceiptMessage<'_>) -> TypedData {
     const PRIMARY: &str = "Receipt";
+    /// Bets below `house_agent_signed_from`.
+    static BEFORE_HOUSE_AGENT: LazyLock<Box<RawValue>> =
+        LazyLock::new(|| types(PRIMARY, &RECEIPT_FIELDS));
+    static WITH_HOUSE_AGENT: LazyLock<Box<RawValue>> = LazyLock::new(|| {
+        let mut list = RECEIPT_FIELDS.to_vec();
+        list.push(("house_agent", "bool"));
+        types(PRIMARY, &list)
+    });
+    let mut message = json!({
+        "round_id": m.round_id,
+        "bet_id": m.bet_id,
+        "player": m.player,
+        "game": m.game,
+        "commitment": bytes32(m.commitment),
+        "server_seed": bytes32(m.server_seed),
+        "client_seed": m.client_seed,
+        "nonce": m.nonce,
+        "call": m.call,
+        "target": m.target,
+        "has_number": m.number.is_some(),
+        "number": m.number.unwrap_or(0),
+        "wager": m.wager,
+        "outcome": m.outcome,
+        "won": m.won,
+        "payout": m.payout,
+        "balance_change": m.balance_change,
+        "batch_id": m.batch_id,
+        "index": m.index,
+        "fairness_version": m.fairness_version,
+        "settled_at": m.settled_at,
+    });
+    let types: &RawValue = match m.house_agent {
+        Some(house_agent) => {
+            message["house_agent"] = json!(house_agent);
+            &WITH_HOUSE_AGENT
+        }
+        None => &BEFORE_HOUSE_AGENT,
+    };
+    typed(domain, PRIMARY, types, message)
+}
+
+/// The house's signed marks (docs/proofs.md, "Signed marks"): from which bet on every receipt
+/// carries its proofs, and from which on it signs `house_agent`.
+pub fn signed_marks(domain: &Value, signed_from: i64, house_agent_signed_from: i64) -> TypedData {
+    const PRIMARY: &str = "SignedMarks";
     static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(|| {
         types(
             PRIMARY,
             &[
-                ("round_id", "string"),
-                ("bet_id", "uint256"),
-                ("player", "address"),
-                ("game", "string"),
-                ("commitment", "bytes32"),
-                ("server_seed", "bytes32"),
-                ("client_seed", "string"),
-                ("nonce", "uint256"),
-                ("call", "string"),
-                ("target", "uint256"),
-                ("has_number", "bool"),
-                ("number", "uint256"),
-                ("wager", "uint256"),
-                ("outcome", "uint256"),
-                ("won", "bool"),
-                ("payout", "uint256"),
-                ("balance_change", "int256"),
-                ("batch_id", "uint256"),
-                ("index", "uint256"),
-                ("fairness_version", "uint256"),
-                ("settled_at", "uint256"),
+                ("signed_from", "uint256"),
+                ("house_agent_signed_from", "uint256"),
             ],
         )
     });
@@ -190,27 +244,8 @@ pub fn receipt(domain: &Value, m: &ReceiptMessage<'_>) -> TypedData {
         PRIMARY,
         &TYPES,
         json!({
-            "round_id": m.round_id,
-            "bet_id": m.bet_id,
-            "player": m.player,
-            "game": m.game,
-            "commitment": bytes32(m.commitment),
-            "server_seed": bytes32(m.server_seed),
-            "client_seed": m.client_seed,
-            "nonce": m.nonce,
-            "call": m.call,
-            "target": m.target,
-            "has_number": m.number.is_some(),
-            "number": m.number.unwrap_or(0),
-            "wager": m.wager,
-            "outcome": m.outcome,
-            "won": m.won,
-            "payout": m.payout,
-            "balance_change": m.balance_change,
-            "batch_id": m.batch_id,
-            "index": m.index,
-            "fairness_version": m.fairness_version,
-            "settled_at": m.settled_at,
+            "signed_from": signed_from,
+            "house_agent_signed_from": house_agent_signed_from,
         }),
     )
 }

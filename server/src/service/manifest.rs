@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::Arcade;
+use super::signed_marks::SignedMarks;
 use crate::tiers::CHIP_VALUE_USD;
 use crate::x402::discovery::{self, ChipsResource, Method};
 use crate::x402::{Terms, X402_VERSION};
@@ -37,6 +38,9 @@ pub struct Manifest {
     /// The EIP-712 domain of those signatures: `{name, version, chainId}`.
     #[salvo(schema(value_type = Object))]
     pub signing_domain: serde_json::Value,
+    /// The signed marks: from which bet on every receipt carries its proofs, and signs
+    /// `house_agent` (`docs/proofs.md`).
+    pub signed_marks: SignedMarks,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -127,6 +131,7 @@ impl Arcade {
             chip_value_usd: CHIP_VALUE_USD,
             signer: super::seed_batches::signer_address(&self.seeds.signer),
             signing_domain: self.seeds.signer.domain(),
+            signed_marks: self.marks.clone(),
             max_timeout_seconds: terms.map(|t| t.max_timeout_seconds),
             resources,
         }

@@ -11,6 +11,7 @@
 //! | flip, dice, roulette (settle a round) | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`) |
 //! | verify a bet, recent bets, the audit feed | `receipts.rs`, its pages bounded by `settled_mark.rs` |
 //! | a receipt's batch place and signatures | `proofs.rs` |
+//! | the signed marks: from which bet on receipts carry proofs, and sign `house_agent` | `signed_marks.rs` |
 //! | publishing seed batches, a seed's place in its batch | `seed_batches.rs` |
 //! | the seed batches as the public sees them | `seed_batch_views.rs` |
 //! | games listing, house stats | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
@@ -44,6 +45,7 @@ pub mod rounds;
 mod seed_batch_views;
 pub mod seed_batches;
 pub mod settled_mark;
+pub mod signed_marks;
 pub mod stats;
 pub mod treasury;
 pub mod wallets;
@@ -83,6 +85,8 @@ pub struct Arcade {
     pub rounds: RoundSettings,
     /// The house's signing key and its pre-committed seed batches.
     pub seeds: seed_batches::Seeds,
+    /// The signed marks, read (or made) at start, before any play is settled.
+    pub marks: signed_marks::SignedMarks,
     /// The queue into the one writer that settles plays in batches.
     pub play_writer: play_writer::PlayWriter,
     /// The audit feed's bound, shared by its readers.

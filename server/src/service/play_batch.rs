@@ -122,7 +122,8 @@ impl Arcade {
                 }
             };
             let id = bet_ids.next().ok_or_else(|| ApiError::internal(NoBetId))?;
-            let (bet, receipt) = settled_bet(id, round, queued, &settlement, now)?;
+            let house_agent = self.house_wallets.contains(&round.address);
+            let (bet, receipt) = settled_bet(id, (round, house_agent), queued, &settlement, now)?;
             let after = &book.ledger[settlement.ledger_index];
             outcomes.push(Outcome::Settled(Box::new(Settled {
                 receipt,
@@ -313,10 +314,12 @@ fn pockets(free: i64, wager: u64, payout: u64) -> Result<(Stake, Shares), ApiErr
     Ok((stake, stake.split(payout)))
 }
 
-/// The bet row (id reserved, not yet signed) and its receipt, from the settlement in memory.
+/// The bet row (id reserved, not yet signed) and its receipt, from the settlement in memory;
+/// `house_agent` whether the round's wallet is one of the house's own (recorded with the bet,
+/// and signed from the signed marks on).
 fn settled_bet(
     id: i64,
-    round: &round::Model,
+    (round, house_agent): (&round::Model, bool),
     queued: &Queued,
     booked: &BookedPlay,
     now: i64,
@@ -342,6 +345,7 @@ fn settled_bet(
         committed_at: round.created_at,
         free_wagered: i64::try_from(booked.stake.from_free()).map_err(ApiError::internal)?,
         free_paid: i64::try_from(booked.shares.free).map_err(ApiError::internal)?,
+        house_agent: Some(house_agent),
     };
     let receipt = BetReceipt::from_values(
         &bet,

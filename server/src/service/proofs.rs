@@ -1,7 +1,8 @@
 //! The proofs around a round (`docs/proofs.md`): where its seed sits in a published batch,
 //! and the house's signatures of its commitment and receipt, each next to its full typed data.
 //! The signatures are made once (at commit and at settlement) and stored; the typed data is
-//! rebuilt from the stored fields when shown.
+//! rebuilt from the stored fields when shown. A receipt's type is its bet's era by the signed
+//! marks (`signed_marks.rs`): one test, `receipt_message`, picks it for signing and for showing.
 
 use alloy::primitives::B256;
 use salvo::oapi::ToSchema;
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Arcade;
 use super::receipts::BetReceipt;
+use super::signed_marks::SignedMarks;
 use crate::address;
 use crate::error::ApiError;
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
@@ -75,7 +77,7 @@ impl Arcade {
         receipt: &BetReceipt,
         round: &round::Model,
     ) -> Option<TypedData> {
-        let message = receipt_message(receipt, round)?;
+        let message = receipt_message(receipt, round, &self.marks)?;
         Some(typed::receipt(&self.seeds.signer.domain(), &message))
     }
 
@@ -86,7 +88,7 @@ impl Arcade {
         receipt: &BetReceipt,
         round: &round::Model,
     ) -> Result<Option<B256>, ApiError> {
-        let Some(message) = receipt_message(receipt, round) else {
+        let Some(message) = receipt_message(receipt, round, &self.marks) else {
             return Ok(None);
         };
         let domain = self.seeds.signer.eip712_domain();
@@ -137,7 +139,8 @@ impl Arcade {
         Ok(Some(self.seed_place(batch_id, index).await?))
     }
 
-    /// Attaches a receipt's proofs, from the stored signatures.
+    /// Attaches a receipt's proofs, from the stored signatures (its `house_agent` already the
+    /// bet's, as signed).
     pub(super) async fn with_proofs(
         &self,
         mut receipt: BetReceipt,
@@ -150,7 +153,6 @@ impl Arcade {
                 typed_data: typed?,
             })
         };
-        receipt.house_agent = self.house_wallets.contains(&round.address);
         receipt.proofs = Some(ReceiptProofs {
             batch: self.batch_place(round).await?,
             commitment: signed(
@@ -164,10 +166,11 @@ impl Arcade {
 }
 
 /// What a settled round's receipt signs, read from the receipt and its round (`None` for a
-/// round from before batches).
+/// round from before batches): from the marks' `house_agent_signed_from` on, `house_agent` too.
 fn receipt_message<'a>(
     receipt: &'a BetReceipt,
     round: &round::Model,
+    marks: &SignedMarks,
 ) -> Option<ReceiptMessage<'a>> {
     let (params, result) = (&receipt.params, &receipt.result);
     let (call, target, number, outcome) = match receipt.game.as_str() {
@@ -213,6 +216,9 @@ fn receipt_message<'a>(
         settled_at: chrono::DateTime::parse_from_rfc3339(&receipt.settled_at)
             .ok()?
             .timestamp(),
+        house_agent: marks
+            .signs_house_agent(receipt.bet_id)
+            .then_some(receipt.house_agent),
     };
     Some(message)
 }

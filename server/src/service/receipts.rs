@@ -148,7 +148,7 @@ impl BetReceipt {
             free_paid: bet.free_paid,
             settled_at: rfc3339(bet.settled_at),
             committed_at: rfc3339(committed_at),
-            house_agent: false,
+            house_agent: bet.house_agent.unwrap_or(false),
             proofs: None,
         })
     }
@@ -182,9 +182,17 @@ impl Arcade {
         bet: &bet::Model,
         round: &round::Model,
     ) -> Result<BetReceipt, ApiError> {
-        let receipt = BetReceipt::new(bet, round)?;
+        let mut receipt = BetReceipt::new(bet, round)?;
+        receipt.house_agent = self.house_agent(bet);
         self.with_proofs(receipt, round, bet.receipt_signature.as_deref())
             .await
+    }
+
+    /// Whether the house's own wallets played `bet`: as recorded at settlement (and signed from
+    /// the signed marks on), or, for bets settled before it was recorded, as the settings say.
+    fn house_agent(&self, bet: &bet::Model) -> bool {
+        bet.house_agent
+            .unwrap_or_else(|| self.house_wallets.contains(&bet.address))
     }
 
     /// Every settled receipt after `after`, in bet order, seeds and proofs included; a page
@@ -210,7 +218,7 @@ impl Arcade {
             .iter()
             .map(|bet| {
                 let mut receipt = BetReceipt::public_of(bet)?;
-                receipt.house_agent = self.house_wallets.contains(&bet.address);
+                receipt.house_agent = self.house_agent(bet);
                 Ok(receipt)
             })
             .collect()

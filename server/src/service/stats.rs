@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Arcade;
+use super::signed_marks::SignedMarks;
 use crate::error::ApiError;
 use crate::inputs::games::{endpoint, input_schema};
 use crate::settings::RoundSettings;
@@ -27,6 +28,8 @@ pub struct GamesListing {
     /// The EIP-712 domain of those signatures: `{name, version, chainId}`.
     #[salvo(schema(value_type = Object))]
     pub signing_domain: serde_json::Value,
+    /// The signed marks, as the manifest publishes them.
+    pub signed_marks: SignedMarks,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -146,6 +149,7 @@ impl Arcade {
             how_to_play: how_to_play(&self.rounds),
             signer: super::seed_batches::signer_address(&self.seeds.signer),
             signing_domain: self.seeds.signer.domain(),
+            signed_marks: self.marks.clone(),
         })
     }
 

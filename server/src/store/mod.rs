@@ -10,6 +10,7 @@
 //! | `seed_batches` (pre-committed seeds; the index each commit takes) | `seed_batches.rs` |
 //! | `auth_generations` (rotating an auth statement) | `identities.rs` |
 //! | `deployment_secrets` (secrets the deployment generated for itself) | `secrets.rs` |
+//! | `signed_marks` (the house's signed marks, kept once) | `signed_marks.rs` |
 //! | `instances` (each running instance's heartbeat) | `instances.rs` |
 //! | `payments` | `payments.rs` |
 //! | `cashouts` | `cashouts.rs` |
@@ -30,6 +31,7 @@ pub mod plays;
 pub mod rounds;
 pub mod secrets;
 pub mod seed_batches;
+pub mod signed_marks;
 pub mod stats;
 pub mod wal_checkpoints;
 

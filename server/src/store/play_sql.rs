@@ -48,6 +48,7 @@ pub const BET_ROW: &[(&str, Column)] = &[
     ("committed_at", Column::Integer),
     ("free_wagered", Column::Integer),
     ("free_paid", Column::Integer),
+    ("house_agent", Column::Boolean),
 ];
 
 /// The columns of a ledger row, in the order `plays.rs` writes them.

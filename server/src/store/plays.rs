@@ -247,6 +247,7 @@ impl Serialize for BetRow<'_> {
         row.serialize_element(&bet.committed_at)?;
         row.serialize_element(&bet.free_wagered)?;
         row.serialize_element(&bet.free_paid)?;
+        row.serialize_element(&bet.house_agent)?;
         row.end()
     }
 }
@@ -290,12 +291,13 @@ mod tests {
             committed_at: 7,
             free_wagered: 8,
             free_paid: 4,
+            house_agent: Some(true),
         };
         let expected = serde_json::json!({
             "id": 1, "round_id": "r", "address": "a", "game": "coinflip", "client_seed": "c",
             "nonce": 2, "wager": 3, "params": "p", "result": "o", "won": true, "payout": 5,
             "profit": 2, "settled_at": 6, "receipt_signature": "s", "commitment": "m",
-            "committed_at": 7, "free_wagered": 8, "free_paid": 4,
+            "committed_at": 7, "free_wagered": 8, "free_paid": 4, "house_agent": true,
         });
         let row = serde_json::to_value(BetRow(&bet)).unwrap();
         let row = row.as_array().unwrap();

@@ -44,6 +44,7 @@ mod replays;
 mod revocation;
 mod rules;
 mod seed_batches;
+mod signed_marks;
 mod stats;
 mod terms;
 mod two_instances;

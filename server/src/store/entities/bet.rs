@@ -27,6 +27,9 @@ pub struct Model {
     pub free_wagered: i64,
     /// Chips of the payout credited to the free pocket (play money).
     pub free_paid: i64,
+    /// Played by one of the house's own wallets, as recorded (and signed) at settlement; `None`
+    /// for bets settled before it was recorded.
+    pub house_agent: Option<bool>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -12,4 +12,5 @@ pub mod ledger;
 pub mod payment;
 pub mod round;
 pub mod seed_batch;
+pub mod signed_mark;
 pub mod wallet;
