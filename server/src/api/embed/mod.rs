@@ -13,8 +13,8 @@ use salvo::prelude::*;
 use self::offer::EmbedSnippet;
 use self::set::SetError;
 use super::edge::{Shared, arcade, shared};
-use crate::service::seed_batches;
 use crate::error::ApiError;
+use crate::service::seed_batches;
 
 /// A version's files never change: a year, and no revalidation.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
