@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// arcade-audit <base_url> [--limit N] [--signer 0x…] [--strict-stats] [--json]
+// arcade-audit <base_url> [--limit N] [--signer 0x…] [--marks S,H] [--strict-stats] [--json]
 //
 // Audits an arcade's whole floor (or its last N rounds) from the outside: every receipt of the
 // feed re-derived by the fairness core, its signatures checked against the signer (pinned with
@@ -9,19 +9,22 @@
 // expectation for exactly the bets made, with the roll and pocket histograms tested.
 // Exit 0: every check holds and the statistics are in band; 1: a check failed (listed, each
 // naming its check), or a manifest naming another signer than --signer; 2: usage or network
-// error; 3: every check holds but a statistic is out of band (1 with --strict-stats).
+// error; 3: every check holds but a statistic is out of band (1 with --strict-stats); 4: every
+// check holds, but some rounds carry no house proof (below the signed mark: "consistent, not
+// proven"). --marks pins the signed marks seen before (signed_from,house_agent_signed_from):
+// marks that moved are a failure.
 import { auditFloor } from './floor.mjs';
 import { loadModules } from './modules.mjs';
 import { formatReport } from './report.mjs';
 import { isAddress } from './trust.mjs';
 
-const USAGE = 'usage: arcade-audit <base_url> [--limit N] [--signer 0x…] [--strict-stats] [--json]';
-const EXIT = { ok: 0, failed: 1, usage: 2, stats: 3 };
+const USAGE = 'usage: arcade-audit <base_url> [--limit N] [--signer 0x…] [--marks S,H] [--strict-stats] [--json]';
+const EXIT = { ok: 0, failed: 1, usage: 2, stats: 3, unproven: 4 };
 
 const usage = (message) => Object.assign(new Error(message), { usage: true });
 
 function parseArgs(argv) {
-  const args = { baseUrl: null, limit: null, signer: null, strictStats: false, json: false };
+  const args = { baseUrl: null, limit: null, signer: null, marks: null, strictStats: false, json: false };
   const value = (arg, i) => (arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1]);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -30,6 +33,7 @@ function parseArgs(argv) {
     else if (arg === '--strict-stats') args.strictStats = true;
     else if (arg === '--limit' || arg.startsWith('--limit=')) { args.limit = Number(value(arg, i)); i += skip; }
     else if (arg === '--signer' || arg.startsWith('--signer=')) { args.signer = value(arg, i) ?? ''; i += skip; }
+    else if (arg === '--marks' || arg.startsWith('--marks=')) { args.marks = parseMarks(value(arg, i) ?? ''); i += skip; }
     else if (!arg.startsWith('-') && args.baseUrl === null) args.baseUrl = arg;
     else throw usage(`unexpected argument ${arg}`);
   }
@@ -39,10 +43,20 @@ function parseArgs(argv) {
   return args;
 }
 
+/** `--marks S,H`: the signed marks a reader saw before, `{signed_from, house_agent_signed_from}`. */
+function parseMarks(text) {
+  const parts = text.split(',').map(Number);
+  if (parts.length !== 2 || !parts.every((n) => Number.isSafeInteger(n) && n > 0)) {
+    throw usage('--marks takes two bet ids: signed_from,house_agent_signed_from');
+  }
+  return { signed_from: parts[0], house_agent_signed_from: parts[1] };
+}
+
 /** The exit code a report calls for. */
 function exitCode(report, { strictStats = false } = {}) {
   if (report.failures_total > 0) return EXIT.failed;
   if (report.stats_problems.length > 0) return strictStats ? EXIT.failed : EXIT.stats;
+  if (report.unsigned > 0) return EXIT.unproven;
   return EXIT.ok;
 }
 
@@ -50,7 +64,7 @@ async function main() {
   let args;
   try {
     args = parseArgs(process.argv.slice(2));
-    const report = await auditFloor({ baseUrl: args.baseUrl, modules: loadModules(), pin: { signer: args.signer }, limit: args.limit });
+    const report = await auditFloor({ baseUrl: args.baseUrl, modules: loadModules(), pin: { signer: args.signer, marks: args.marks }, limit: args.limit });
     console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report, args));
     process.exitCode = exitCode(report, args);
   } catch (error) {

@@ -9,7 +9,7 @@ import { judgeBatch, missingFromFeed, newRows, rowFailures, signedBatches } from
 import { feedPages, fetchBatch, fetchBatchList, fetchManifest } from './feed.mjs';
 import { addToStats, newStats, statsOf, statsProblems } from './stats.mjs';
 import { readTrust } from './trust.mjs';
-import { FAIL, NOT_PROVEN, PASS, judgeRound } from './verdicts.mjs';
+import { FAIL, NOT_PROVEN, PASS, isUnsigned, judgeRound } from './verdicts.mjs';
 
 /** Failures kept in the report (all are counted). */
 const KEPT_FAILURES = 1000;
@@ -69,14 +69,29 @@ function keep(floor, failure) {
   if (floor.failures.length < KEPT_FAILURES) floor.failures.push(failure);
 }
 
+/**
+ * Signing never stops once it began: a bet without proofs after one that carried them fails,
+ * whatever marks the house signs (a house that raised its mark to excuse stripped proofs).
+ */
+function signingStopped(floor, receipt) {
+  const mark = floor.context.trust.marks;
+  if (mark.published && !isUnsigned(receipt.proofs) && receipt.bet_id < mark.signed_from) {
+    // The floor contradicts the marks: signing began before the bet they say it began at.
+    return [{ check: 'marks', why: `bet ${receipt.bet_id} carries proofs, yet the signed marks say signing began at bet ${mark.signed_from}` }];
+  }
+  if (floor.lastSigned === null || !isUnsigned(receipt.proofs)) return [];
+  return [{ check: 'proofs', why: `bet ${receipt.bet_id} carries no proofs, yet bet ${floor.lastSigned} before it did: once signing began, every bet carries them` }];
+}
+
 /** Judges one page of the feed: each receipt's verdict, its row, the counts and tallies. */
 function judgePage(floor, page, onRound) {
   for (const receipt of page) {
-    const also = rowFailures(floor.rows, receipt);
+    const also = [...rowFailures(floor.rows, receipt), ...signingStopped(floor, receipt)];
     const verdict = judgeRound(floor.context, receipt, { trustProblems: false, also });
     floor.counts[verdict.verdict] += 1;
     if (!verdict.unsigned) floor.signed += 1;
     floor.first ??= receipt.bet_id;
+    if (!verdict.unsigned) floor.lastSigned = receipt.bet_id;
     for (const f of verdict.failures) keep(floor, { bet_id: receipt.bet_id, ...f });
     if (verdict.round) addToStats(floor.stats, verdict.round);
     onRound?.(verdict, receipt);
@@ -96,7 +111,7 @@ export async function auditFloor({ baseUrl, modules, pin = {}, limit = null, rec
   const floor = {
     baseUrl, context, rows: newRows(), summaries: new Map(), batchFailures: new Map(),
     failures: [], failuresTotal: 0, checks: {}, counts: { [PASS]: 0, [NOT_PROVEN]: 0, [FAIL]: 0 },
-    signed: 0, first: null, stats: newStats(),
+    signed: 0, first: null, lastSigned: null, stats: newStats(),
   };
   for (const problem of trust.problems) keep(floor, { bet_id: null, ...problem });
   await readBatches(floor, Array.isArray(list) ? list : [], { recent, limit });

@@ -19,6 +19,9 @@ function where(f) {
 }
 
 function failureLines(report) {
+  if (report.failures_total === 0 && report.unsigned > 0) {
+    return ['', `no failures, but ${report.unsigned} round(s) carry no house proof (below the signed mark): they re-derive, and nothing proves the house committed to their seeds (exit 4)`];
+  }
   if (report.failures_total === 0) return ['', 'no failures: every round re-derives and every proof holds'];
   const shown = report.failures.slice(0, 20);
   const lines = ['', `FAILURES: ${report.failures_total}${report.failures_total > shown.length ? ` (first ${shown.length})` : ''}` +

@@ -45,7 +45,7 @@ async function run(check) {
     outcome = await check(turn.signal);
   } catch (error) {
     if (error.name === 'AbortError') return;
-    outcome = { verdict: refusedVerdict({ check: 'answer', why: error.message }), receipt: null };
+    outcome = { verdict: refusedVerdict({ check: error.code ?? 'answer', why: error.message }), receipt: null };
   }
   if (!turn.isLatest()) return;
   $('#result').dataset.state = 'done';
@@ -173,7 +173,7 @@ async function main() {
   performance.mark('arcade:ready');
   floor().catch((error) => { $('#house').textContent = `floor unavailable: ${error.message}`; });
   // The signer is pinned (or its change shown) as soon as the manifest is read.
-  pinned().then((pin) => { $('#embed-snippet').textContent = snippet(pin.signer); });
+  pinned().catch(() => {});
 }
 
 main();

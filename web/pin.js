@@ -60,12 +60,27 @@ function banner(pin, manifest) {
 let current = null;
 
 /**
+ * A pin saved before the house published marks takes the first marks it reads (under the same
+ * signer), so marks that appear later are pinned from then on, not trusted at every height.
+ */
+function completed(pin, manifest) {
+  if (!pin || pin.marks || !marksOf(manifest) || !sameAddress(pin.signer, manifest.signer)) return pin;
+  const withMarks = { ...pin, marks: marksOf(manifest) };
+  try {
+    localStorage.setItem(KEY, JSON.stringify(withMarks));
+  } catch {
+    // Storage refused: pinned for this visit only.
+  }
+  return withMarks;
+}
+
+/**
  * The pin (`{signer, marks}`) verdicts are checked against: the one stored, or, the first time,
  * the manifest's (stored now). Read once per visit; the banner shows a manifest that differs.
  */
 export function pinned() {
   current ??= fetchManifest(location.origin).then((manifest) => {
-    const pin = stored() ?? save(manifest);
+    const pin = completed(stored(), manifest) ?? save(manifest);
     banner(pin, manifest);
     return pin;
   }).catch(() => stored() ?? {});

@@ -17,13 +17,14 @@ export function core() {
   return fairnessCore();
 }
 
-/** The signature module, loaded once with its pinned hash; null where it cannot be run (no
- * house proof can then be checked, so no verdict is `pass`). */
+/** The signature module, loaded once with its pinned hash. A module that cannot be loaded, or
+ * whose bytes are not the pinned ones, rejects (`wasm_refused`): the verdict is then a fail,
+ * never a quieter "not proven" that a server could bring about by breaking the module. */
 export function signatures() {
-  return proofsCore().catch(() => null);
+  return proofsCore();
 }
 
-/** The wasm modules a verdict needs: the core and the signature checker (null if not served). */
+/** The wasm modules a verdict needs: the core and the signature checker. */
 export async function modules() {
   const [, proofs] = await Promise.all([core(), signatures()]);
   return { wasm: arcade, proofs };
@@ -80,7 +81,7 @@ class ArcadeVerifier extends HTMLElement {
         : await verifyBet({ ...options, betId: this.getAttribute('bet-id') });
     } catch (error) {
       if (error.name === 'AbortError') return;
-      outcome = { verdict: refusedVerdict({ check: 'answer', why: error.message }), receipt: null };
+      outcome = { verdict: refusedVerdict({ check: error.code ?? 'answer', why: error.message }), receipt: null };
     }
     if (!check.isLatest()) return;
     const { verdict, receipt } = outcome;

@@ -44,6 +44,12 @@ impl PublicUrl {
         let host = self.0.host_str().unwrap_or_default();
         host.trim_matches(['[', ']']).to_owned()
     }
+
+    /// Whether clients reach the service on this machine only (`127.0.0.1`, `[::1]`,
+    /// `localhost`): anything else is reached through a network, usually through a proxy.
+    pub fn is_loopback(&self) -> bool {
+        crate::startup::is_loopback(&self.host())
+    }
 }
 
 /// The origin of a URL given as text (an entry of `mcp.allowed_origins`), if it is one.

@@ -119,8 +119,13 @@ class Arcade:
             "ARCADE__DATABASE__URL": f"sqlite://{self.dir.name}/arcade.db?mode=rwc",
             "ARCADE__SERVER__PORT": str(self.port),
         })
+        # The example serves /metrics on its own loopback port (its public URL is not loopback,
+        # so the main port serves none): a free one here.
+        metrics_port = free_port()
+        self.env["ARCADE__METRICS__LISTEN"] = f"127.0.0.1:{metrics_port}"
         self.env.update(overrides)
         self.base_url = f"http://127.0.0.1:{self.port}"
+        self.metrics_url = f"http://127.0.0.1:{metrics_port}"
         self.process = None
         self.lines = []
 
@@ -259,7 +264,9 @@ class BaseSepoliaExample(unittest.TestCase):
         self.assertIsNone(arcade.serve().poll(), "".join(arcade.lines))
         self.assertEqual(arcade.ready().status_code, 200, "".join(arcade.lines))
         base = arcade.base_url
-        before = scrape(base)
+        self.assertEqual(requests.get(f"{base}/metrics", timeout=10).status_code, 404,
+                         "a service with a public URL serves no /metrics on its main port")
+        before = scrape(arcade.metrics_url)
 
         challenge = requests.get(f"{base}/api/arcade/chips/small", timeout=10).json()
         offer = challenge["accepts"][0]
@@ -290,7 +297,7 @@ class BaseSepoliaExample(unittest.TestCase):
         self.assertEqual(cashout.json()["status"], "confirmed")
         self.assertEqual(self.chain.tokens(player.address), 5 * DOLLAR - 100_000 + 10_000)
 
-        after = scrape(base)
+        after = scrape(arcade.metrics_url)
         print("\n/metrics after the session (arcade_ samples that moved):")
         for (name, labels), value in sorted(after.items()):
             if name.startswith("arcade_") and not name.startswith("arcade_http") and value != before.get((name, labels), 0):

@@ -48,7 +48,7 @@ export async function lyingCases({ receipts, manifest, house, attacker }) {
 
   // 2. A seed picked afterwards: re-derived, re-signed by the house's own key.
   const reseededBet = at(0.5).bet_id;
-  const reseededReceipt = await resignReceipt(house, reseeded(byBet.get(reseededBet)));
+  const reseededReceipt = await resignReceipt(house, reseeded(byBet.get(reseededBet)), manifest.signed_marks);
   const swapIn = (r) => (r.bet_id === reseededBet ? reseededReceipt : r);
 
   // 3. A repeated page: every page after the first answers the first again.
@@ -62,7 +62,7 @@ export async function lyingCases({ receipts, manifest, house, attacker }) {
     for (let i = 0; i < 1 && i < losses.length && i < wins.length; i++) swaps.set(losses[i].bet_id, wins[wins.length - 1 - i]);
   }
   const copies = new Map();
-  for (const [loss, win] of swaps) copies.set(loss, await resignReceipt(house, { ...win, bet_id: loss }));
+  for (const [loss, win] of swaps) copies.set(loss, await resignReceipt(house, { ...win, bet_id: loss }, manifest.signed_marks));
 
   const truncatedAt = at(0.5).bet_id;
   const missingBet = at(0.25).bet_id;

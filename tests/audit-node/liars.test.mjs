@@ -136,3 +136,51 @@ test('a mark raised above every bet, every proof stripped: a bet a signed seed b
   assert.equal(run.report.failed_checks.proofs, 360, JSON.stringify(run.report.failed_checks));
   assert.equal(run.report.unsigned, 0, 'no bet a batch settles is excused as before signing began');
 });
+
+/** The house's lie of the two tests below: marks raised above every bet (signed with its own
+ * key), proofs stripped from the bets from `from` on, and their batch rows shown as expired. */
+async function raisedMarksAndHiddenRows(from) {
+  const { signedMarks } = await import('./cases.mjs');
+  const { onPaths, stripped } = await import('./liar.mjs');
+  const manifest = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
+  const marks = await signedMarks(privateKeyToAccount(houseKey), manifest.signing_domain, 1_000_000, 1_000_000);
+  const hide = (row) => (row.state === 'settled' && row.bet_id >= from ? { ...row, state: 'expired', bet_id: null } : row);
+  liar.use({
+    rewrite: onPaths({
+      manifest: (m) => ({ ...m, signed_marks: marks }),
+      feed: (p) => ({ ...p, receipts: p.receipts.map((r) => (r.bet_id >= from ? stripped(r) : r)) }),
+      anyJson: (answer) => (Array.isArray(answer?.rounds) ? { ...answer, rounds: answer.rounds.map(hide) } : answer),
+    }),
+  });
+}
+
+async function betIds() {
+  const page = await (await fetch(`${server.baseUrl}/api/arcade/receipts?after=0&limit=1000`)).json();
+  return page.receipts.map((r) => r.bet_id);
+}
+
+test('marks raised, proofs stripped from the later bets and their batch rows hidden: a bet without proofs after a signed one fails', async () => {
+  const ids = await betIds();
+  const from = ids[ids.length / 2];
+  await raisedMarksAndHiddenRows(from);
+  const run = await runAudit(liar.url, '--json', '--signer', signer);
+  assert.equal(run.code, 1, `${run.stderr}\n${run.stdout.slice(0, 3000)}`);
+  const stripped = run.report.failures.filter((f) => f.check === 'proofs').map((f) => f.bet_id);
+  assert.deepEqual(stripped, ids.filter((id) => id >= from), JSON.stringify(run.report.failures.slice(0, 3)));
+  assert.match(run.report.failures.find((f) => f.bet_id === from).why, /once signing began, every bet carries them/);
+  assert.equal(run.report.unsigned, 0, 'no stripped bet is excused as "not proven"');
+});
+
+test('marks raised, every proof stripped, every row hidden: nothing fails, yet the audit exits 4 (not proven), and pinned marks catch the move', async () => {
+  await raisedMarksAndHiddenRows(0);
+  const run = await runAudit(liar.url, '--json', '--signer', signer);
+  assert.equal(run.code, 4, `${run.stderr}\n${run.stdout.slice(0, 3000)}`);
+  assert.equal(run.report.unsigned, 360);
+  assert.equal(run.report.verified, 0);
+  const text = await runAudit(liar.url, '--signer', signer);
+  assert.match(text.stdout, /no failures, but 360 round\(s\) carry no house proof/);
+  const honest = (await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json()).signed_marks;
+  const pinned = await runAudit(liar.url, '--json', '--signer', signer, '--marks', `${honest.signed_from},${honest.house_agent_signed_from}`);
+  assert.equal(pinned.code, 1, pinned.stdout.slice(0, 3000));
+  assert.match(pinned.report.failures.find((f) => f.check === 'marks').why, /the signed marks moved/);
+});

@@ -112,8 +112,9 @@ test('a round played over the API verifies on the page by id, every step shown',
       `transferred: ${bytes} bytes (headers included); encoded bodies: ${sum(encoded, 1)} bytes ` +
       `(decoded ${sum(encoded, 2)}), of which wasm ${wasm.map(([p, e, d]) => `${p.split('/').pop()} ${e} (decoded ${d})`).join(', ')}`,
   );
-  // Served compressed (the 49 KB wasm to about 20 KB).
-  assert.ok(bytes < 80_000, `transferred ${bytes} bytes`);
+  // Served compressed (the 49 KB wasm to about 20 KB). The page also loads the signature
+  // checker's wasm and the checking modules, since it checks every round's proofs: 83 KB.
+  assert.ok(bytes < 100_000, `transferred ${bytes} bytes`);
 
   await page.fill('#bet-id', String(betId));
   await page.click('#panel-id button[type="submit"]');

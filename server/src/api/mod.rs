@@ -80,7 +80,11 @@ pub fn service(
         .push(Router::with_path("status").get(housebot::status))
         .push(Router::with_path("message").post(housebot::message));
     let doc = openapi::document(&arcade_routes, &housebot_routes);
-    let monitoring = monitoring_routes(arcade.clone(), metrics.enabled && metrics.listen.is_none());
+    // Behind a proxy that adds no header of its own, every request comes from loopback and names
+    // a loopback host: a service whose clients reach it by another name keeps `/metrics` off its
+    // main port, where nothing tells a scrape from a stranger (`metrics.listen` serves it).
+    let metrics_here = metrics.enabled && metrics.listen.is_none() && public_url.is_loopback();
+    let monitoring = monitoring_routes(arcade.clone(), metrics_here);
     let limited = Router::new()
         .hoop(client::identify)
         .push(arcade_routes)

@@ -68,6 +68,20 @@ async fn metrics_answer_loopback_clients_and_no_one_a_proxy_forwards() {
     assert_eq!(forwarded.status(), 404);
 }
 
+/// Behind a reverse proxy that forwards no header of its own (a plain `proxy_pass`), every
+/// request reaches the main port from loopback, naming a loopback host: a service whose public
+/// URL is not loopback serves no `/metrics` there (`metrics.listen` does).
+#[tokio::test]
+async fn a_service_reached_by_a_public_name_serves_no_metrics_on_its_main_port() {
+    let public = TestApp::spawn_with(Backend::Sqlite, |s| {
+        s.server.public_url = Some("https://arcade.example".into());
+    })
+    .await;
+    let scraped = raw_get(&public, "/metrics", &[("host", "127.0.0.1")]).await;
+    assert_eq!(scraped.status(), 404);
+    assert_eq!(raw_get(&public, "/healthz", &[]).await.status(), 200);
+}
+
 #[tokio::test]
 async fn metrics_can_be_off_or_on_their_own_listener() {
     let off = TestApp::spawn_with(Backend::Sqlite, |s| s.metrics.enabled = false).await;
