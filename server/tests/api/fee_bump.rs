@@ -63,7 +63,7 @@ impl PaidApp {
     }
 }
 
-async fn row(app: &PaidApp, answer: &Value) -> cashout::Model {
+pub async fn row(app: &PaidApp, answer: &Value) -> cashout::Model {
     let id = answer["cashout_id"].as_i64().expect("a cashout id");
     cashout::Entity::find_by_id(id)
         .one(&app.arcade.db)
@@ -73,7 +73,7 @@ async fn row(app: &PaidApp, answer: &Value) -> cashout::Model {
 }
 
 /// The house journal's transactions for a cashout, oldest first.
-async fn journal_of(app: &PaidApp, answer: &Value) -> Vec<house_transaction::Model> {
+pub async fn journal_of(app: &PaidApp, answer: &Value) -> Vec<house_transaction::Model> {
     let reference = format!("cashout:{}", answer["cashout_id"]);
     house_transaction::Entity::find()
         .filter(house_transaction::Column::Reference.eq(reference))
@@ -84,16 +84,16 @@ async fn journal_of(app: &PaidApp, answer: &Value) -> Vec<house_transaction::Mod
 }
 
 /// The signed transaction a cashout row names.
-fn signed(row: &cashout::Model) -> TxEnvelope {
+pub fn signed(row: &cashout::Model) -> TxEnvelope {
     let raw = alloy::hex::decode(row.raw_tx.as_deref().expect("signed")).unwrap();
     TxEnvelope::decode_2718(&mut raw.as_slice()).expect("a signed transaction")
 }
 
-fn hash_of(row: &cashout::Model) -> B256 {
+pub fn hash_of(row: &cashout::Model) -> B256 {
     row.tx_hash.as_deref().expect("signed").parse().unwrap()
 }
 
-async fn status(app: &PaidApp, answer: &Value) -> String {
+pub async fn status(app: &PaidApp, answer: &Value) -> String {
     let path = format!("/api/arcade/cashout/{}", answer["cashout_id"]);
     app.get(&path).await.ok()["status"]
         .as_str()

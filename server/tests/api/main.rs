@@ -14,6 +14,7 @@ mod discovery;
 mod embed;
 mod facilitator;
 mod fee_bump;
+mod fee_bump_lag;
 mod helpers;
 mod lying_facilitator;
 mod mcp_client;

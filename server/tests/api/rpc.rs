@@ -1,10 +1,11 @@
 //! What stands between a test server and its anvil, so a test can make the RPC misbehave the
 //! ways a real provider does: a loopback TCP proxy that can be cut (the RPC unreachable), in
 //! front of a JSON-RPC shim that answers on any path (providers put API keys in the path) and
-//! can hide receipts (a lagging RPC answers null for a mined transaction).
+//! can lag: hide receipts (a lagging RPC answers null for a mined transaction) and answer
+//! transaction counts from before (a node some blocks behind).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -75,21 +76,28 @@ impl RpcProxy {
 pub struct RpcShim {
     port: u16,
     hide_receipts: Arc<AtomicBool>,
+    stale_count: Arc<AtomicU64>,
 }
 
 struct Upstream {
     url: String,
     client: reqwest::Client,
     hide_receipts: Arc<AtomicBool>,
+    /// `NOT_STALE`, or the transaction count every `eth_getTransactionCount` answers.
+    stale_count: Arc<AtomicU64>,
 }
+
+const NOT_STALE: u64 = u64::MAX;
 
 impl RpcShim {
     async fn start(anvil_url: &str) -> Self {
         let hide_receipts = Arc::new(AtomicBool::new(false));
+        let stale_count = Arc::new(AtomicU64::new(NOT_STALE));
         let upstream = Arc::new(Upstream {
             url: anvil_url.to_owned(),
             client: reqwest::Client::new(),
             hide_receipts: Arc::clone(&hide_receipts),
+            stale_count: Arc::clone(&stale_count),
         });
         let app = axum::Router::new().fallback(forward).with_state(upstream);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -98,7 +106,15 @@ impl RpcShim {
         Self {
             port,
             hide_receipts,
+            stale_count,
         }
+    }
+
+    /// While `Some(n)`, every transaction count answers `n` (a node from before later
+    /// transactions were mined).
+    pub fn stale_transaction_count(&self, count: Option<u64>) {
+        self.stale_count
+            .store(count.unwrap_or(NOT_STALE), Ordering::SeqCst);
     }
 
     /// While set, every receipt lookup answers null.
@@ -108,12 +124,19 @@ impl RpcShim {
 }
 
 async fn forward(State(upstream): State<Arc<Upstream>>, body: Bytes) -> Response {
+    let request = serde_json::from_slice::<Value>(&body).unwrap_or_default();
+    let answer = |result: Value| {
+        axum::Json(json!({ "jsonrpc": "2.0", "id": request["id"], "result": result }))
+            .into_response()
+    };
     if upstream.hide_receipts.load(Ordering::SeqCst)
-        && let Ok(request) = serde_json::from_slice::<Value>(&body)
         && request["method"] == "eth_getTransactionReceipt"
     {
-        return axum::Json(json!({ "jsonrpc": "2.0", "id": request["id"], "result": null }))
-            .into_response();
+        return answer(Value::Null);
+    }
+    let stale = upstream.stale_count.load(Ordering::SeqCst);
+    if stale != NOT_STALE && request["method"] == "eth_getTransactionCount" {
+        return answer(json!(format!("{stale:#x}")));
     }
     let answer = upstream
         .client

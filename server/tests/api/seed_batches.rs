@@ -247,7 +247,7 @@ async fn rounds_from_before_signing_are_unsigned(backend: Backend) {
         .ok();
     assert_eq!(
         receipt["proofs"],
-        json!({ "batch": null, "commitment": null, "receipt": null })
+        json!({ "batch": null, "commitment": null, "receipt": null, "play": null })
     );
     let verified = app
         .get(&format!("/api/arcade/verify/{}", receipt["bet_id"]))

@@ -334,7 +334,7 @@ async fn receipts_from_before_the_marks_verify_with_the_type_they_were_signed_wi
     let unsigned = verified(&app, &bets[0]["bet_id"]).await;
     assert_eq!(
         unsigned["proofs"],
-        json!({ "batch": null, "commitment": null, "receipt": null })
+        json!({ "batch": null, "commitment": null, "receipt": null, "play": null })
     );
     for receipt in &bets[1..] {
         let shown = verified(&app, &receipt["bet_id"]).await;
