@@ -40,7 +40,7 @@ test('lists the twelve tools with object schemas that teach how to play', async 
   }
   const flip = tools.find((t) => t.name === 'arcade_flip');
   assert.deepEqual(Object.keys(flip.inputSchema.properties).sort(),
-    ['call', 'client_seed', 'round_id', 'signature', 'wager']);
+    ['call', 'client_seed', 'play_signature', 'round_id', 'signature', 'wager']);
   assert.match(flip.inputSchema.properties.client_seed.description, /fresh random/);
   assert.ok(!JSON.stringify(flip.inputSchema).includes('$ref'), 'no $ref in input schemas');
   await transport.terminateSession();
