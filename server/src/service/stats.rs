@@ -219,7 +219,7 @@ fn how_to_play(rounds: &RoundSettings) -> Vec<String> {
         "Get chips: POST /api/arcade/free {\"address\"} once per address, or buy them at a tier endpoint (x402).",
         "GET /api/arcade/auth-statement/{address} and sign its `statement` (a Sign-In with Ethereum message) once with personal_sign (EIP-191); POST /api/arcade/auth/rotate revokes it if a signature leaks.",
         "POST /api/arcade/commit {\"address\", \"signature\"}: you get a round_id and the commitment, the SHA-256 of the secret server seed.",
-        "POST /api/arcade/flip, /dice or /roulette with the round_id, a fresh random client_seed of your own, an integer wager and your call.",
+        "POST /api/arcade/flip, /dice or /roulette with the round_id, a fresh random client_seed of your own, an integer wager and your call; add play_signature, your EIP-712 signature of the Play (round_id, your address, the commitment, game, client_seed, call, target, has_number, number, wager; docs/proofs.md) in the manifest's signing_domain, and verifiers can prove the round against the house.",
         "Check the receipt: sha256(server_seed) equals the commitment, and the roll re-derives from HMAC-SHA256(server_seed, client_seed:0:0); or GET /api/arcade/verify/{bet_id}.",
         "Lost an answer? Repeat the same call: it returns the original receipt (replayed: true); GET /api/arcade/rounds/{round_id} shows any round.",
         "Play again with a new commit: every round has its own server seed.",
