@@ -1,9 +1,12 @@
 //! The error answers as the OpenAPI document states them on every operation.
 
+use std::collections::BTreeMap;
+
 use salvo::oapi::{self, Components, EndpointOutRegister, Operation, ToSchema};
 use serde::{Deserialize, Serialize};
 
 use super::ApiError;
+use super::table::TABLE;
 use crate::inputs::ValidationError;
 
 /// The error body of every non-422 error, for the OpenAPI document (and for clients that read
@@ -29,43 +32,9 @@ pub struct ErrorBody {
 impl EndpointOutRegister for ApiError {
     fn register(components: &mut Components, operation: &mut Operation) {
         let error = ErrorBody::to_schema(components);
-        for (status, meaning) in [
-            (
-                "401",
-                "signature_required, signature_invalid or signature_revoked (a statement its owner rotated away from)",
-            ),
-            (
-                "403",
-                "signature_mismatch, round_not_yours or play_signature_mismatch",
-            ),
-            (
-                "400",
-                "A rule refused the request (insufficient_chips, limits, invalid_call, play_signature_invalid, cashout_out_of_range, buy_in_required, cashout_exceeds_cashable)",
-            ),
-            (
-                "404",
-                "round_not_found, bet_not_found, unknown_tier, cashout_not_found",
-            ),
-            (
-                "409",
-                "round_spent (with bet_id), round_expired, free_already_claimed",
-            ),
-            (
-                "429",
-                "rate_limited (with retry_after_s and Retry-After) or too_many_open_rounds",
-            ),
-            ("500", "internal"),
-            (
-                "502",
-                "cashout_failed: the transfer could not be sent; the chips were refunded",
-            ),
-            (
-                "503",
-                "chain_unavailable, payments_unavailable, house_underfunded (a cashout the house cannot pay now; nothing debited)",
-            ),
-        ] {
+        for (status, meaning) in by_status() {
             operation.responses.insert(
-                status,
+                status.to_string(),
                 oapi::Response::new(meaning).add_content("application/json", error.clone()),
             );
         }
@@ -75,4 +44,21 @@ impl EndpointOutRegister for ApiError {
                 .add_content("application/json", ValidationError::to_schema(components)),
         );
     }
+}
+
+/// The error table's rows by status, each status described by its codes and what they mean;
+/// 402 (the purchases state theirs) and 422 (its own body) aside.
+fn by_status() -> BTreeMap<u16, String> {
+    let mut statuses: BTreeMap<u16, Vec<String>> = BTreeMap::new();
+    for kind in TABLE
+        .iter()
+        .filter(|kind| ![402, 422].contains(&kind.status))
+    {
+        let line = format!("`{}`: {}", kind.code, kind.meaning);
+        statuses.entry(kind.status).or_default().push(line);
+    }
+    statuses
+        .into_iter()
+        .map(|(status, lines)| (status, lines.join("; ")))
+        .collect()
 }

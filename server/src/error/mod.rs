@@ -1,12 +1,15 @@
-//! The one place errors become HTTP: each error has a status, a stable `code` and a human
-//! `detail` (here); its body and headers are rendered in `render.rs`, and the OpenAPI document
-//! learns them in `document.rs`. 422s carry the FastAPI-shaped validation body; 5xx log their
+//! The one place errors become HTTP: each error has a human `detail` (here) and a row of the
+//! error table (`table.rs`: its status, its stable `code` and what it means); its body and
+//! headers are rendered in `render.rs`, and the OpenAPI document lists the table in
+//! `document.rs`. 422s carry the FastAPI-shaped validation body; 5xx log their
 //! cause and say nothing.
 
 mod document;
 mod render;
+mod table;
 
 pub use document::ErrorBody;
+pub use table::{ErrorKind, TABLE};
 
 use arcade_core::{CallError, LimitError};
 use salvo::http::StatusCode;
@@ -152,91 +155,11 @@ impl ApiError {
     }
 
     pub fn status(&self) -> StatusCode {
-        match self {
-            Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::InsufficientChips { .. }
-            | Self::Limit(_)
-            | Self::InvalidCall(_)
-            | Self::PlaySignature(PlaySignatureError::Invalid(_))
-            | Self::BuyInRequired(_)
-            | Self::CashoutAboveBalance { .. }
-            | Self::CashoutExceedsCashable { .. } => StatusCode::BAD_REQUEST,
-            Self::CashoutNotSent {
-                chain_down: true, ..
-            } => StatusCode::SERVICE_UNAVAILABLE,
-            Self::CashoutNotSent { .. } => StatusCode::BAD_GATEWAY,
-            Self::Signature(SignatureError::Mismatch { .. })
-            | Self::PlaySignature(PlaySignatureError::Mismatch { .. })
-            | Self::RoundNotYours(_)
-            | Self::OriginForbidden(_) => StatusCode::FORBIDDEN,
-            Self::Signature(_) => StatusCode::UNAUTHORIZED,
-            Self::RoundNotFound(_)
-            | Self::SeedBatchNotFound(_)
-            | Self::BetNotFound(_)
-            | Self::CashoutNotFound(_)
-            | Self::NotFound => StatusCode::NOT_FOUND,
-            Self::RoundSpent { .. } | Self::RoundExpired(_) | Self::FreeAlreadyClaimed(_) => {
-                StatusCode::CONFLICT
-            }
-            Self::RateLimited(_) | Self::TooManyOpenRounds { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Self::PaymentRequired(_) => StatusCode::PAYMENT_REQUIRED,
-            Self::ChainUnavailable(_)
-            | Self::PaymentsUnavailable
-            | Self::WasmNotBuilt
-            | Self::HouseUnderfunded(_)
-            | Self::NotReady(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        StatusCode::from_u16(self.kind().status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
 
     pub fn code(&self) -> &'static str {
-        match self {
-            Self::Validation(_) => "validation_error",
-            Self::InsufficientChips { .. } => "insufficient_chips",
-            Self::Limit(error) => error.code(),
-            Self::InvalidCall(error) => error.code(),
-            Self::Signature(SignatureError::Required) => "signature_required",
-            Self::Signature(SignatureError::Invalid(_)) => "signature_invalid",
-            Self::Signature(SignatureError::Mismatch { .. }) => "signature_mismatch",
-            Self::Signature(SignatureError::Revoked(_)) => "signature_revoked",
-            Self::PlaySignature(PlaySignatureError::Invalid(_)) => "play_signature_invalid",
-            Self::PlaySignature(PlaySignatureError::Mismatch { .. }) => "play_signature_mismatch",
-            Self::RoundNotYours(_) => "round_not_yours",
-            Self::RoundNotFound(_) => "round_not_found",
-            Self::SeedBatchNotFound(_) => "seed_batch_not_found",
-            Self::RoundSpent { .. } => "round_spent",
-            Self::RoundExpired(_) => "round_expired",
-            Self::TooManyOpenRounds { .. } => "too_many_open_rounds",
-            Self::RateLimited(_) => "rate_limited",
-            Self::BetNotFound(_) => "bet_not_found",
-            Self::FreeAlreadyClaimed(_) => "free_already_claimed",
-            Self::PaymentRequired(challenge) => match &challenge.refusal {
-                PurchaseError::PaymentRequired => "payment_required",
-                PurchaseError::Malformed(_) => "invalid_payload",
-                PurchaseError::AlreadyPresented { .. } => "payment_already_used",
-                _ => "payment_refused",
-            },
-            Self::BuyInRequired(_) => "buy_in_required",
-            Self::CashoutAboveBalance { .. } => "insufficient_chips",
-            Self::CashoutExceedsCashable { .. } => "cashout_exceeds_cashable",
-            Self::CashoutNotFound(_) => "cashout_not_found",
-            Self::CashoutNotSent {
-                chain_down: true, ..
-            } => "chain_unavailable",
-            Self::CashoutNotSent { .. } => "cashout_failed",
-            Self::ChainUnavailable(_) => "chain_unavailable",
-            Self::PaymentsUnavailable => "payments_unavailable",
-            Self::HouseUnderfunded(_) => "house_underfunded",
-            Self::OriginForbidden(_) => "origin_forbidden",
-            Self::NotFound => "not_found",
-            Self::WasmNotBuilt => "wasm_not_built",
-            Self::MethodNotAllowed => "method_not_allowed",
-            Self::PayloadTooLarge => "payload_too_large",
-            Self::NotReady(_) => "not_ready",
-            Self::Internal(_) => "internal",
-        }
+        self.kind().code
     }
 }
 

@@ -1,0 +1,197 @@
+//! The error table: every `code` a client can receive, with its status and what it means,
+//! written once. `ApiError::kind` picks each error's row (one exhaustive match), the status and
+//! the code come from the row, and the OpenAPI document lists the rows by status.
+
+use arcade_core::LimitError;
+
+use super::ApiError;
+use crate::identity::SignatureError;
+use crate::proofs::play::PlaySignatureError;
+use crate::service::purchases::PurchaseError;
+
+/// One row: what a client sees and what it means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorKind {
+    pub status: u16,
+    pub code: &'static str,
+    pub meaning: &'static str,
+}
+
+macro_rules! error_table {
+    ($($name:ident: $status:literal $code:literal $meaning:literal,)*) => {
+        $(pub const $name: ErrorKind = ErrorKind { status: $status, code: $code, meaning: $meaning };)*
+        /// Every row, in the order written.
+        pub const TABLE: &[ErrorKind] = &[$($name),*];
+    };
+}
+
+error_table! {
+    VALIDATION: 422 "validation_error" "the request is not valid (FastAPI's HTTPValidationError, every problem at once)",
+    INSUFFICIENT_CHIPS: 400 "insufficient_chips" "the balance cannot cover the wager or cashout",
+    WAGER_BELOW_MINIMUM: 400 "wager_below_minimum" "wagers start at 1 chip",
+    WAGER_ABOVE_LIMIT: 400 "wager_above_limit" "above the largest wager (with max_wager)",
+    PAYOUT_ABOVE_LIMIT: 400 "payout_above_limit" "a win would pay more profit than the payout limit (with max_wager)",
+    DAILY_WIN_CAP: 400 "daily_win_cap" "a win would take today's net winnings above the daily cap",
+    INVALID_CALL: 400 "invalid_call" "the game's parameters are outside what it accepts",
+    PLAY_SIGNATURE_INVALID: 400 "play_signature_invalid" "play_signature is not a 65-byte hex signature",
+    BUY_IN_REQUIRED: 400 "buy_in_required" "a cashout needs a purchase first",
+    CASHOUT_EXCEEDS_CASHABLE: 400 "cashout_exceeds_cashable" "free chips cannot be cashed out (with cashable)",
+    SIGNATURE_REQUIRED: 401 "signature_required" "a signature of the auth statement is required",
+    SIGNATURE_INVALID: 401 "signature_invalid" "the signature is not a 65-byte hex signature",
+    SIGNATURE_REVOKED: 401 "signature_revoked" "a signature of a statement its owner rotated away from",
+    PAYMENT_REQUIRED: 402 "payment_required" "pay: the x402 challenge",
+    INVALID_PAYLOAD: 402 "invalid_payload" "the payment header does not parse",
+    PAYMENT_ALREADY_USED: 402 "payment_already_used" "this authorization was presented before",
+    PAYMENT_REFUSED: 402 "payment_refused" "the payment was refused (the x402 reason in error)",
+    SIGNATURE_MISMATCH: 403 "signature_mismatch" "the signature does not sign the address's current statement",
+    PLAY_SIGNATURE_MISMATCH: 403 "play_signature_mismatch" "play_signature is not the owner's signature of this play",
+    ROUND_NOT_YOURS: 403 "round_not_yours" "the round was opened by another address",
+    ORIGIN_FORBIDDEN: 403 "origin_forbidden" "requests from this browser origin are not allowed",
+    ROUND_NOT_FOUND: 404 "round_not_found" "no such round",
+    SEED_BATCH_NOT_FOUND: 404 "seed_batch_not_found" "no such seed batch",
+    BET_NOT_FOUND: 404 "bet_not_found" "no such settled bet",
+    CASHOUT_NOT_FOUND: 404 "cashout_not_found" "no such cashout",
+    NOT_FOUND: 404 "not_found" "no such resource",
+    METHOD_NOT_ALLOWED: 405 "method_not_allowed" "the path does not take this method",
+    ROUND_SPENT: 409 "round_spent" "the round was played (with the bet_id that settled it)",
+    ROUND_EXPIRED: 409 "round_expired" "the round expired unplayed",
+    FREE_ALREADY_CLAIMED: 409 "free_already_claimed" "the address claimed its free chips",
+    PAYLOAD_TOO_LARGE: 413 "payload_too_large" "the request body is too large",
+    RATE_LIMITED: 429 "rate_limited" "too many requests (with retry_after_s and Retry-After)",
+    TOO_MANY_OPEN_ROUNDS: 429 "too_many_open_rounds" "the address holds its most open rounds (with max_open_rounds)",
+    INTERNAL: 500 "internal" "the cause is logged, the body says nothing",
+    CASHOUT_FAILED: 502 "cashout_failed" "the transfer could not be sent; the chips were refunded",
+    CHAIN_UNAVAILABLE: 503 "chain_unavailable" "the chain cannot be reached; nothing was charged, credited or debited",
+    PAYMENTS_UNAVAILABLE: 503 "payments_unavailable" "no chain is configured",
+    HOUSE_UNDERFUNDED: 503 "house_underfunded" "the house cannot pay this cashout now; nothing debited",
+    WASM_NOT_BUILT: 503 "wasm_not_built" "the verifier page's wasm is not built",
+    NOT_READY: 503 "not_ready" "a dependency is failing (readiness)",
+}
+
+impl ApiError {
+    /// This error's row of the table.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Validation(_) => VALIDATION,
+            Self::InsufficientChips { .. } | Self::CashoutAboveBalance { .. } => INSUFFICIENT_CHIPS,
+            Self::Limit(limit) => limit_kind(limit),
+            Self::InvalidCall(_) => INVALID_CALL,
+            Self::Signature(signature) => signature_kind(signature),
+            Self::PlaySignature(PlaySignatureError::Invalid(_)) => PLAY_SIGNATURE_INVALID,
+            Self::PlaySignature(PlaySignatureError::Mismatch { .. }) => PLAY_SIGNATURE_MISMATCH,
+            Self::RoundNotYours(_) => ROUND_NOT_YOURS,
+            Self::RoundNotFound(_) => ROUND_NOT_FOUND,
+            Self::SeedBatchNotFound(_) => SEED_BATCH_NOT_FOUND,
+            Self::RoundSpent { .. } => ROUND_SPENT,
+            Self::RoundExpired(_) => ROUND_EXPIRED,
+            Self::TooManyOpenRounds { .. } => TOO_MANY_OPEN_ROUNDS,
+            Self::RateLimited(_) => RATE_LIMITED,
+            Self::BetNotFound(_) => BET_NOT_FOUND,
+            Self::FreeAlreadyClaimed(_) => FREE_ALREADY_CLAIMED,
+            Self::PaymentRequired(challenge) => payment_kind(&challenge.refusal),
+            Self::BuyInRequired(_) => BUY_IN_REQUIRED,
+            Self::CashoutExceedsCashable { .. } => CASHOUT_EXCEEDS_CASHABLE,
+            Self::CashoutNotFound(_) => CASHOUT_NOT_FOUND,
+            Self::CashoutNotSent {
+                chain_down: true, ..
+            }
+            | Self::ChainUnavailable(_) => CHAIN_UNAVAILABLE,
+            Self::CashoutNotSent { .. } => CASHOUT_FAILED,
+            Self::PaymentsUnavailable => PAYMENTS_UNAVAILABLE,
+            Self::HouseUnderfunded(_) => HOUSE_UNDERFUNDED,
+            Self::OriginForbidden(_) => ORIGIN_FORBIDDEN,
+            Self::NotFound => NOT_FOUND,
+            Self::WasmNotBuilt => WASM_NOT_BUILT,
+            Self::MethodNotAllowed => METHOD_NOT_ALLOWED,
+            Self::PayloadTooLarge => PAYLOAD_TOO_LARGE,
+            Self::NotReady(_) => NOT_READY,
+            Self::Internal(_) => INTERNAL,
+        }
+    }
+}
+
+fn limit_kind(limit: &LimitError) -> ErrorKind {
+    match limit {
+        LimitError::WagerBelowMinimum { .. } => WAGER_BELOW_MINIMUM,
+        LimitError::WagerAboveLimit { .. } => WAGER_ABOVE_LIMIT,
+        LimitError::PayoutAboveLimit { .. } => PAYOUT_ABOVE_LIMIT,
+        LimitError::DailyWinCap { .. } => DAILY_WIN_CAP,
+    }
+}
+
+fn signature_kind(signature: &SignatureError) -> ErrorKind {
+    match signature {
+        SignatureError::Required => SIGNATURE_REQUIRED,
+        SignatureError::Invalid(_) => SIGNATURE_INVALID,
+        SignatureError::Mismatch { .. } => SIGNATURE_MISMATCH,
+        SignatureError::Revoked(_) => SIGNATURE_REVOKED,
+    }
+}
+
+/// A refused purchase's row; only those that reach a 402 (`ApiError::purchase`) are asked.
+fn payment_kind(refusal: &PurchaseError) -> ErrorKind {
+    match refusal {
+        PurchaseError::PaymentRequired => PAYMENT_REQUIRED,
+        PurchaseError::Malformed(_) => INVALID_PAYLOAD,
+        PurchaseError::AlreadyPresented { .. } => PAYMENT_ALREADY_USED,
+        _ => PAYMENT_REFUSED,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use arcade_core::CallError;
+
+    use super::*;
+
+    #[test]
+    fn each_code_has_one_row() {
+        let codes: HashSet<&str> = TABLE.iter().map(|kind| kind.code).collect();
+        assert_eq!(codes.len(), TABLE.len());
+    }
+
+    /// The README's table of errors is this table, row for row.
+    #[test]
+    fn the_readme_lists_every_row_and_no_other() {
+        let readme = include_str!("../../../README.md");
+        let listed: Vec<&str> = readme
+            .lines()
+            .filter(|line| line.starts_with("| 4") || line.starts_with("| 5"))
+            .filter(|line| line.contains(" | `"))
+            .collect();
+        let rows: Vec<String> = TABLE
+            .iter()
+            .map(|kind| format!("| {} | `{}` | {} |", kind.status, kind.code, kind.meaning))
+            .collect();
+        assert_eq!(listed, rows);
+    }
+
+    #[test]
+    fn the_core_names_its_refusals_as_the_table_does() {
+        let limits = [
+            LimitError::WagerBelowMinimum { wager: 0 },
+            LimitError::WagerAboveLimit {
+                wager: 2,
+                max_wager: 1,
+            },
+            LimitError::PayoutAboveLimit {
+                wager: 2,
+                potential_profit: 2,
+                max_payout: 1,
+                max_wager: 1,
+            },
+            LimitError::DailyWinCap {
+                net_today: 0,
+                potential_profit: 2,
+                cap: 1,
+            },
+        ];
+        for limit in limits {
+            assert_eq!(limit_kind(&limit).code, limit.code());
+        }
+        let call = CallError::DiceTargetOutOfRange { target: 0 };
+        assert_eq!(ApiError::InvalidCall(call).kind().code, call.code());
+    }
+}
