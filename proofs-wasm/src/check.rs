@@ -50,7 +50,7 @@ impl Expected {
             .clone();
         let fields = expected_type(&primary_type, &message).ok_or_else(|| {
             Error::input(format!(
-                "expected.primaryType is {}, not Commitment, Receipt, SeedBatch or SignedMarks",
+                "expected.primaryType is {}, not Commitment, Receipt, SeedBatch, SignedMarks or Play",
                 quote(&primary_type)
             ))
         })?;
