@@ -15,6 +15,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startServer } from '../api-node/server.mjs';
 import { lyingCases, matches, cell } from './cases.mjs';
 import { startLiar } from './liar.mjs';
+import { newSeedsSecret } from './lucky.mjs';
 import { playMany } from './players.mjs';
 import { saveCells, table } from './table.mjs';
 
@@ -47,6 +48,7 @@ function observed({ code, report }) {
 }
 
 const houseKey = generatePrivateKey();
+const seedsSecret = newSeedsSecret();
 let server;
 let liar;
 let cases;
@@ -57,12 +59,16 @@ before(async () => {
   assert.ok(existsSync(BIN), `${BIN}: install the packaged arcade-wasm (npm ci --install-links)`);
   process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
   process.env.ARCADE__SIGNING__KEY = houseKey;
+  process.env.ARCADE__SEEDS__SECRET = seedsSecret;
   server = await startServer();
   const receipts = await playMany(server.baseUrl, { players: 6, rounds: 60, newAccount: () => privateKeyToAccount(generatePrivateKey()) });
   const manifest = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
   signer = manifest.signer;
   assert.equal(signer, privateKeyToAccount(houseKey).address, 'the server signs with the key the test set');
-  cases = await lyingCases({ receipts, manifest, house: privateKeyToAccount(houseKey), attacker: privateKeyToAccount(generatePrivateKey()) });
+  cases = await lyingCases({
+    receipts, manifest, house: privateKeyToAccount(houseKey), attacker: privateKeyToAccount(generatePrivateKey()),
+    upstream: server.baseUrl, secret: seedsSecret,
+  });
   liar = await startLiar(server.baseUrl);
 });
 
@@ -82,7 +88,7 @@ test('behind the proxy telling no lie, the audit passes (exit 0)', async () => {
   assert.equal(run.report.rounds, 360);
 });
 
-for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a']) {
+for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11']) {
   test(`case ${name}: the audit's verdict`, async () => {
     const c = cases.find((x) => x.name === name);
     liar.use(c.lie);
@@ -101,6 +107,10 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a']) {
       assert.ok(stripped.includes(c.bet) && stripped.includes(c.below), JSON.stringify(failures.slice(0, 5)));
       assert.match(failures.find((f) => f.bet_id === c.below).why, /from a signed seed batch, yet its receipt carries no proofs/);
       assert.equal(run.report.unsigned, 0);
+    }
+    if (c.lied) {
+      // Every house proof of the re-seeded round holds: only the player's signature gives it away.
+      assert.deepEqual(Object.keys(run.report.failed_checks), ['play_signature'], JSON.stringify(failures.slice(0, 5)));
     }
     if (c.inBand) {
       assert.deepEqual(run.report.stats_problems, [], 'the rigged feed keeps its statistics in band');
