@@ -61,6 +61,10 @@ impl MigratorTrait for Migrator {
                 name: "m0014_signed_marks",
                 up: include_str!("sql/0014_signed_marks.sql"),
             }),
+            Box::new(SqlMigration {
+                name: "m0015_play_signatures",
+                up: include_str!("sql/0015_play_signatures.sql"),
+            }),
         ]
     }
 }

@@ -335,3 +335,50 @@ test('after 50 concurrent commits every used index is listed once, seeds and rou
     }
   }
 });
+
+// The player's own Play (docs/proofs.md, "Play"), signed with viem's signTypedData from the
+// commit answer and the call: shown in proofs.play, it verifies with viem as the player's; one
+// signed for another call is refused and nothing moves.
+function playTypedData(round, game, body) {
+  const call = { coinflip: body.call, dice: body.direction ?? 'under', roulette: body.bet }[game];
+  return {
+    domain: signingDomain,
+    primaryType: 'Play',
+    types: {
+      Play: [
+        { name: 'round_id', type: 'string' }, { name: 'player', type: 'address' },
+        { name: 'commitment', type: 'bytes32' }, { name: 'game', type: 'string' },
+        { name: 'client_seed', type: 'string' }, { name: 'call', type: 'string' },
+        { name: 'target', type: 'uint256' }, { name: 'has_number', type: 'bool' },
+        { name: 'number', type: 'uint256' }, { name: 'wager', type: 'uint256' },
+      ],
+    },
+    message: {
+      round_id: round.round_id, player: round.address, commitment: `0x${round.commitment}`, game,
+      client_seed: body.client_seed, call, target: BigInt(body.target ?? 0),
+      has_number: body.number !== undefined, number: BigInt(body.number ?? 0), wager: BigInt(body.wager),
+    },
+  };
+}
+
+test('a play signed with viem is shown as the player’s; one signed for another call changes nothing', async () => {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const player = await newPlayer(account);
+  const round = await commit(player);
+  const body = { round_id: round.round_id, client_seed: 'viem', wager: 5, target: 30, direction: 'over' };
+  const before = (await call('GET', `/api/arcade/balance/${account.address}`)).body.chips;
+  const otherCall = await account.signTypedData(playTypedData(round, 'dice', { ...body, target: 31 }));
+  const refused = await call('POST', '/api/arcade/dice', { ...body, play_signature: otherCall });
+  assert.equal(refused.status, 403);
+  assert.equal(refused.body.code, 'play_signature_mismatch');
+  assert.equal((await call('GET', `/api/arcade/balance/${account.address}`)).body.chips, before);
+  assert.equal((await call('GET', `/api/arcade/rounds/${round.round_id}`)).body.state, 'open');
+
+  const signature = await account.signTypedData(playTypedData(round, 'dice', body));
+  const played = await call('POST', '/api/arcade/dice', { ...body, play_signature: signature });
+  assert.equal(played.status, 200, JSON.stringify(played.body));
+  const shown = played.body.proofs.play;
+  assert.equal(shown.signature, signature);
+  assert.equal(await verifyTypedData({ address: account.address, signature, ...shown.typed_data }), true);
+  assert.equal(await recoverTypedDataAddress({ signature, ...shown.typed_data }), account.address);
+});

@@ -34,10 +34,13 @@ impl EndpointOutRegister for ApiError {
                 "401",
                 "signature_required, signature_invalid or signature_revoked (a statement its owner rotated away from)",
             ),
-            ("403", "signature_mismatch or round_not_yours"),
+            (
+                "403",
+                "signature_mismatch, round_not_yours or play_signature_mismatch",
+            ),
             (
                 "400",
-                "A rule refused the request (insufficient_chips, limits, invalid_call, cashout_out_of_range, buy_in_required, cashout_exceeds_cashable)",
+                "A rule refused the request (insufficient_chips, limits, invalid_call, play_signature_invalid, cashout_out_of_range, buy_in_required, cashout_exceeds_cashable)",
             ),
             (
                 "404",

@@ -13,6 +13,7 @@ use salvo::http::StatusCode;
 
 use crate::identity::SignatureError;
 use crate::inputs::ValidationError;
+use crate::proofs::play::PlaySignatureError;
 use crate::rate_limits::RateLimited;
 use crate::service::purchases::PurchaseError;
 use crate::store::DbErr;
@@ -58,6 +59,8 @@ pub enum ApiError {
     InvalidCall(CallError),
     #[error(transparent)]
     Signature(#[from] SignatureError),
+    #[error(transparent)]
+    PlaySignature(#[from] PlaySignatureError),
     #[error("round {0} was opened by another address")]
     RoundNotYours(String),
     #[error("no round {0}")]
@@ -154,6 +157,7 @@ impl ApiError {
             Self::InsufficientChips { .. }
             | Self::Limit(_)
             | Self::InvalidCall(_)
+            | Self::PlaySignature(PlaySignatureError::Invalid(_))
             | Self::BuyInRequired(_)
             | Self::CashoutAboveBalance { .. }
             | Self::CashoutExceedsCashable { .. } => StatusCode::BAD_REQUEST,
@@ -162,6 +166,7 @@ impl ApiError {
             } => StatusCode::SERVICE_UNAVAILABLE,
             Self::CashoutNotSent { .. } => StatusCode::BAD_GATEWAY,
             Self::Signature(SignatureError::Mismatch { .. })
+            | Self::PlaySignature(PlaySignatureError::Mismatch { .. })
             | Self::RoundNotYours(_)
             | Self::OriginForbidden(_) => StatusCode::FORBIDDEN,
             Self::Signature(_) => StatusCode::UNAUTHORIZED,
@@ -196,6 +201,8 @@ impl ApiError {
             Self::Signature(SignatureError::Invalid(_)) => "signature_invalid",
             Self::Signature(SignatureError::Mismatch { .. }) => "signature_mismatch",
             Self::Signature(SignatureError::Revoked(_)) => "signature_revoked",
+            Self::PlaySignature(PlaySignatureError::Invalid(_)) => "play_signature_invalid",
+            Self::PlaySignature(PlaySignatureError::Mismatch { .. }) => "play_signature_mismatch",
             Self::RoundNotYours(_) => "round_not_yours",
             Self::RoundNotFound(_) => "round_not_found",
             Self::SeedBatchNotFound(_) => "seed_batch_not_found",

@@ -7,13 +7,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use alloy::signers::SignerSync;
-use arcade_core::Receipt;
-use arcade_core::wire::ReceiptInput;
+use arcade_core::wire::{CallParams, ReceiptInput};
+use arcade_core::{Call, Receipt};
 use tokio_util::sync::CancellationToken;
 
 use super::client::{ArcadeClient, ClientError, RoundPlay};
 use super::{Agent, AgentStatus, backoff};
+use crate::proofs::play::{self, PlayFields, PlayMessage};
+use crate::proofs::signing_domain;
 use crate::service::play::Played;
+use crate::service::rounds::Committed;
 use crate::service::wallets::Balance;
 use crate::service::{now_ms, rfc3339};
 use crate::settings::HouseBotSettings;
@@ -37,7 +40,7 @@ enum Step {
 enum StepError {
     #[error(transparent)]
     Client(#[from] ClientError),
-    #[error("signing the auth statement: {0}")]
+    #[error("signing: {0}")]
     Signing(String),
 }
 
@@ -145,14 +148,49 @@ impl Run {
             .await?;
         let call = self.agent.strategy.call(n);
         let client_seed = alloy::hex::encode(alloy::primitives::B256::random());
+        let wager = self.settings.wager.min(chips).max(1);
+        let play_signature = self.sign_play(&round, &call, &client_seed, wager)?;
         let play = RoundPlay {
             round_id: &round.round_id,
             client_seed: &client_seed,
-            wager: self.settings.wager.min(chips).max(1),
+            wager,
             signature,
+            play_signature: &play_signature,
             call: &call,
         };
         Ok(client.play(&play).await?)
+    }
+
+    /// The agent's `Play` signature of the round's commitment and this call, in the domain of
+    /// the house's signed commitment, as any player makes it.
+    fn sign_play(
+        &self,
+        round: &Committed,
+        call: &Call,
+        client_seed: &str,
+        wager: i64,
+    ) -> Result<String, StepError> {
+        let unsignable = || StepError::Signing("the play cannot be signed".into());
+        let chain_id = round.proofs.commitment.typed_data.domain["chainId"]
+            .as_u64()
+            .ok_or_else(unsignable)?;
+        let params = serde_json::to_value(CallParams(call)).map_err(|_| unsignable())?;
+        let fields = PlayFields {
+            round_id: &round.round_id,
+            player: &round.address,
+            commitment: &round.commitment,
+            game: call.game().as_str(),
+            client_seed,
+            wager,
+        };
+        let message = PlayMessage::of(fields, &params).ok_or_else(unsignable)?;
+        let digest = play::hash(&signing_domain(chain_id), &message).ok_or_else(unsignable)?;
+        let signed = self
+            .agent
+            .signer
+            .sign_hash_sync(&digest)
+            .map_err(|e| StepError::Signing(e.to_string()))?;
+        Ok(alloy::hex::encode_prefixed(signed.as_bytes()))
     }
 
     /// Verifies the receipt with the core and counts the round.

@@ -44,6 +44,8 @@ pub struct RoundPlay<'a> {
     pub client_seed: &'a str,
     pub wager: i64,
     pub signature: &'a str,
+    /// The player's `Play` signature (`proofs::play`).
+    pub play_signature: &'a str,
     pub call: &'a Call,
 }
 
@@ -98,6 +100,7 @@ impl ArcadeClient {
             "client_seed": round.client_seed,
             "wager": round.wager,
             "signature": round.signature,
+            "play_signature": round.play_signature,
         });
         if let (Some(body), Ok(serde_json::Value::Object(call))) = (
             body.as_object_mut(),

@@ -49,6 +49,15 @@ pub struct RoundFields {
     /// owner's.
     #[schemars(length(max = 256))]
     pub signature: Option<String>,
+    /// Optional, and what makes the round provable: your EIP-712 signature (`0x` + 65 bytes)
+    /// of `Play(round_id, player, commitment, game, client_seed, call, target, has_number,
+    /// number, wager)` in the manifest's `signing_domain`, for the commitment of the commit
+    /// answer and exactly this call (docs/proofs.md, "Play"). When given it must be the round
+    /// owner's (else 403 `play_signature_mismatch`); the receipt then carries it in
+    /// `proofs.play`, and verifiers call the round `pass`. Without it a round is only
+    /// "consistent, not proven".
+    #[schemars(length(max = 256))]
+    pub play_signature: Option<String>,
 }
 
 /// A game call: its round fields and the call they play.
@@ -69,6 +78,7 @@ pub trait GameInput: Input {
             wager: u64::try_from(round.wager).unwrap_or(0),
             call: self.call()?,
             signature: round.signature.clone(),
+            play_signature: round.play_signature.clone(),
         })
     }
 }

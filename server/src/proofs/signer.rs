@@ -22,6 +22,18 @@ pub enum SigningError {
     Signing(String),
 }
 
+/// The EIP-712 domain of every signature on chain `chain_id`: the house's, and the players'
+/// `Play`.
+pub fn signing_domain(chain_id: u64) -> Eip712Domain {
+    Eip712Domain::new(
+        Some(DOMAIN_NAME.into()),
+        Some(DOMAIN_VERSION.into()),
+        Some(U256::from(chain_id)),
+        None,
+        None,
+    )
+}
+
 #[derive(Clone)]
 pub struct HouseSigner {
     key: PrivateKeySigner,
@@ -41,17 +53,10 @@ impl std::fmt::Debug for HouseSigner {
 impl HouseSigner {
     pub fn new(key: &str, chain_id: u64) -> Result<Self, SigningError> {
         let key = key.parse().map_err(|_| SigningError::BadKey)?;
-        let domain = Eip712Domain::new(
-            Some(DOMAIN_NAME.into()),
-            Some(DOMAIN_VERSION.into()),
-            Some(U256::from(chain_id)),
-            None,
-            None,
-        );
         Ok(Self {
             key,
             chain_id,
-            domain,
+            domain: signing_domain(chain_id),
         })
     }
 

@@ -57,14 +57,14 @@ fn fields(list: &[(&str, &str)]) -> Value {
 }
 
 /// A kind's `types`, printed.
-fn types(primary: &str, list: &[(&str, &str)]) -> Box<RawValue> {
+pub(super) fn types(primary: &str, list: &[(&str, &str)]) -> Box<RawValue> {
     let mut types = serde_json::Map::new();
     types.insert("EIP712Domain".into(), domain_type());
     types.insert(primary.into(), fields(list));
     RawValue::from_string(Value::Object(types).to_string()).unwrap_or_else(|_| unreachable!())
 }
 
-fn typed(domain: &Value, primary: &str, types: &RawValue, message: Value) -> TypedData {
+pub(super) fn typed(domain: &Value, primary: &str, types: &RawValue, message: Value) -> TypedData {
     TypedData {
         domain: domain.clone(),
         message,

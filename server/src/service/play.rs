@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::play_batch::{Outcome, Settled};
 use super::play_writer::Queued;
+use super::proofs::BetSignatures;
 use super::receipts::BetReceipt;
 use super::{Arcade, now_ms};
 use crate::address;
@@ -28,6 +29,8 @@ pub struct Play {
     pub wager: u64,
     pub call: Call,
     pub signature: Option<String>,
+    /// The player's EIP-712 `Play` signature, stored with the bet when it holds.
+    pub play_signature: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -48,9 +51,12 @@ impl Arcade {
     pub async fn play(&self, play: Play) -> Result<Played, ApiError> {
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
-        if play.signature.is_some() {
+        if play.signature.is_some() || play.play_signature.is_some() {
             let opened = self.round_to_play(&play).await?;
             self.check_owner(&opened, &play).await?;
+            if let Some(signature) = play.play_signature.as_deref() {
+                self.check_play_signature(&opened, &play, signature)?;
+            }
         }
         let queued = Queued {
             play: play.clone(),
@@ -65,9 +71,11 @@ impl Arcade {
                     balance,
                     free_chips,
                 } = *settled;
-                let receipt = self
-                    .with_proofs(receipt, &round, receipt_signature.as_deref())
-                    .await?;
+                let signatures = BetSignatures {
+                    receipt: receipt_signature.as_deref(),
+                    play: play.play_signature.as_deref(),
+                };
+                let receipt = self.with_proofs(receipt, &round, signatures).await?;
                 Ok(Played {
                     receipt,
                     balance,
@@ -144,7 +152,8 @@ impl Arcade {
     }
 }
 
-/// Whether `play` is the call that settled `bet`, compared as parsed (the signature aside).
+/// Whether `play` is the call that settled `bet`, compared as parsed (the signatures aside: a
+/// repeat gets the stored ones).
 fn is_same_call(bet: &bet::Model, play: &Play) -> Result<bool, ApiError> {
     let stored: serde_json::Value =
         serde_json::from_str(&bet.params).map_err(ApiError::internal)?;

@@ -346,6 +346,7 @@ fn settled_bet(
         free_wagered: i64::try_from(booked.stake.from_free()).map_err(ApiError::internal)?,
         free_paid: i64::try_from(booked.shares.free).map_err(ApiError::internal)?,
         house_agent: Some(house_agent),
+        play_signature: play.play_signature.clone(),
     };
     let receipt = BetReceipt::from_values(
         &bet,

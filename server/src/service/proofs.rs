@@ -8,11 +8,15 @@ use alloy::primitives::B256;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
+use arcade_core::wire::CallParams;
+
 use super::Arcade;
+use super::play::Play;
 use super::receipts::BetReceipt;
 use super::signed_marks::SignedMarks;
 use crate::address;
 use crate::error::ApiError;
+use crate::proofs::play::{self, PlayFields, PlayMessage, SignedCall, signed_call};
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
 use crate::proofs::{hashes, sign_all};
 use crate::store::entities::round;
@@ -53,6 +57,18 @@ pub struct ReceiptProofs {
     pub batch: Option<BatchPlace>,
     pub commitment: Option<Signed>,
     pub receipt: Option<Signed>,
+    /// The player's own signature of the play (`Play`, signed by the receipt's `address`, not
+    /// by the house); null for a play sent without `play_signature`.
+    pub play: Option<Signed>,
+}
+
+/// The signatures stored with a bet.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct BetSignatures<'a> {
+    /// The house's, of the receipt.
+    pub receipt: Option<&'a str>,
+    /// The player's, of the play.
+    pub play: Option<&'a str>,
 }
 
 impl Arcade {
@@ -79,6 +95,42 @@ impl Arcade {
     ) -> Option<TypedData> {
         let message = receipt_message(receipt, round, &self.marks)?;
         Some(typed::receipt(&self.seeds.signer.domain(), &message))
+    }
+
+    /// The `Play` a receipt's player signed, rebuilt from the receipt's fields.
+    fn play_typed(&self, receipt: &BetReceipt) -> Option<TypedData> {
+        let message = PlayMessage::of(receipt.into(), &receipt.params)?;
+        Some(play::typed_data(&self.seeds.signer.domain(), &message))
+    }
+
+    /// Checks a play's `play_signature` against the round it plays: the owner's signature of
+    /// the round's commitment and exactly this call.
+    pub(super) fn check_play_signature(
+        &self,
+        round: &round::Model,
+        play: &Play,
+        signature: &str,
+    ) -> Result<(), ApiError> {
+        let params = serde_json::to_value(CallParams(&play.call)).map_err(ApiError::internal)?;
+        let played = PlayFields {
+            round_id: &round.id,
+            player: &address::display_key(&round.address),
+            commitment: &round.commitment,
+            game: play.call.game().as_str(),
+            client_seed: &play.client_seed,
+            wager: i64::try_from(play.wager).unwrap_or(i64::MAX),
+        };
+        let message = PlayMessage::of(played, &params)
+            .ok_or_else(|| ApiError::internal(UnsignableCall(params.to_string())))?;
+        let owner = address::parse(&round.address)
+            .ok_or_else(|| ApiError::internal(UnsignableCall(round.address.clone())))?;
+        play::verify(
+            self.seeds.signer.eip712_domain(),
+            &message,
+            &owner,
+            signature,
+        )?;
+        Ok(())
     }
 
     /// The hash a freshly settled receipt is signed over (`None` for a round from before
@@ -145,7 +197,7 @@ impl Arcade {
         &self,
         mut receipt: BetReceipt,
         round: &round::Model,
-        receipt_signature: Option<&str>,
+        signatures: BetSignatures<'_>,
     ) -> Result<BetReceipt, ApiError> {
         let signed = |signature: Option<&str>, typed: Option<TypedData>| {
             Some(Signed {
@@ -159,7 +211,8 @@ impl Arcade {
                 round.commitment_signature.as_deref(),
                 self.commitment_typed(round),
             ),
-            receipt: signed(receipt_signature, self.receipt_typed(&receipt, round)),
+            receipt: signed(signatures.receipt, self.receipt_typed(&receipt, round)),
+            play: signed(signatures.play, self.play_typed(&receipt)),
         });
         Ok(receipt)
     }
@@ -172,26 +225,16 @@ fn receipt_message<'a>(
     round: &round::Model,
     marks: &SignedMarks,
 ) -> Option<ReceiptMessage<'a>> {
-    let (params, result) = (&receipt.params, &receipt.result);
-    let (call, target, number, outcome) = match receipt.game.as_str() {
-        "coinflip" => (
-            &params["call"],
-            0,
-            None,
-            i64::from(result["outcome"] == "heads"),
-        ),
-        "dice" => (
-            &params["direction"],
-            params["target"].as_i64()?,
-            None,
-            result["roll_hundredths"].as_i64()?,
-        ),
-        _ => (
-            &params["bet"],
-            0,
-            params["number"].as_i64(),
-            result["pocket"].as_i64()?,
-        ),
+    let result = &receipt.result;
+    let SignedCall {
+        call,
+        target,
+        number,
+    } = signed_call(&receipt.game, &receipt.params)?;
+    let outcome = match receipt.game.as_str() {
+        "coinflip" => i64::from(result["outcome"] == "heads"),
+        "dice" => result["roll_hundredths"].as_i64()?,
+        _ => result["pocket"].as_i64()?,
     };
     let message = ReceiptMessage {
         round_id: &receipt.round_id,
@@ -202,7 +245,7 @@ fn receipt_message<'a>(
         server_seed: receipt.server_seed.as_deref()?,
         client_seed: &receipt.client_seed,
         nonce: receipt.nonce,
-        call: call.as_str()?,
+        call,
         target,
         number,
         wager: receipt.wager,
@@ -222,3 +265,21 @@ fn receipt_message<'a>(
     };
     Some(message)
 }
+
+impl<'a> From<&'a BetReceipt> for PlayFields<'a> {
+    fn from(receipt: &'a BetReceipt) -> Self {
+        Self {
+            round_id: &receipt.round_id,
+            player: &receipt.address,
+            commitment: &receipt.commitment,
+            game: &receipt.game,
+            client_seed: &receipt.client_seed,
+            wager: receipt.wager,
+        }
+    }
+}
+
+/// A call or address the server itself stored that `Play` cannot name (a defect).
+#[derive(Debug, thiserror::Error)]
+#[error("a play cannot be signed over {0}")]
+struct UnsignableCall(String);

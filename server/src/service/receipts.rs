@@ -6,7 +6,7 @@ use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::proofs::ReceiptProofs;
+use super::proofs::{BetSignatures, ReceiptProofs};
 use super::{Arcade, rfc3339};
 use crate::address;
 use crate::error::ApiError;
@@ -184,8 +184,11 @@ impl Arcade {
     ) -> Result<BetReceipt, ApiError> {
         let mut receipt = BetReceipt::new(bet, round)?;
         receipt.house_agent = self.house_agent(bet);
-        self.with_proofs(receipt, round, bet.receipt_signature.as_deref())
-            .await
+        let signatures = BetSignatures {
+            receipt: bet.receipt_signature.as_deref(),
+            play: bet.play_signature.as_deref(),
+        };
+        self.with_proofs(receipt, round, signatures).await
     }
 
     /// Whether the house's own wallets played `bet`: as recorded at settlement (and signed from

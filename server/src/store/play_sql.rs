@@ -49,6 +49,7 @@ pub const BET_ROW: &[(&str, Column)] = &[
     ("free_wagered", Column::Integer),
     ("free_paid", Column::Integer),
     ("house_agent", Column::Boolean),
+    ("play_signature", Column::Text),
 ];
 
 /// The columns of a ledger row, in the order `plays.rs` writes them.

@@ -248,6 +248,7 @@ impl Serialize for BetRow<'_> {
         row.serialize_element(&bet.free_wagered)?;
         row.serialize_element(&bet.free_paid)?;
         row.serialize_element(&bet.house_agent)?;
+        row.serialize_element(&bet.play_signature)?;
         row.end()
     }
 }
@@ -292,12 +293,14 @@ mod tests {
             free_wagered: 8,
             free_paid: 4,
             house_agent: Some(true),
+            play_signature: Some("q".into()),
         };
         let expected = serde_json::json!({
             "id": 1, "round_id": "r", "address": "a", "game": "coinflip", "client_seed": "c",
             "nonce": 2, "wager": 3, "params": "p", "result": "o", "won": true, "payout": 5,
             "profit": 2, "settled_at": 6, "receipt_signature": "s", "commitment": "m",
             "committed_at": 7, "free_wagered": 8, "free_paid": 4, "house_agent": true,
+            "play_signature": "q",
         });
         let row = serde_json::to_value(BetRow(&bet)).unwrap();
         let row = row.as_array().unwrap();

@@ -9,7 +9,7 @@ use alloy::signers::local::PrivateKeySigner;
 use arcade_server::settings::{HouseBotSettings, Secret};
 use serde_json::{Value, json};
 
-use crate::helpers::{Backend, TestApp};
+use crate::helpers::{Backend, TestApp, recover};
 use crate::paying::{PaidApp, mint_to};
 
 fn bots(keys: &[PrivateKeySigner], max_rounds: u64, top_up_below: i64) -> HouseBotSettings {
@@ -97,10 +97,16 @@ async fn agents_play_the_floor_verify_everything_and_the_stats_split() {
     let mut expected: Vec<String> = keys.iter().map(|k| k.address().to_checksum(None)).collect();
     expected.sort();
     assert_eq!(listed, expected);
-    // Every round the agents played re-derives on the server's verify endpoint as well.
+    // Every round the agents played re-derives on the server's verify endpoint as well, and
+    // carries the agent's own signature of its play, as any careful player's does.
     for bet_id in 1..=19 {
         let verified = app.get(&format!("/api/arcade/verify/{bet_id}")).await.ok();
         assert_eq!(verified["verified"], true, "bet {bet_id}");
+        if verified["house_agent"] == true {
+            let player: alloy::primitives::Address =
+                verified["address"].as_str().unwrap().parse().unwrap();
+            assert_eq!(recover(&verified["proofs"]["play"]), player, "bet {bet_id}");
+        }
     }
     app.audit().await;
 }

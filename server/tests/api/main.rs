@@ -35,6 +35,7 @@ mod identity;
 mod openapi;
 mod operations;
 mod play;
+mod play_signatures;
 mod pockets;
 mod purchase_refusals;
 mod purchases;

@@ -30,6 +30,9 @@ pub struct Model {
     /// Played by one of the house's own wallets, as recorded (and signed) at settlement; `None`
     /// for bets settled before it was recorded.
     pub house_agent: Option<bool>,
+    /// The player's EIP-712 `Play` signature (docs/proofs.md), checked before settlement;
+    /// `None` for a play sent without one.
+    pub play_signature: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
