@@ -117,7 +117,7 @@ export async function lyingCases({ receipts, manifest, house, attacker, upstream
       expect: { audit: fail('feed_missing'), monitor: fail('feed_missing'), page: pass, element: pass }, victims: [missingBet],
     },
     {
-      name: '6', title: 'the signer swapped in the manifest (everything re-signed by another key)', bet: honest,
+      name: '6', title: 'the signer swapped in the manifest (everything the house signs re-signed by another key)', bet: honest,
       lie: {
         rewrite: onPaths({
           manifest: async (m) => resign(attacker, { ...m, signer: attacker.address }),

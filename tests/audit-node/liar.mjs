@@ -26,10 +26,14 @@ export async function signed(account, typedData) {
   return { signature: await account.signTypedData({ domain, types, primaryType, message }), typed_data: typedData };
 }
 
-/** Every signed object in an answer, signed again by `account`. */
+/**
+ * Every signed object in an answer signed again by `account`, but the players' Plays: no key but
+ * the player's makes those, and they still hold as they are (the signing domain is unchanged).
+ */
 async function resignAll(account, value) {
   if (Array.isArray(value)) return Promise.all(value.map((v) => resignAll(account, v)));
   if (value === null || typeof value !== 'object') return value;
+  if (value.typed_data?.primaryType === 'Play') return value;
   if (typeof value.signature === 'string' && value.typed_data) {
     const again = await signed(account, value.typed_data);
     return { ...value, signature: again.signature };

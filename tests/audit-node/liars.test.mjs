@@ -127,6 +127,31 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11
   });
 }
 
+test('a re-seeded round whose Play the liar withholds is "consistent, not proven": exit 4, never 0', async () => {
+  // Case 10's lie, its victim served with proofs.play null: the player's signature cannot be
+  // forged, only left out, and a round without it is never a pass.
+  const c = cases.find((x) => x.name === '10');
+  const withhold = (r) => (r?.bet_id === c.bet ? { ...r, proofs: { ...r.proofs, play: null } } : r);
+  liar.use({
+    ...c.lie,
+    rewrite: (url) => {
+      const rewrite = c.lie.rewrite(url);
+      return rewrite && (async (answer) => {
+        const out = await rewrite(answer);
+        return Array.isArray(out?.receipts) ? { ...out, receipts: out.receipts.map(withhold) } : withhold(out);
+      });
+    },
+  });
+  const run = await runAudit(liar.url, '--json', '--signer', signer);
+  assert.equal(run.code, 4, `${run.stderr}\n${run.stdout.slice(0, 3000)}`);
+  assert.equal(run.report.failures_total, 0, JSON.stringify(run.report.failures.slice(0, 3)));
+  assert.equal(run.report.unsigned, 1);
+  assert.equal(run.report.unsigned_plays, 1);
+  assert.equal(run.report.verified, 359);
+  const text = await runAudit(liar.url, '--signer', signer);
+  assert.match(text.stdout, /no failures, but 1 round\(s\) carry no Play signed by their player/);
+});
+
 test('a mark raised above every bet, every proof stripped: a bet a signed seed batch settles still fails "proofs"', async () => {
   // The house signs new marks with its own key, claiming no bet was ever signed, and strips
   // every proof: the marks' signature holds, yet its batches list these bets as settled from
