@@ -4,15 +4,17 @@
 // Audits an arcade's whole floor (or its last N rounds) from the outside: every receipt of the
 // feed re-derived by the fairness core, its signatures checked against the signer (pinned with
 // --signer, else the one the manifest publishes), its seed shown in a signed seed batch and
-// compared with the batch's row, every settled bet of every batch found in the feed, the feed's
-// paging strictly advancing, and the realized return to player set beside the exact
-// expectation for exactly the bets made, with the roll and pocket histograms tested.
+// compared with the batch's row, its play's signature by its own player checked, every
+// settled bet of every batch found in the feed, the feed's paging strictly advancing, and the
+// realized return to player set beside the exact expectation for exactly the bets made, with
+// the roll and pocket histograms tested.
 // Exit 0: every check holds and the statistics are in band; 1: a check failed (listed, each
 // naming its check), or a manifest naming another signer than --signer; 2: usage or network
 // error; 3: every check holds but a statistic is out of band (1 with --strict-stats); 4: every
-// check holds, but some rounds carry no house proof (below the signed mark: "consistent, not
-// proven"). --marks pins the signed marks seen before (signed_from,house_agent_signed_from):
-// marks that moved are a failure.
+// check holds, but some rounds are "consistent, not proven": no house proof (below the signed
+// mark), or no Play signature of their player (only the house vouches for their commitments).
+// --marks pins the signed marks seen before (signed_from,house_agent_signed_from): marks that
+// moved are a failure.
 import { auditFloor } from './floor.mjs';
 import { loadModules } from './modules.mjs';
 import { formatReport } from './report.mjs';

@@ -89,6 +89,7 @@ function judgePage(floor, page, onRound) {
     const also = [...rowFailures(floor.rows, receipt), ...signingStopped(floor, receipt)];
     const verdict = judgeRound(floor.context, receipt, { trustProblems: false, also });
     floor.counts[verdict.verdict] += 1;
+    if (verdict.unsigned_play) floor.unsignedPlays += 1;
     if (!verdict.unsigned) floor.signed += 1;
     floor.first ??= receipt.bet_id;
     if (!verdict.unsigned) floor.lastSigned = receipt.bet_id;
@@ -111,7 +112,7 @@ export async function auditFloor({ baseUrl, modules, pin = {}, limit = null, rec
   const floor = {
     baseUrl, context, rows: newRows(), summaries: new Map(), batchFailures: new Map(),
     failures: [], failuresTotal: 0, checks: {}, counts: { [PASS]: 0, [NOT_PROVEN]: 0, [FAIL]: 0 },
-    signed: 0, first: null, lastSigned: null, stats: newStats(),
+    signed: 0, unsignedPlays: 0, first: null, lastSigned: null, stats: newStats(),
   };
   for (const problem of trust.problems) keep(floor, { bet_id: null, ...problem });
   await readBatches(floor, Array.isArray(list) ? list : [], { recent, limit });
@@ -146,7 +147,9 @@ function reportOf(floor, { baseUrl, after, until, last }) {
     rounds,
     signed: floor.signed,
     verified: floor.counts[PASS],
+    // Every round "consistent, not proven"; of them, those only the player's Play was missing from.
     unsigned: floor.counts[NOT_PROVEN],
+    unsigned_plays: floor.unsignedPlays,
     failed: floor.counts[FAIL],
     failures_total: floor.failuresTotal,
     failed_checks: floor.checks,

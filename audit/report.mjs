@@ -18,9 +18,19 @@ function where(f) {
   return 'arcade';
 }
 
+/** Why the rounds not proven are not, by kind: no house proof, or no Play signed by their player. */
+function unprovenWhy(report) {
+  const plays = report.unsigned_plays ?? 0;
+  const house = report.unsigned - plays;
+  const parts = [];
+  if (house > 0) parts.push(`${house} round(s) carry no house proof (below the signed mark)`);
+  if (plays > 0) parts.push(`${plays} round(s) carry no Play signed by their player (only the house says which commitment the player was shown)`);
+  return parts.join(', and ');
+}
+
 function failureLines(report) {
   if (report.failures_total === 0 && report.unsigned > 0) {
-    return ['', `no failures, but ${report.unsigned} round(s) carry no house proof (below the signed mark): they re-derive, and nothing proves the house committed to their seeds (exit 4)`];
+    return ['', `no failures, but ${unprovenWhy(report)}: they re-derive, and nothing the house cannot redo proves it committed to their seeds before the client seed was known (exit 4)`];
   }
   if (report.failures_total === 0) return ['', 'no failures: every round re-derives and every proof holds'];
   const shown = report.failures.slice(0, 20);
@@ -44,7 +54,8 @@ export function formatReport(report, options = {}) {
   const lines = [
     `arcade audit of ${report.base_url}: ${signer}`,
     `signed marks: ${marks.published ? `every bet from ${marks.signed_from} on is signed (house_agent signed from ${marks.house_agent_signed_from})` : 'none published: every bet must carry its proofs'}`,
-    `rounds audited: ${report.rounds} (bets ${report.window.after + 1}–${report.window.until})   pass: ${report.verified}   consistent, not proven (unsigned, before signing began): ${report.unsigned}   failed: ${report.failed}`,
+    `rounds audited: ${report.rounds} (bets ${report.window.after + 1}–${report.window.until})   pass: ${report.verified}   ` +
+      `consistent, not proven: ${report.unsigned} (before signing began: ${report.unsigned - (report.unsigned_plays ?? 0)}, play not signed by its player: ${report.unsigned_plays ?? 0})   failed: ${report.failed}`,
     `seed batches: ${report.batches.length} (${report.batches.filter((b) => b.ok).length} hold)`,
     ...gameLines(report.games),
     '',

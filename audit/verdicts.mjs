@@ -2,10 +2,14 @@
 // verifier page's three tabs and the <arcade-verifier> element (docs/proofs.md, "Verdicts").
 //
 //   pass                    re-derived by the wasm core, signed by the pinned signer (Commitment
-//                           and Receipt), and its seed included in a seed batch that signer signed;
-//   consistent, not proven  re-derived, but no house proof holds it: a receipt the reader brought
-//                           without proofs, a round from before signing began, or proofs that
-//                           could not be checked here. Never shown as "provably fair";
+//                           and Receipt), its seed included in a seed batch that signer signed,
+//                           and its play signed by its own player (the Play: the commitment they
+//                           were shown, their client seed, call and wager);
+//   consistent, not proven  re-derived, but nothing the house cannot redo holds it: a receipt the
+//                           reader brought without proofs, a round from before signing began,
+//                           proofs that could not be checked here, or a play its player did not
+//                           sign (only the house says which commitment the player was shown).
+//                           Never shown as "provably fair";
 //   fail                    a check failed; `check` names the first, `failures` lists them all.
 //
 // Every verdict names the bet id and the signer it was checked against. Plain ES module: Node
@@ -51,7 +55,29 @@ export function rederive(wasm, receipt) {
 export const isUnsigned = (proofs) =>
   !proofs || (proofs.batch == null && proofs.commitment == null && proofs.receipt == null);
 
-/** Why a receipt's proofs do not hold, each `{check, why}` (empty when they all do). */
+/** Why the round's play is not proven by its player (null when it is; then a mismatch fails). */
+export const PLAY_UNSIGNED = 'the player did not sign this play (proofs.play is null): the house\'s signatures hold, ' +
+  'but only the house says this commitment is the one the player was shown before the client seed was known';
+
+/**
+ * The player's Play (`proofs.play`) against the Play the receipt's own fields call for, signed
+ * by the receipt's `address` in the signing domain: `{failure}` when it is not that signature,
+ * `{unproven}` when there is none (or this signature module cannot rebuild it), `{}` when it holds.
+ * The typed data served is never trusted: the message is rebuilt from the receipt.
+ */
+function checkPlay({ proofs, trust }, receipt, expected) {
+  const { play } = receipt.proofs;
+  if (play == null) return { unproven: PLAY_UNSIGNED };
+  if (!expected.play) return { unproven: 'the player\'s Play signature was not checked: this signature module cannot rebuild a Play' };
+  const player = { signer: receipt.address, domain: trust.domain };
+  const why = checkSignature(proofs, play, { trust: player, primaryType: 'Play', message: expected.play });
+  return why ? { failure: { check: 'play_signature', why } } : {};
+}
+
+/**
+ * What a receipt's proofs say: `{failures, unproven}`, each failure `{check, why}` (none when
+ * every proof holds), `unproven` why they prove nothing though none fails (null when they do).
+ */
 export function checkProofs({ wasm, proofs, trust, batches }, receipt) {
   const found = [];
   const fail = (check, why) => found.push({ check, why });
@@ -63,6 +89,7 @@ export function checkProofs({ wasm, proofs, trust, batches }, receipt) {
   } catch (error) {
     fail('proofs', `the receipt cannot be turned into signed messages: ${error.message}`);
   }
+  let unproven = null;
   if (expected) {
     for (const [check, primaryType, object, message] of [
       ['commitment_signature', 'Commitment', commitment, expected.commitment],
@@ -71,10 +98,13 @@ export function checkProofs({ wasm, proofs, trust, batches }, receipt) {
       const why = message ? checkSignature(proofs, object, { trust, primaryType, message }) : `${primaryType}: no message expected (unsigned)`;
       if (why) fail(check, why);
     }
+    const play = checkPlay({ proofs, trust }, receipt, expected);
+    if (play.failure) found.push(play.failure);
+    unproven = play.unproven ?? null;
   }
-  if (!batch) return found;
+  if (!batch) return { failures: found, unproven };
   const published = batches?.get(batch.batch_id);
-  if (!published) return [...found, { check: 'batch', why: `seed batch ${batch.batch_id} is not published` }];
+  if (!published) return { failures: [...found, { check: 'batch', why: `seed batch ${batch.batch_id} is not published` }], unproven };
   if (published.problem) fail('batch_signature', `seed batch ${batch.batch_id}: ${published.problem}`);
   if (batch.size !== published.size) fail('inclusion', `batch size ${batch.size}, published ${published.size}`);
   const why = checkInclusion(wasm, {
@@ -82,10 +112,10 @@ export function checkProofs({ wasm, proofs, trust, batches }, receipt) {
     audit_path: batch.audit_path, root: published.merkle_root,
   });
   if (why) fail('inclusion', why);
-  return found;
+  return { failures: found, unproven };
 }
 
-/** `{proven, unproven, failures}`: what the house's proofs say of a re-derived receipt. */
+/** `{proven, unproven, failures}`: what the proofs say of a re-derived receipt. */
 function judgeProofs(context, receipt, from) {
   const { proofs, trust } = context;
   const unproven = (why) => ({ proven: false, unproven: why, failures: [] });
@@ -102,7 +132,8 @@ function judgeProofs(context, receipt, from) {
   }
   if (!proofs) return unproven('its proofs could not be checked here: the signature module is not available');
   if (!trust || !isAddress(trust.signer)) return unproven('its proofs were not checked: there is no signer to check them against');
-  return { proven: true, unproven: null, failures: checkProofs(context, receipt) };
+  const checked = checkProofs(context, receipt);
+  return { proven: checked.unproven === null, ...checked };
 }
 
 function reasonOf(verdict, { failures, unproven, receipt, trust }) {
@@ -110,7 +141,8 @@ function reasonOf(verdict, { failures, unproven, receipt, trust }) {
   if (verdict === NOT_PROVEN) return unproven;
   const { batch_id: batchId, index } = receipt.proofs.batch;
   return `Re-derived by the wasm core; Commitment and Receipt signed by ${trust.signer}${trust.pinned ? ' (pinned)' : ''}; ` +
-    `its seed is index ${index} of seed batch ${batchId}, whose root the same signer signed.`;
+    `its seed is index ${index} of seed batch ${batchId}, whose root the same signer signed; ` +
+    `its play signed by its player ${receipt.address}, naming that commitment before the outcome existed.`;
 }
 
 /**
@@ -120,7 +152,10 @@ function reasonOf(verdict, { failures, unproven, receipt, trust }) {
  * bet); `from`: FROM_HOUSE or FROM_READER. With `trustProblems: false` the trust's own
  * problems are left to the caller (the floor audit reports them once, not per round); `also`:
  * failures the caller found besides (the floor's comparison with the batch row).
- * Returns `{verdict, bet_id, signer, signer_pinned, check, failures, reason, unsigned, round, report}`.
+ * Returns `{verdict, bet_id, signer, signer_pinned, check, failures, reason, unsigned,
+ * unsigned_play, round, report}`: `unsigned` when the receipt carries no house proofs,
+ * `unsigned_play` when it is not proven only because its player did not sign the play (every
+ * house proof holding).
  */
 export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, trustProblems = true, also = [] } = {}) {
   const { trust } = context;
@@ -145,6 +180,7 @@ export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, 
     failures,
     reason: reasonOf(verdict, { failures, unproven: proof.unproven, receipt, trust }),
     unsigned: isUnsigned(receipt?.proofs),
+    unsigned_play: verdict === NOT_PROVEN && proof.unproven === PLAY_UNSIGNED,
     round,
     report,
   };
@@ -154,7 +190,7 @@ export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, 
 export function refusedVerdict({ check, why, betId = null, trust = null }) {
   return {
     verdict: FAIL, bet_id: betId, signer: trust?.signer ?? null, signer_pinned: trust?.pinned ?? false,
-    check, failures: [{ check, why }], reason: `${check}: ${why}`, unsigned: false, round: null, report: null,
+    check, failures: [{ check, why }], reason: `${check}: ${why}`, unsigned: false, unsigned_play: false, round: null, report: null,
   };
 }
 

@@ -41,7 +41,7 @@ function runningReturns(rounds) {
 
 function showCounts(report, signaturesChecked) {
   const box = $('#monitor-status');
-  const counts = { rounds: report.rounds, verified: report.verified, unsigned: report.unsigned, failed: report.failed, failures: report.failures_total, verdict: report.verdict };
+  const counts = { rounds: report.rounds, verified: report.verified, unsigned: report.unsigned, unsignedPlays: report.unsigned_plays, failed: report.failed, failures: report.failures_total, verdict: report.verdict };
   Object.assign(box.dataset, { state: 'done', ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, String(v)])) });
   const stat = (label, value, cls) => {
     const cell = el('div', undefined, cls);
@@ -54,8 +54,11 @@ function showCounts(report, signaturesChecked) {
     stat('Consistent, not proven', report.unsigned),
     stat('Failed checks', report.failures_total, report.failures_total > 0 ? 'bad' : ''),
   );
+  const plays = report.unsigned_plays > 0
+    ? `${report.unsigned_plays} round(s) were played without the player's Play signature: the house's signatures hold, but only the house says which commitment the player was shown. `
+    : '';
   $('#monitor-note').textContent = (signaturesChecked ? '' : 'Signatures were not checked: this server does not serve the proofs module (/wasm/arcade_proofs.js), so no round is proven. ') +
-    `Signer ${report.signer ?? 'none'}${report.signer_pinned ? ' (pinned in this browser)' : ''}; bets ${report.window.after + 1}–${report.window.until}.`;
+    plays + `Signer ${report.signer ?? 'none'}${report.signer_pinned ? ' (pinned in this browser)' : ''}; bets ${report.window.after + 1}–${report.window.until}.`;
 }
 
 function where(f) {

@@ -1,5 +1,5 @@
 // How a round is checked, step by step: the re-derivation from the wasm core's report, then the
-// house's proofs from the verdict (audit/verdicts.mjs). Shared by the verifier page and the
+// house's proofs and the player's Play signature from the verdict (audit/verdicts.mjs). Shared by the verifier page and the
 // embeddable <arcade-verifier> element. Plain data out; no DOM here.
 
 /** The outcome mapping of fairness v1, in words and numbers. */
@@ -58,12 +58,17 @@ function derivation(receipt, report) {
 
 const SIGNATURE_CHECKS = ['signer', 'marks', 'proofs', 'commitment_signature', 'receipt_signature'];
 const BATCH_CHECKS = ['batch', 'batch_signature', 'inclusion', 'batch_row'];
+const PLAY_CHECKS = ['play_signature'];
 
-/** A proof step: failed when one of `checks` failed, skipped when nothing was proven. */
-function proofStep(title, verdict, checks, passed) {
+/**
+ * A proof step: failed when one of `checks` failed, skipped when nothing was proven. The house's
+ * steps (`house`) held when the round is not proven only because its player did not sign it.
+ */
+function proofStep(title, verdict, checks, passed, { house = true } = {}) {
   const failed = verdict.failures.filter((f) => checks.includes(f.check));
   if (failed.length > 0) return { title, detail: failed.map((f) => f.why).join('\n'), state: 'fail' };
-  if (verdict.verdict !== 'pass') return { title, detail: `not proven: ${verdict.unsigned ? 'the receipt carries no proofs' : verdict.reason}`, state: 'skip' };
+  const held = verdict.verdict === 'pass' || (house && verdict.unsigned_play);
+  if (!held) return { title, detail: `not proven: ${verdict.unsigned ? 'the receipt carries no proofs' : verdict.reason}`, state: 'skip' };
   return { title, detail: passed, state: 'ok' };
 }
 
@@ -77,6 +82,10 @@ export function stepsOf(receipt, verdict) {
       `Commitment (at commit) and Receipt (at settlement) signed by ${verdict.signer}${verdict.signer_pinned ? ', the pinned signer' : ', the manifest\'s signer'}`),
     proofStep('Seed fixed in advance', verdict, BATCH_CHECKS,
       batch ? `commitment ${receipt.commitment} is leaf ${batch.index} of seed batch ${batch.batch_id} (${batch.size} seeds), whose root the same signer signed before play` : ''),
+    proofStep('Signed by the player', verdict, PLAY_CHECKS,
+      `the Play signed by ${receipt.address}, the round's owner, before the outcome existed: commitment ${receipt.commitment}, ` +
+      `client seed ${JSON.stringify(receipt.client_seed)}, the call and wager ${receipt.wager}; no seed picked afterwards matches it`,
+      { house: false }),
   );
   return steps;
 }

@@ -1,7 +1,8 @@
 // <arcade-verifier>: an embeddable verdict for any site. The arcade's fairness core (wasm) and
 // its signature checker run in the reader's browser; the server is asked for the receipt, the
 // manifest and the signed seed batches, and every verdict is audit/verdicts.mjs's: "pass" only
-// when the bet re-derives, the pinned signer signed it and its seed is in a signed batch.
+// when the bet re-derives, the pinned signer signed it, its seed is in a signed batch and its
+// player signed the play (the Play naming the commitment they were shown).
 //
 //   the snippet GET /api/arcade/embed answers (every file pinned by its hash), then
 //   <arcade-verifier bet-id="42" api="https://ARCADE" signer="0x…"></arcade-verifier>

@@ -50,7 +50,7 @@ impl Expected {
             .clone();
         let fields = expected_type(&primary_type, &message).ok_or_else(|| {
             Error::input(format!(
-                "expected.primaryType is {}, not Commitment, Receipt, SeedBatch or SignedMarks",
+                "expected.primaryType is {}, not Commitment, Receipt, SeedBatch, SignedMarks or Play",
                 quote(&primary_type)
             ))
         })?;
@@ -135,8 +135,14 @@ fn check_into(signed: &Value, expected: &Expected, problems: &mut Vec<String>) -
         Ok(address) => {
             let recovered = checksum(&address);
             if address != expected.signer {
+                // The player signs a Play; the house (the manifest's signer) everything else.
+                let whose = if expected.primary_type == "Play" {
+                    "the round's player"
+                } else {
+                    "the manifest's signer"
+                };
                 problems.push(format!(
-                    "signed by {recovered}, not the manifest's signer {}",
+                    "signed by {recovered}, not {whose} {}",
                     checksum(&expected.signer)
                 ));
             }

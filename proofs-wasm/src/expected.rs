@@ -1,8 +1,9 @@
-//! The messages the house should have signed, built from the JSON answers a player already
-//! holds (receipts, commit answers, seed batches, the signed marks), per the mapping tables of
-//! docs/proofs.md.
+//! The messages the house should have signed, and the `Play` the player should have, built
+//! from the JSON answers a player already holds (receipts, commit answers, seed batches, the
+//! signed marks), per the mapping tables of docs/proofs.md.
 
 mod marks;
+mod play;
 mod read;
 mod rfc3339;
 
@@ -14,6 +15,7 @@ use crate::error::Error;
 use read::{address, bytes32, field, seconds, signed, text, unsigned};
 
 pub use marks::{Marks, signed_marks_message};
+pub use play::{play_message, play_typed_data};
 pub use rfc3339::unix_seconds;
 
 /// `proofs.batch`, or `None` when the round was opened before signing began.
@@ -36,8 +38,9 @@ fn commitment_message(answer: &Value, batch: &Value, time_field: &str) -> Result
     }))
 }
 
-/// `{commitment, receipt}` for a settled round's receipt, or `{unsigned: true}` when its
-/// `proofs.batch` is null (opened before signing began). With the signed `marks`: a receipt at
+/// `{commitment, receipt, play}` for a settled round's receipt (`play`: the `Play` its owner
+/// signs, from the receipt's own fields), or `{unsigned: true}` when its `proofs.batch` is null
+/// (opened before signing began). With the signed `marks`: a receipt at
 /// or above `signed_from` without proofs is an error, not unsigned; at or above
 /// `house_agent_signed_from` the `Receipt` message ends with `house_agent`; and the answer names
 /// the member list it is signed with, `receipt_type` (`Receipt` or `Receipt+house_agent`, as
@@ -60,10 +63,11 @@ pub fn receipt_messages(receipt: &Value, marks: Option<Marks>) -> Result<Value, 
     };
     let commitment = commitment_message(receipt, batch, "committed_at")?;
     let game = text(receipt, "game")?;
-    let play = Play::of(receipt, game)?;
-    let mut message = receipt_message(receipt, &commitment, game, &play)?;
+    let bet = Bet::of(receipt, game)?;
+    let mut message = receipt_message(receipt, &commitment, game, &bet)?;
+    let play = play_message(receipt)?;
     let Some(marks) = marks else {
-        return Ok(json!({"commitment": commitment, "receipt": message}));
+        return Ok(json!({"commitment": commitment, "receipt": message, "play": play}));
     };
     let receipt_type = if unsigned(receipt, "bet_id")? >= marks.house_agent_signed_from {
         let house_agent = field(receipt, "house_agent")?
@@ -74,18 +78,20 @@ pub fn receipt_messages(receipt: &Value, marks: Option<Marks>) -> Result<Value, 
     } else {
         "Receipt"
     };
-    Ok(json!({"commitment": commitment, "receipt": message, "receipt_type": receipt_type}))
+    Ok(
+        json!({"commitment": commitment, "receipt": message, "receipt_type": receipt_type, "play": play}),
+    )
 }
 
 /// The game-specific members of a `Receipt`: the bet and its outcome.
-struct Play<'a> {
+struct Bet<'a> {
     call: &'a str,
     target: u64,
     number: Option<u64>,
     outcome: u64,
 }
 
-impl<'a> Play<'a> {
+impl<'a> Bet<'a> {
     fn of(receipt: &'a Value, game: &str) -> Result<Self, Error> {
         match game {
             "coinflip" => Self::coinflip(receipt),
@@ -152,7 +158,7 @@ fn receipt_message(
     receipt: &Value,
     commitment: &Value,
     game: &str,
-    play: &Play<'_>,
+    bet: &Bet<'_>,
 ) -> Result<Map<String, Value>, Error> {
     let nonce = match field(receipt, "nonce") {
         Ok(_) => unsigned(receipt, "nonce")?,
@@ -173,12 +179,12 @@ fn receipt_message(
     put("server_seed", bytes32(receipt, "server_seed")?.into());
     put("client_seed", text(receipt, "client_seed")?.into());
     put("nonce", nonce.into());
-    put("call", play.call.into());
-    put("target", play.target.into());
-    put("has_number", play.number.is_some().into());
-    put("number", play.number.unwrap_or(0).into());
+    put("call", bet.call.into());
+    put("target", bet.target.into());
+    put("has_number", bet.number.is_some().into());
+    put("number", bet.number.unwrap_or(0).into());
     put("wager", unsigned(receipt, "wager")?.into());
-    put("outcome", play.outcome.into());
+    put("outcome", bet.outcome.into());
     put("won", won.into());
     put("payout", unsigned(receipt, "payout")?.into());
     put("balance_change", signed(receipt, "profit")?.into());

@@ -1,6 +1,7 @@
 //! Check the arcade's EIP-712 signatures in a browser, in Node or in any wasm host, without an
 //! Ethereum library: hash typed data, recover who signed it, and compare a signed object with
-//! what the receipt it came with says (docs/proofs.md). JSON text in, JSON text out.
+//! what the receipt it came with says (docs/proofs.md); and build the `Play` a player signs
+//! before playing (`playTypedData`). JSON text in, JSON text out.
 //!
 //! ```js
 //! import init, { checkSigned, expectedReceiptMessages } from "arcade-proofs";
@@ -85,9 +86,11 @@ pub fn check_signed(signed_json: &str, expected_json: &str) -> Result<String, Js
     check_signed_json(signed_json, expected_json).map_err(Error::into_js)
 }
 
-/// The messages the house should have signed for a settled round's receipt, as JSON text:
-/// `{commitment: {…}, receipt: {…}}`, or `{unsigned: true}` when the round was opened before
-/// signing began (`proofs.batch` null). `marksJson` is the manifest's `signed_marks` (or just
+/// The messages that should have been signed for a settled round's receipt, as JSON text:
+/// `{commitment: {…}, receipt: {…}, play: {…}}` (`commitment` and `receipt` by the house,
+/// `play` by the receipt's own `address`, checked with `checkSigned` and that address as the
+/// signer), or `{unsigned: true}` when the round was opened before signing began
+/// (`proofs.batch` null). `marksJson` is the manifest's `signed_marks` (or just
 /// `{signed_from, house_agent_signed_from}`), checked first with `expectedSignedMarksMessage`
 /// and `checkSigned`. With it the answer also names the member list the receipt is signed with,
 /// `receipt_type` (`"Receipt"`, or `"Receipt+house_agent"` at or above
@@ -121,6 +124,34 @@ pub fn expected_receipt_messages_json(receipt: &str, marks: Option<&str>) -> Res
         _ => None,
     };
     Ok(expected::receipt_messages(&receipt, marks)?.to_string())
+}
+
+/// The full typed data `{domain, types, primaryType: "Play", message}` a player signs before
+/// playing (sent as `play_signature` with the game call), as JSON text. `callJson` is
+/// `{round_id, address, commitment, game, client_seed, wager, params}`: the round id, address
+/// and commitment of the commit answer, `game` (`coinflip`, `dice` or `roulette`), and the
+/// call's `params` as the game body gives them (coinflip `{call}`, dice `{target, direction?}`,
+/// roulette `{bet, number?}`); a receipt has the same keys, which is how a verifier rebuilds
+/// it. `domainJson` is the manifest's `signing_domain`. The typed data goes to any EIP-712
+/// signer as it is:
+///
+/// ```js
+/// const typed = JSON.parse(playTypedData(JSON.stringify({ ...commit, game: "dice", client_seed, wager, params: { target: 50, direction: "under" } }),
+///   JSON.stringify(manifest.signing_domain)));
+/// const play_signature = await account.signTypedData(typed); // viem
+/// ```
+///
+/// Throws `invalid_input`.
+#[wasm_bindgen(js_name = playTypedData)]
+pub fn play_typed_data(call_json: &str, domain_json: &str) -> Result<String, JsValue> {
+    play_typed_data_json(call_json, domain_json).map_err(Error::into_js)
+}
+
+/// `playTypedData` over JSON text.
+pub fn play_typed_data_json(call: &str, domain: &str) -> Result<String, Error> {
+    let call = parse_json(call, "the call")?;
+    let domain = parse_json(domain, "the domain")?;
+    Ok(expected::play_typed_data(&call, &domain)?.to_string())
 }
 
 /// The `SignedMarks` message the house should have signed, `{signed_from,
@@ -164,9 +195,9 @@ pub fn expected_seed_batch_message(batch_json: &str) -> Result<String, JsValue> 
 }
 
 /// The member lists of the signed types (`{Commitment, Receipt, "Receipt+house_agent",
-/// SeedBatch, SignedMarks}`, each `[{name, type}, …]`), as JSON text: what `checkSigned`
+/// SeedBatch, SignedMarks, Play}`, each `[{name, type}, …]`), as JSON text: what `checkSigned`
 /// expects. `"Receipt+house_agent"` is the `Receipt` type (EIP-712 names it `Receipt`) of bets
-/// at or above the signed marks' `house_agent_signed_from`.
+/// at or above the signed marks' `house_agent_signed_from`; `Play` is the one the player signs.
 #[wasm_bindgen(js_name = signedTypes)]
 pub fn signed_types() -> String {
     check::signed_types_json().to_string()
@@ -209,6 +240,17 @@ mod tests {
         assert_eq!(
             check_signed_json("{}", "[]").unwrap_err().code,
             Code::InvalidInput
+        );
+        assert_eq!(
+            play_typed_data_json("{", "{}").unwrap_err().code,
+            Code::InvalidInput
+        );
+        let call = r#"{"round_id":"r","address":"0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826","commitment":"ab","game":"coinflip","client_seed":"c","wager":1,"params":{"call":"heads"}}"#;
+        assert!(
+            play_typed_data_json(call, r#"{"name":"n","version":"1","chainId":1}"#)
+                .unwrap_err()
+                .message
+                .starts_with("commitment is \"ab\", not 64 hex digits")
         );
     }
 }

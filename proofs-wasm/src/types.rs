@@ -31,7 +31,7 @@ export interface Signed { signature: string; typed_data: TypedData }
 export interface Expectation {
   signer: string;
   domain: Record<string, unknown>;
-  primaryType: "Commitment" | "Receipt" | "SeedBatch" | "SignedMarks";
+  primaryType: "Commitment" | "Receipt" | "SeedBatch" | "SignedMarks" | "Play";
   message: Record<string, unknown>;
 }
 
@@ -63,8 +63,44 @@ export type ExpectedReceiptMessages =
       commitment: Record<string, unknown>;
       receipt: Record<string, unknown>;
       receipt_type?: "Receipt" | "Receipt+house_agent";
+      /** The `Play` the receipt's `address` signed (check it with that address as `signer`). */
+      play: PlayMessage;
     }
   | { unsigned: true };
+
+/** `playTypedData`'s first argument (as JSON text): the commit answer's keys and the call. */
+export interface PlayCall {
+  round_id: string;
+  /** The round's owner: the commit answer's `address`. */
+  address: string;
+  /** The commit answer's `commitment` (64 hex, `0x` optional). */
+  commitment: string;
+  game: "coinflip" | "dice" | "roulette";
+  client_seed: string;
+  wager: number;
+  /** As the game body gives them: coinflip `{call}`, dice `{target, direction?}`, roulette `{bet, number?}`. */
+  params: Record<string, unknown>;
+}
+
+/** The `Play` message. */
+export interface PlayMessage {
+  round_id: string;
+  player: string;
+  commitment: string;
+  game: string;
+  client_seed: string;
+  call: string;
+  target: number;
+  has_number: boolean;
+  number: number;
+  wager: number;
+}
+
+/** `playTypedData`'s answer (JSON text): typed data any EIP-712 signer signs as it is. */
+export interface PlayTypedData extends TypedData {
+  primaryType: "Play";
+  message: PlayMessage & Record<string, unknown>;
+}
 
 /** `expectedSignedMarksMessage`'s answer (JSON text). */
 export interface SignedMarksMessage { signed_from: number; house_agent_signed_from: number }

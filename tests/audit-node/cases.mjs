@@ -4,6 +4,7 @@
 // honest bet while the feed repeats a page) must leave it passing that honest bet.
 // `expect[verifier]`: `{verdict, checks}`; checks are the failed checks that must be named.
 import { onPaths, reseeded, resign, resignReceipt, signed, stripped } from './liar.mjs';
+import { reseedCases } from './reseeds.mjs';
 
 export const VERIFIERS = ['audit', 'monitor', 'page', 'element'];
 
@@ -30,10 +31,11 @@ const all = (expect) => Object.fromEntries(VERIFIERS.map((v) => [v, expect]));
 
 /**
  * The cases over a played floor: `receipts` (the honest ones, in bet order), `manifest` (the
- * honest one), `house` (a viem account with the house's key), `attacker` (another key).
+ * honest one), `house` (a viem account with the house's key), `attacker` (another key),
+ * `upstream` (the real arcade) and `secret` (its seeds secret, which the house knows).
  * Each: `{name, title, lie, expect, bet (the bet the page and the element verify), ...}`.
  */
-export async function lyingCases({ receipts, manifest, house, attacker }) {
+export async function lyingCases({ receipts, manifest, house, attacker, upstream, secret }) {
   const n = receipts.length;
   const at = (f) => receipts[Math.floor(f * n)];
   const byBet = new Map(receipts.map((r) => [r.bet_id, r]));
@@ -69,6 +71,10 @@ export async function lyingCases({ receipts, manifest, house, attacker }) {
   const [askedA, answeredB] = [at(0.2).bet_id, at(0.3).bet_id];
   const [lateA, laterB] = [at(0.4).bet_id, at(0.45).bet_id];
   const page = (p, f) => ({ ...p, receipts: p.receipts.map(f) });
+  // 10, 11. A seed picked after the client seed, proven by proofs the house signs again: only
+  // the player's Play signature, naming the commitment they were shown, gives it away.
+  const reseeds = (await reseedCases({ receipts, manifest, house, upstream, secret }))
+    .map((c) => ({ ...c, expect: all(fail('play_signature')) }));
   return [
     {
       name: '1', title: 'proofs stripped from rounds after the signed mark', bet: strippedBet, below: at(0.1).bet_id,
@@ -111,7 +117,7 @@ export async function lyingCases({ receipts, manifest, house, attacker }) {
       expect: { audit: fail('feed_missing'), monitor: fail('feed_missing'), page: pass, element: pass }, victims: [missingBet],
     },
     {
-      name: '6', title: 'the signer swapped in the manifest (everything re-signed by another key)', bet: honest,
+      name: '6', title: 'the signer swapped in the manifest (everything the house signs re-signed by another key)', bet: honest,
       lie: {
         rewrite: onPaths({
           manifest: async (m) => resign(attacker, { ...m, signer: attacker.address }),
@@ -144,6 +150,7 @@ export async function lyingCases({ receipts, manifest, house, attacker }) {
       lie: { rewrite: onPaths({ feed: (p) => page(p, (r) => swaps.get(r.bet_id) ?? r) }) },
       expect: { audit: fail('feed_paging'), monitor: fail('feed_paging'), page: pass, element: pass }, inBand: true,
     },
+    ...reseeds,
   ];
 }
 

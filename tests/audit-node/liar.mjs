@@ -13,6 +13,9 @@ const require = createRequire(import.meta.url);
 const wasm = require(process.env.ARCADE_WASM ?? join(root, 'wasm', 'pkg-node', 'arcade.js'));
 const proofs = require(process.env.ARCADE_PROOFS ?? join(root, 'proofs-wasm', 'pkg-node', 'arcade_proofs.js'));
 
+/** The wasm modules from the checkout: the fairness core and the signature module. */
+export { proofs, wasm };
+
 /** Feed pages as small as this, so paging is exercised on a small floor. */
 const FEED_PAGE = 40;
 const HOP_HEADERS = ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'etag', 'keep-alive'];
@@ -23,10 +26,14 @@ export async function signed(account, typedData) {
   return { signature: await account.signTypedData({ domain, types, primaryType, message }), typed_data: typedData };
 }
 
-/** Every signed object in an answer, signed again by `account`. */
+/**
+ * Every signed object in an answer signed again by `account`, but the players' Plays: no key but
+ * the player's makes those, and they still hold as they are (the signing domain is unchanged).
+ */
 async function resignAll(account, value) {
   if (Array.isArray(value)) return Promise.all(value.map((v) => resignAll(account, v)));
   if (value === null || typeof value !== 'object') return value;
+  if (value.typed_data?.primaryType === 'Play') return value;
   if (typeof value.signature === 'string' && value.typed_data) {
     const again = await signed(account, value.typed_data);
     return { ...value, signature: again.signature };
@@ -36,18 +43,23 @@ async function resignAll(account, value) {
   return out;
 }
 
-/** A receipt's Commitment and Receipt signed again by `account` for its current fields. */
+/**
+ * A receipt's Commitment and Receipt signed again by `account` for its current fields. The
+ * player's Play, when it carries one, cannot be signed again: its typed data is shown rebuilt
+ * from the current fields (as the arcade shows it), under the player's own signature.
+ */
 export async function resignReceipt(account, receipt, marks = null) {
   const args = [JSON.stringify(receipt)];
   if (marks) args.push(JSON.stringify(marks));
   const expected = JSON.parse(proofs.expectedReceiptMessages(...args));
-  const { commitment, receipt: old } = receipt.proofs;
+  const { commitment, receipt: old, play } = receipt.proofs;
   return {
     ...receipt,
     proofs: {
       ...receipt.proofs,
       commitment: await signed(account, { ...commitment.typed_data, message: expected.commitment }),
       receipt: await signed(account, { ...old.typed_data, message: expected.receipt }),
+      ...(play ? { play: { ...play, typed_data: { ...play.typed_data, message: expected.play } } } : {}),
     },
   };
 }
@@ -66,6 +78,13 @@ const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Forwards one request; the answer rewritten by `lie` when it has a rewrite for the path. */
 async function forward(upstream, lie, req, res) {
   const url = new URL(req.url, upstream);
+  const made = lie.serve?.(url);
+  if (made !== undefined) {
+    // An answer the real arcade never gave (a seed batch the liar signed): JSON, as the arcade's.
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(made));
+    return;
+  }
   if (url.pathname === '/api/arcade/receipts') url.searchParams.set('limit', String(Math.min(FEED_PAGE, Number(url.searchParams.get('limit')) || FEED_PAGE)));
   const headers = { ...req.headers };
   delete headers.host;
@@ -87,7 +106,9 @@ async function forward(upstream, lie, req, res) {
 
 /**
  * Starts the proxy before `upstream`; `use(lie)` sets the case: `{rewrite(url) → async
- * (answer) → answer | undefined, delay(url) → ms}` (null: honest). Returns `{url, use, close}`.
+ * (answer) → answer | undefined, delay(url) → ms, serve(url) → answer | undefined}` (`serve`:
+ * answered by the liar itself, never asked of the arcade; null: honest). Returns `{url, use,
+ * close}`.
  */
 export async function startLiar(upstream) {
   let lie = {};
@@ -107,8 +128,8 @@ export async function startLiar(upstream) {
   };
 }
 
-/** Rewrites for the feed's pages, the verify answers and the manifest, by path. */
-export function onPaths({ feed, verify, manifest, batchList, anyJson }) {
+/** Rewrites for the feed's pages, the verify answers, the manifest and the seed batches, by path. */
+export function onPaths({ feed, verify, manifest, batchList, batch, anyJson }) {
   return (url) => {
     const p = url.pathname;
     if (feed && p === '/api/arcade/receipts') return (page) => feed(page, url);
@@ -116,6 +137,7 @@ export function onPaths({ feed, verify, manifest, batchList, anyJson }) {
     if (verify && id) return (receipt) => verify(receipt, Number(id));
     if (manifest && p === '/api/arcade/manifest') return manifest;
     if (batchList && p === '/api/arcade/seed-batches') return batchList;
+    if (batch && /^\/api\/arcade\/seed-batches\/\d+$/.test(p)) return batch;
     if (anyJson) return anyJson;
     return undefined;
   };

@@ -15,6 +15,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startServer } from '../api-node/server.mjs';
 import { lyingCases, matches, cell } from './cases.mjs';
 import { startLiar } from './liar.mjs';
+import { newSeedsSecret } from './lucky.mjs';
 import { playMany } from './players.mjs';
 import { saveCells, table } from './table.mjs';
 
@@ -47,6 +48,7 @@ function observed({ code, report }) {
 }
 
 const houseKey = generatePrivateKey();
+const seedsSecret = newSeedsSecret();
 let server;
 let liar;
 let cases;
@@ -57,12 +59,16 @@ before(async () => {
   assert.ok(existsSync(BIN), `${BIN}: install the packaged arcade-wasm (npm ci --install-links)`);
   process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
   process.env.ARCADE__SIGNING__KEY = houseKey;
+  process.env.ARCADE__SEEDS__SECRET = seedsSecret;
   server = await startServer();
   const receipts = await playMany(server.baseUrl, { players: 6, rounds: 60, newAccount: () => privateKeyToAccount(generatePrivateKey()) });
   const manifest = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
   signer = manifest.signer;
   assert.equal(signer, privateKeyToAccount(houseKey).address, 'the server signs with the key the test set');
-  cases = await lyingCases({ receipts, manifest, house: privateKeyToAccount(houseKey), attacker: privateKeyToAccount(generatePrivateKey()) });
+  cases = await lyingCases({
+    receipts, manifest, house: privateKeyToAccount(houseKey), attacker: privateKeyToAccount(generatePrivateKey()),
+    upstream: server.baseUrl, secret: seedsSecret,
+  });
   liar = await startLiar(server.baseUrl);
 });
 
@@ -82,7 +88,7 @@ test('behind the proxy telling no lie, the audit passes (exit 0)', async () => {
   assert.equal(run.report.rounds, 360);
 });
 
-for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a']) {
+for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11']) {
   test(`case ${name}: the audit's verdict`, async () => {
     const c = cases.find((x) => x.name === name);
     liar.use(c.lie);
@@ -102,6 +108,10 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a']) {
       assert.match(failures.find((f) => f.bet_id === c.below).why, /from a signed seed batch, yet its receipt carries no proofs/);
       assert.equal(run.report.unsigned, 0);
     }
+    if (c.lied) {
+      // Every house proof of the re-seeded round holds: only the player's signature gives it away.
+      assert.deepEqual(Object.keys(run.report.failed_checks), ['play_signature'], JSON.stringify(failures.slice(0, 5)));
+    }
     if (c.inBand) {
       assert.deepEqual(run.report.stats_problems, [], 'the rigged feed keeps its statistics in band');
       for (const [game, s] of Object.entries(run.report.games)) assert.notEqual(s.in_band, false, game);
@@ -116,6 +126,31 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a']) {
     }
   });
 }
+
+test('a re-seeded round whose Play the liar withholds is "consistent, not proven": exit 4, never 0', async () => {
+  // Case 10's lie, its victim served with proofs.play null: the player's signature cannot be
+  // forged, only left out, and a round without it is never a pass.
+  const c = cases.find((x) => x.name === '10');
+  const withhold = (r) => (r?.bet_id === c.bet ? { ...r, proofs: { ...r.proofs, play: null } } : r);
+  liar.use({
+    ...c.lie,
+    rewrite: (url) => {
+      const rewrite = c.lie.rewrite(url);
+      return rewrite && (async (answer) => {
+        const out = await rewrite(answer);
+        return Array.isArray(out?.receipts) ? { ...out, receipts: out.receipts.map(withhold) } : withhold(out);
+      });
+    },
+  });
+  const run = await runAudit(liar.url, '--json', '--signer', signer);
+  assert.equal(run.code, 4, `${run.stderr}\n${run.stdout.slice(0, 3000)}`);
+  assert.equal(run.report.failures_total, 0, JSON.stringify(run.report.failures.slice(0, 3)));
+  assert.equal(run.report.unsigned, 1);
+  assert.equal(run.report.unsigned_plays, 1);
+  assert.equal(run.report.verified, 359);
+  const text = await runAudit(liar.url, '--signer', signer);
+  assert.match(text.stdout, /no failures, but 1 round\(s\) carry no Play signed by their player/);
+});
 
 test('a mark raised above every bet, every proof stripped: a bet a signed seed batch settles still fails "proofs"', async () => {
   // The house signs new marks with its own key, claiming no bet was ever signed, and strips

@@ -1,10 +1,13 @@
 // A player who knows the house's seeds (the test sets `seeds.secret`, so the seed of every
 // batch index can be computed: docs/proofs.md, "Pre-committed seeds"): after each commit it
-// picks its call, or grinds its client seed, to get the outcome it wants. Every proof holds
-// (the house's seeds, signatures and batches are real); only the statistics show it.
+// picks its call, or grinds its client seed, to get the outcome it wants, and signs its plays.
+// Every proof holds (the house's seeds, signatures and batches are real, the player's Play
+// signatures too); only the statistics show it.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+
+import { signedCall, signingDomain } from './play.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const wasm = createRequire(import.meta.url)(process.env.ARCADE_WASM ?? join(root, 'wasm', 'pkg-node', 'arcade.js'));
@@ -12,7 +15,8 @@ const wasm = createRequire(import.meta.url)(process.env.ARCADE_WASM ?? join(root
 /** A seeds secret for the server (`ARCADE__SEEDS__SECRET`): random, so no one else knows it. */
 export const newSeedsSecret = () => randomBytes(32).toString('hex');
 
-function seedOf(secret, batch, index) {
+/** The seed of index `index` of `batch` (as `/seed-batches` lists it), from the seeds secret. */
+export function seedOf(secret, batch, index) {
   const name = batch.salt === null ? `arcade seed batch ${batch.batch_id}` : `arcade seed batch ${batch.batch_id} salt ${batch.salt}`;
   const key = createHmac('sha256', secret).update(name).digest();
   return createHmac('sha256', key).update(String(index)).digest('hex');
@@ -37,6 +41,8 @@ export async function playKnowingTheSeeds(baseUrl, { secret, account, coinflips,
   await api(baseUrl, '/api/arcade/free', { address: account.address });
   const { statement } = await api(baseUrl, `/api/arcade/auth-statement/${account.address}`);
   const signature = await account.signMessage({ message: statement });
+  const domain = await signingDomain(baseUrl);
+  const play = async (game, commit, body) => api(baseUrl, `/api/arcade/${game}`, await signedCall(account, { commit, domain, game, body }));
   const batches = new Map();
   const seedFor = async (commit) => {
     const { batch_id: id, index } = commit.proofs.batch;
@@ -52,7 +58,7 @@ export async function playKnowingTheSeeds(baseUrl, { secret, account, coinflips,
     if (i < coinflips) {
       const clientSeed = `lucky-${i}`;
       const landed = wasm.deriveCoinflip({ server_seed: seed, client_seed: clientSeed, wager: 1, params: { call: 'heads' } }).result.outcome;
-      receipts.push(await api(baseUrl, '/api/arcade/flip', { round_id: commit.round_id, client_seed: clientSeed, wager: 1, call: landed }));
+      receipts.push(await play('flip', commit, { round_id: commit.round_id, client_seed: clientSeed, wager: 1, call: landed }));
       continue;
     }
     const params = { target: 50, direction: i % 2 ? 'under' : 'over' };
@@ -61,7 +67,7 @@ export async function playKnowingTheSeeds(baseUrl, { secret, account, coinflips,
       clientSeed = `low-${i}-${k}`;
       if (wasm.deriveDice({ server_seed: seed, client_seed: clientSeed, wager: 1, params }).result.roll_hundredths < 500) break;
     }
-    receipts.push(await api(baseUrl, '/api/arcade/dice', { round_id: commit.round_id, client_seed: clientSeed, wager: 1, ...params }));
+    receipts.push(await play('dice', commit, { round_id: commit.round_id, client_seed: clientSeed, wager: 1, ...params }));
   }
   return receipts;
 }

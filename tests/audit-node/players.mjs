@@ -1,7 +1,9 @@
 // Signed players playing many rounds quickly over REST: each claims the free chips, signs its
-// auth statement once, then commits and plays 1-chip rounds of every game and many calls.
-// `newAccount` makes a signer (a viem account: `address`, `signMessage`), so each test package
-// brings its own viem.
+// auth statement once, then commits and plays 1-chip rounds of every game and many calls, each
+// play signed (its Play: the commitment it was shown and the call). `newAccount` makes a signer
+// (a viem account: `address`, `signMessage`, `signTypedData`), so each test package brings its
+// own viem.
+import { signedCall, signingDomain } from './play.mjs';
 
 const BETS = ['straight', 'red', 'black', 'odd', 'even', 'low', 'high', 'dozen1', 'dozen2', 'dozen3', 'column1', 'column2', 'column3'];
 
@@ -24,7 +26,7 @@ export function callFor(i) {
 }
 
 /** One player's `rounds` rounds; stops early when out of chips. Returns the receipts. */
-async function player(baseUrl, rounds, offset, newAccount) {
+async function player(baseUrl, rounds, offset, newAccount, domain) {
   const account = newAccount();
   await api(baseUrl, '/api/arcade/free', { address: account.address });
   const { statement } = await api(baseUrl, `/api/arcade/auth-statement/${account.address}`);
@@ -33,8 +35,9 @@ async function player(baseUrl, rounds, offset, newAccount) {
   for (let i = 0; i < rounds; i++) {
     const { game, body } = callFor(offset + i);
     try {
-      const { round_id } = await api(baseUrl, '/api/arcade/commit', { address: account.address, signature });
-      receipts.push(await api(baseUrl, `/api/arcade/${game}`, { round_id, client_seed: `audit-${offset + i}`, wager: 1, ...body }));
+      const commit = await api(baseUrl, '/api/arcade/commit', { address: account.address, signature });
+      const call = { round_id: commit.round_id, client_seed: `audit-${offset + i}`, wager: 1, ...body };
+      receipts.push(await api(baseUrl, `/api/arcade/${game}`, await signedCall(account, { commit, domain, game, body: call })));
     } catch (error) {
       if (error.code === 'insufficient_chips') break;
       throw error;
@@ -45,7 +48,8 @@ async function player(baseUrl, rounds, offset, newAccount) {
 
 /** `players` players in parallel, `rounds` each: every receipt the game calls answered. */
 export async function playMany(baseUrl, { players, rounds, newAccount }) {
-  const all = await Promise.all(Array.from({ length: players }, (_, p) => player(baseUrl, rounds, p * rounds, newAccount)));
+  const domain = await signingDomain(baseUrl);
+  const all = await Promise.all(Array.from({ length: players }, (_, p) => player(baseUrl, rounds, p * rounds, newAccount, domain)));
   return all.flat().sort((a, b) => a.bet_id - b.bet_id);
 }
 

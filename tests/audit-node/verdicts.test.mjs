@@ -1,8 +1,10 @@
 // The checking module's verdicts on a floor of one round made here and signed with viem (no
-// server): pass only when re-derived, signed by the pinned signer and in a signed batch;
-// "consistent, not proven" for a receipt without proofs that the house never claimed (pasted,
-// or below the signed mark) or whose proofs cannot be checked; fail naming the check otherwise.
-// The manifest's signed marks are checked against the pinned signer (a fixture signed here).
+// server): pass only when re-derived, signed by the pinned signer, in a signed batch, and its
+// play signed by its own player; "consistent, not proven" for a receipt without proofs that the
+// house never claimed (pasted, or below the signed mark), whose proofs cannot be checked, or
+// whose play the player did not sign; fail naming the check otherwise (a Play that is not the
+// player's signature of the round's own fields fails play_signature, even when every house
+// proof holds). The manifest's signed marks are checked against the pinned signer.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
@@ -14,6 +16,7 @@ import { readTrust } from '../../audit/trust.mjs';
 import { FAIL, FROM_READER, NOT_PROVEN, PASS, judgeRound } from '../../audit/verdicts.mjs';
 import { signedMarks } from './cases.mjs';
 import { resignReceipt, signed, stripped } from './liar.mjs';
+import { signedCall } from './play.mjs';
 
 const require = createRequire(import.meta.url);
 const wasm = require('arcade-wasm');
@@ -21,21 +24,39 @@ const proofs = require('arcade-wasm/arcade_proofs.js');
 
 const house = privateKeyToAccount(generatePrivateKey());
 const stranger = privateKeyToAccount(generatePrivateKey());
+const player = privateKeyToAccount(generatePrivateKey());
 const domain = { name: 'Provably Fair Arcade', version: '1', chainId: 31337 };
 const DOMAIN_TYPE = [{ name: 'name', type: 'string' }, { name: 'version', type: 'string' }, { name: 'chainId', type: 'uint256' }];
 
-/** A settled round of a batch of one seed, its batch root and every signature by `house`. */
-async function floorOfOne(betId = 7) {
+const types = JSON.parse(proofs.signedTypes());
+const typed = (primaryType, msg) => ({ domain, types: { EIP712Domain: DOMAIN_TYPE, [primaryType]: types[primaryType] }, primaryType, message: msg });
+
+/** A seed batch of one seed (`batch_id`), its root signed by `house`. */
+async function batchOfOne(batchId, commitment) {
+  const listed = { batch_id: batchId, size: 1, used: 1, merkle_root: wasm.merkleRoot([commitment]), salt: null, created_at: '2026-11-23T10:00:00Z' };
+  const message = JSON.parse(proofs.expectedSeedBatchMessage(JSON.stringify(listed)));
+  return { ...listed, ...(await signed(house, typed('SeedBatch', message))) };
+}
+
+/** The play of `receipt` signed by `account` (the player: its owner), as the arcade serves it. */
+async function signedPlay(account, receipt) {
+  const { round_id, client_seed, wager, params } = receipt;
+  const body = { round_id, client_seed, wager, ...params };
+  const { play_signature: signature } = await signedCall(account, { commit: receipt, domain, game: receipt.game, body });
+  const message = JSON.parse(proofs.expectedReceiptMessages(JSON.stringify(receipt))).play;
+  return { signature, typed_data: typed('Play', message) };
+}
+
+/**
+ * A settled round of a batch of one seed, its batch root and every signature by `house`, its
+ * play signed by `player` (its owner), or not signed at all (`play: false`).
+ */
+async function floorOfOne(betId = 7, { play = true } = {}) {
   const seed = 'a'.repeat(64);
   const d = wasm.deriveDice({ server_seed: seed, client_seed: 'c', wager: 3, params: { target: 50, direction: 'under' } });
-  const root = wasm.merkleRoot([d.commitment]);
-  const listed = { batch_id: 11, size: 1, used: 1, merkle_root: root, salt: null, created_at: '2026-11-23T10:00:00Z' };
-  const message = JSON.parse(proofs.expectedSeedBatchMessage(JSON.stringify(listed)));
-  const types = JSON.parse(proofs.signedTypes());
-  const typed = (primaryType, msg) => ({ domain, types: { EIP712Domain: DOMAIN_TYPE, [primaryType]: types[primaryType] }, primaryType, message: msg });
-  const batch = { ...listed, ...(await signed(house, typed('SeedBatch', message))) };
+  const batch = await batchOfOne(11, d.commitment);
   const receipt = {
-    round_id: 'r-1', bet_id: betId, address: house.address, game: 'dice', fairness_version: 1,
+    round_id: 'r-1', bet_id: betId, address: player.address, game: 'dice', fairness_version: 1,
     commitment: d.commitment, server_seed: seed, client_seed: 'c', nonce: 0, wager: 3,
     params: d.params, result: d.result, won: d.won, payout: d.payout, profit: d.profit,
     committed_at: '2026-11-23T10:00:01.000Z', settled_at: '2026-11-23T10:00:02.000Z', house_agent: false,
@@ -43,8 +64,10 @@ async function floorOfOne(betId = 7) {
       batch: { batch_id: 11, index: 0, size: 1, audit_path: [] },
       commitment: { signature: '0x', typed_data: typed('Commitment', {}) },
       receipt: { signature: '0x', typed_data: typed('Receipt', {}) },
+      play: null,
     },
   };
+  if (play) receipt.proofs.play = await signedPlay(player, receipt);
   return { receipt: await resignReceipt(house, receipt), batch };
 }
 
@@ -126,4 +149,76 @@ test('proofs that cannot be checked here are "consistent, not proven", never a p
   const v = judgeRound(ctx, floor.receipt);
   assert.equal(v.verdict, NOT_PROVEN);
   assert.match(v.reason, /signature module is not available/);
+});
+
+test('a play the player did not sign is "consistent, not proven", every house proof holding: only the house vouches for the commitment', async () => {
+  const floor = await floorOfOne(7, { play: false });
+  const ctx = contextFor(floor, manifestOf(), { signer: house.address });
+  const v = judgeRound(ctx, floor.receipt, { asked: 7 });
+  assert.equal(v.verdict, NOT_PROVEN, v.reason);
+  assert.deepEqual(v.failures, []);
+  assert.match(v.reason, /the player did not sign this play/);
+  const absent = { ...floor.receipt, proofs: { ...floor.receipt.proofs } };
+  delete absent.proofs.play;
+  assert.equal(judgeRound(ctx, absent).verdict, NOT_PROVEN, 'a receipt without proofs.play at all');
+});
+
+test('a Play by another signer than the round\'s owner, or over other fields, fails play_signature', async () => {
+  const floor = await floorOfOne(7);
+  const ctx = contextFor(floor, manifestOf(), { signer: house.address });
+  const { play } = floor.receipt.proofs;
+  const withPlay = (next) => ({ ...floor.receipt, proofs: { ...floor.receipt.proofs, play: next } });
+  for (const [who, account] of [['the house', house], ['a stranger', stranger]]) {
+    const v = judgeRound(ctx, withPlay(await signed(account, play.typed_data)));
+    assert.equal(v.verdict, FAIL, who);
+    assert.deepEqual(v.failures.map((f) => f.check), ['play_signature'], who);
+    assert.match(v.reason, new RegExp(`play_signature: .*signed by ${account.address}, not the round's player ${player.address}`), who);
+  }
+  // The typed data shown with another wager than the player signed: rebuilt from the receipt,
+  // never taken from what is served, so the signature no longer names the player.
+  const shown = withPlay({ ...play, typed_data: { ...play.typed_data, message: { ...play.typed_data.message, wager: 300 } } });
+  assert.equal(judgeRound(ctx, shown).verdict, FAIL);
+  // A receipt whose round id moved (house proofs signed again for it): the Play names another
+  // round. Shown as the player signed it, the field is named; rebuilt for the new round (as the
+  // arcade shows it), the signature no longer names the player.
+  const moved = await resignReceipt(house, { ...floor.receipt, round_id: 'r-2' });
+  const v = judgeRound(ctx, moved);
+  assert.deepEqual(v.failures.map((f) => f.check), ['play_signature']);
+  assert.match(v.reason, new RegExp(`signed by 0x[0-9a-fA-F]{40}, not the round's player ${player.address}`));
+  const asSigned = judgeRound(ctx, { ...moved, proofs: { ...moved.proofs, play } });
+  assert.match(asSigned.reason, /message.round_id is "r-1", expected "r-2"/);
+  // Not a signature at all.
+  assert.equal(judgeRound(ctx, withPlay({ ...play, signature: '0x12' })).check, 'play_signature');
+});
+
+test('a seed picked after the client seed, put into a batch signed afterwards and re-signed: every house proof holds, play_signature fails', async () => {
+  const floor = await floorOfOne(7);
+  const honest = contextFor(floor, manifestOf(), { signer: house.address });
+  assert.equal(judgeRound(honest, floor.receipt).verdict, PASS);
+  // The house grinds a seed that makes the player lose, signs a batch of one for it, and signs
+  // the round's Commitment and Receipt again: the player's Play still names the commitment shown.
+  let seed;
+  let d;
+  for (let i = 0; ; i++) {
+    seed = i.toString(16).padStart(64, '0');
+    d = wasm.deriveDice({ server_seed: seed, client_seed: 'c', wager: 3, params: { target: 50, direction: 'under' } });
+    if (!d.won && d.commitment !== floor.receipt.commitment) break;
+  }
+  const fresh = await batchOfOne(12, d.commitment);
+  const rigged = await resignReceipt(house, {
+    ...floor.receipt, commitment: d.commitment, server_seed: seed, result: d.result, won: d.won, payout: d.payout, profit: d.profit,
+    proofs: { ...floor.receipt.proofs, batch: { batch_id: 12, index: 0, size: 1, audit_path: [] } },
+  });
+  const trust = readTrust(proofs, manifestOf(), { signer: house.address });
+  const ctx = { wasm, proofs, trust, batches: signedBatches({ wasm, proofs, trust }, [floor.batch, fresh]) };
+  const v = judgeRound(ctx, rigged, { asked: 7 });
+  assert.equal(v.verdict, FAIL, v.reason);
+  assert.deepEqual(v.failures.map((f) => f.check), ['play_signature']);
+  assert.match(v.reason, new RegExp(`not the round's player ${player.address}`));
+  const asSigned = judgeRound(ctx, { ...rigged, proofs: { ...rigged.proofs, play: floor.receipt.proofs.play } });
+  assert.deepEqual(asSigned.failures.map((f) => f.check), ['play_signature']);
+  assert.match(asSigned.reason, new RegExp(`message.commitment is 0x${floor.receipt.commitment}, expected 0x${d.commitment}`));
+  // Its Play withheld instead: never a pass.
+  const withheld = judgeRound(ctx, { ...rigged, proofs: { ...rigged.proofs, play: null } });
+  assert.equal(withheld.verdict, NOT_PROVEN);
 });

@@ -18,6 +18,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startServer } from '../api-node/server.mjs';
 import { cell, lyingCases, matches } from '../audit-node/cases.mjs';
 import { reseeded, startLiar } from '../audit-node/liar.mjs';
+import { newSeedsSecret } from '../audit-node/lucky.mjs';
 import { playMany } from '../audit-node/players.mjs';
 import { saveCells, table } from '../audit-node/table.mjs';
 
@@ -26,6 +27,7 @@ const shots = join(root, 'tests', 'output', 'browser');
 mkdirSync(shots, { recursive: true });
 
 const houseKey = generatePrivateKey();
+const seedsSecret = newSeedsSecret();
 let server;
 let liar;
 let site;
@@ -54,11 +56,15 @@ before(async () => {
   process.env.ARCADE__WEB__WASM_DIR ??= join(root, 'wasm', 'pkg-web');
   process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
   process.env.ARCADE__SIGNING__KEY = houseKey;
+  process.env.ARCADE__SEEDS__SECRET = seedsSecret;
   server = await startServer();
   receipts = await playMany(server.baseUrl, { players: 6, rounds: 60, newAccount: () => privateKeyToAccount(generatePrivateKey()) });
   const manifest = await (await fetch(`${server.baseUrl}/api/arcade/manifest`)).json();
   signer = manifest.signer;
-  cases = await lyingCases({ receipts, manifest, house: privateKeyToAccount(houseKey), attacker: privateKeyToAccount(generatePrivateKey()) });
+  cases = await lyingCases({
+    receipts, manifest, house: privateKeyToAccount(houseKey), attacker: privateKeyToAccount(generatePrivateKey()),
+    upstream: server.baseUrl, secret: seedsSecret,
+  });
   liar = await startLiar(server.baseUrl);
   site = await embeddingSite();
   browser = await chromium.launch({
@@ -140,7 +146,7 @@ function record(c, verifier, seen, expected) {
   cells.push({ case: c.name, title: c.title, verifier, observed: { verdict: seen.verdict, checks: seen.checks }, expected });
 }
 
-for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a']) {
+for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11']) {
   test(`case ${name}: the monitor, the page by id and the element`, async () => {
     const c = cases.find((x) => x.name === name);
     const { context, page } = await pinnedPage();

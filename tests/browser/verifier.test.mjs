@@ -13,6 +13,7 @@ import { chromium } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { startServer } from '../api-node/server.mjs';
+import { signedCall, signingDomain } from '../audit-node/play.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shots = join(root, 'tests', 'output', 'browser');
@@ -44,14 +45,16 @@ async function api(path, body) {
   return response.json();
 }
 
-async function playARound() {
+/** A roulette round; its play signed by the player (docs/proofs.md, "Play") unless `sign` is false. */
+async function playARound({ sign = true } = {}) {
   const account = privateKeyToAccount(generatePrivateKey());
   await api('/api/arcade/free', { address: account.address });
   const { statement } = await api(`/api/arcade/auth-statement/${account.address}`);
   const signature = await account.signMessage({ message: statement });
-  const { round_id } = await api('/api/arcade/commit', { address: account.address, signature });
-  const played = await api('/api/arcade/roulette', { round_id, client_seed: 'browser-test-7', wager: 5, bet: 'red' });
-  return played.bet_id;
+  const commit = await api('/api/arcade/commit', { address: account.address, signature });
+  const body = { round_id: commit.round_id, client_seed: 'browser-test-7', wager: 5, bet: 'red' };
+  const call = sign ? await signedCall(account, { commit, domain: await signingDomain(server.baseUrl), game: 'roulette', body }) : body;
+  return (await api('/api/arcade/roulette', call)).bet_id;
 }
 
 // The server compresses each file once, in the background when it starts; a fresh debug
@@ -123,17 +126,36 @@ test('a round played over the API verifies on the page by id, every step shown',
   assert.equal(await verdict.getAttribute('data-bet-id'), String(betId));
   assert.match(await verdict.textContent(), /PASS: provably fair[\s\S]*signer 0x[0-9a-fA-F]{40} \(pinned\)/);
   const steps = await page.$$eval('#result li', (items) => items.map((i) => i.textContent));
-  assert.equal(steps.length, 7);
+  assert.equal(steps.length, 8);
   assert.ok(steps.every((s) => s.startsWith('✔')), steps.join('\n'));
   assert.match(steps[0], /SHA-256\(server_seed\)/);
   assert.match(steps[3], /\(u0 × 37\) >> 32/);
   assert.match(steps[5], /Signed by the house/);
   assert.match(steps[6], /Seed fixed in advance[\s\S]*leaf \d+ of seed batch \d+/);
+  assert.match(steps[7], /Signed by the player[\s\S]*the Play signed by 0x[0-9a-fA-F]{40}, the round's owner/);
   await page.screenshot({ path: join(shots, 'verify-by-id.png'), fullPage: true });
 
   // The floor's own verify button does the same.
   await page.click(`#recent button[aria-label="verify bet ${betId}"]`);
   assert.equal(await page.getAttribute('#result [data-verdict]', 'data-verdict'), 'pass');
+  await page.close();
+});
+
+test('a round played without the player\'s Play signature is "consistent, not proven", the house\'s proofs shown holding', async () => {
+  const unsigned = await playARound({ sign: false });
+  const page = await openPage();
+  await page.fill('#bet-id', String(unsigned));
+  await page.click('#panel-id button[type="submit"]');
+  const verdict = await page.waitForSelector(`#result [data-verdict][data-bet-id="${unsigned}"]`);
+  assert.equal(await verdict.getAttribute('data-verdict'), 'consistent, not proven');
+  const text = await verdict.textContent();
+  assert.match(text, /CONSISTENT, NOT PROVEN[\s\S]*the player did not sign this play/);
+  assert.doesNotMatch(text, /provably fair/);
+  const steps = await page.$$eval('#result li', (items) => items.map((i) => i.textContent));
+  assert.equal(steps.length, 8);
+  assert.ok(steps.slice(0, 7).every((s) => s.startsWith('✔')), steps.join('\n'));
+  assert.match(steps[7], /^– Signed by the player/);
+  await page.screenshot({ path: join(shots, 'play-not-signed.png'), fullPage: true });
   await page.close();
 });
 

@@ -22,6 +22,23 @@ const COMMITMENT = {
   created_at: 1795428000, // 2026-11-23T10:00:00.000Z
 };
 
+/** The Play message for sampleReceipt (its owner's signature) with the call's members given. */
+const playMessage = (game, members) => ({
+  round_id: "rnd_01JD6Q7ZC3",
+  player: "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826",
+  commitment: `0x${"9f".repeat(32)}`,
+  game,
+  client_seed: "my lucky seed ☘",
+  target: 0,
+  has_number: false,
+  number: 0,
+  wager: 10,
+  ...members,
+});
+
+/** The call's members of a Receipt message, as the Play signs them. */
+const callOf = ({ call, target = 0, has_number = false, number = 0 }) => ({ call, target, has_number, number });
+
 /** The Receipt message for sampleReceipt with the game-specific members given. */
 const receiptMessage = (game, members) => ({
   round_id: "rnd_01JD6Q7ZC3",
@@ -70,8 +87,10 @@ const cases = [
 
 for (const [name, receipt, message] of cases) {
   test(`receipt messages: ${name}`, () => {
-    assert.deepEqual(expected(receipt), { commitment: COMMITMENT, receipt: message });
+    const play = playMessage(receipt.game, callOf(message));
+    assert.deepEqual(expected(receipt), { commitment: COMMITMENT, receipt: message, play });
     assert.deepEqual(Object.keys(message).sort(), TYPES.Receipt.map((f) => f.name).sort());
+    assert.deepEqual(Object.keys(play).sort(), TYPES.Play.map((f) => f.name).sort());
   });
 }
 
@@ -171,9 +190,10 @@ const MARKS = { signed_from: 4000, house_agent_signed_from: 4242 };
 
 test("with the signed marks: house_agent is signed at and above house_agent_signed_from, not below", () => {
   const [name, receipt, message] = cases[0];
+  const play = playMessage(receipt.game, callOf(message));
   const agent = { ...receipt, house_agent: true };
   assert.deepEqual(expected(agent, MARKS), {
-    commitment: COMMITMENT, receipt: { ...message, house_agent: true }, receipt_type: "Receipt+house_agent",
+    commitment: COMMITMENT, receipt: { ...message, house_agent: true }, receipt_type: "Receipt+house_agent", play,
   }, name);
   assert.deepEqual(Object.keys(expected(agent, MARKS).receipt).sort(), TYPES["Receipt+house_agent"].map((f) => f.name).sort());
   assert.equal(expected(receipt, MARKS).receipt.house_agent, false, "a player's receipt signs false");
@@ -181,10 +201,10 @@ test("with the signed marks: house_agent is signed at and above house_agent_sign
   const published = { ...MARKS, signature: "0x", typed_data: {} };
   assert.deepEqual(expected(agent, published), expected(agent, MARKS));
   const below = { ...MARKS, house_agent_signed_from: 4243 };
-  assert.deepEqual(expected(agent, below), { commitment: COMMITMENT, receipt: message, receipt_type: "Receipt" });
+  assert.deepEqual(expected(agent, below), { commitment: COMMITMENT, receipt: message, receipt_type: "Receipt", play });
   // No marks (undefined or null): as before them.
-  assert.deepEqual(expected(agent), { commitment: COMMITMENT, receipt: message });
-  assert.deepEqual(expected(agent, null), { commitment: COMMITMENT, receipt: message });
+  assert.deepEqual(expected(agent), { commitment: COMMITMENT, receipt: message, play });
+  assert.deepEqual(expected(agent, null), { commitment: COMMITMENT, receipt: message, play });
   const { house_agent: _, ...unsaid } = agent;
   assert.throws(() => expected(unsaid, MARKS), (e) => e.code === "invalid_input" && /house_agent is missing/.test(e.message));
   for (const bad of [[], { signed_from: 1 }, { signed_from: -1, house_agent_signed_from: 1 }, { signed_from: 0, house_agent_signed_from: 1 }, { signed_from: 5000, house_agent_signed_from: 4242 }]) {

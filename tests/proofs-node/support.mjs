@@ -5,7 +5,7 @@ import { getAddress, toHex } from "viem";
 
 /**
  * `{Commitment: [{name, type}], Receipt: [...], "Receipt+house_agent": [...], SeedBatch: [...],
- * SignedMarks: [...]}` parsed from the spec, keyed as `signedTypes` lists them: the `Receipt`
+ * SignedMarks: [...], Play: [...]}` parsed from the spec, keyed as `signedTypes` lists them: the `Receipt`
  * whose last member is `house_agent` (bets at or above the signed marks) is
  * `Receipt+house_agent`, the one before it `Receipt`.
  */
@@ -13,7 +13,7 @@ export const TYPES = (() => {
   const spec = readFileSync(new URL("../../docs/proofs.md", import.meta.url), "utf8");
   const types = {};
   for (const line of spec.split("\n")) {
-    const match = line.match(/^(Commitment|Receipt|SeedBatch|SignedMarks)\((.*)\)$/);
+    const match = line.match(/^(Commitment|Receipt|SeedBatch|SignedMarks|Play)\((.*)\)$/);
     if (!match) continue;
     const fields = match[2].split(",").map((member) => {
       const [type, field] = member.split(" ");
@@ -23,7 +23,7 @@ export const TYPES = (() => {
     if (types[listed]) throw new Error(`docs/proofs.md defines ${listed} twice`);
     types[listed] = fields;
   }
-  for (const listed of ["Commitment", "Receipt", "Receipt+house_agent", "SeedBatch", "SignedMarks"]) {
+  for (const listed of ["Commitment", "Receipt", "Receipt+house_agent", "SeedBatch", "SignedMarks", "Play"]) {
     if (!types[listed]) throw new Error(`docs/proofs.md does not define ${listed}`);
   }
   return types;

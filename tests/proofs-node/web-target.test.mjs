@@ -52,7 +52,9 @@ test(`the web build answers like the nodejs build (PROOFS_SEED=${seed})`, async 
     same("expectedReceiptMessages", JSON.stringify(receipt));
     same("expectedReceiptMessages", JSON.stringify(receipt), JSON.stringify({ signed_from: 1, house_agent_signed_from: 4242 }));
     same("expectedCommitMessage", JSON.stringify({ ...receipt, created_at: receipt.committed_at }));
+    same("playTypedData", JSON.stringify(receipt), JSON.stringify(MANIFEST_DOMAIN));
   }
+  assert.equal(same("playTypedData", "{}", JSON.stringify(MANIFEST_DOMAIN)).code, "invalid_input");
   // Errors too: same codes and messages.
   assert.equal(same("typedDataHash", "nope").code, "invalid_typed_data");
   assert.equal(same("recoverTypedDataSigner", "{}", "0x").code, "invalid_typed_data");

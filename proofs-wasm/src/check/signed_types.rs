@@ -10,7 +10,7 @@ pub const RECEIPT_WITH_HOUSE_AGENT: &str = "Receipt+house_agent";
 
 /// The types the arcade signs, exactly as docs/proofs.md defines them, each under the name
 /// `signedTypes` lists it by: the one place a verifier takes them from.
-pub const SIGNED_TYPES: [(&str, &str); 5] = [
+pub const SIGNED_TYPES: [(&str, &str); 6] = [
     (
         "Commitment",
         "Commitment(string round_id,address player,bytes32 commitment,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 created_at)",
@@ -30,6 +30,11 @@ pub const SIGNED_TYPES: [(&str, &str); 5] = [
     (
         "SignedMarks",
         "SignedMarks(uint256 signed_from,uint256 house_agent_signed_from)",
+    ),
+    // Signed by the player, not the house: the commitment they were shown and their call.
+    (
+        "Play",
+        "Play(string round_id,address player,bytes32 commitment,string game,string client_seed,string call,uint256 target,bool has_number,uint256 number,uint256 wager)",
     ),
 ];
 
@@ -59,7 +64,7 @@ pub fn expected_type(primary_type: &str, message: &Map<String, Value>) -> Option
 }
 
 /// `{Commitment: [{name, type}, …], Receipt: […], "Receipt+house_agent": […], SeedBatch: […],
-/// SignedMarks: […]}`.
+/// SignedMarks: […], Play: […]}`.
 pub fn signed_types_json() -> Value {
     let mut out = Map::new();
     for (name, _) in SIGNED_TYPES {

@@ -245,10 +245,59 @@ fn signed_types_parse() {
         Field::new("house_agent", "bool")
     );
     assert_eq!(signed_type("SignedMarks").unwrap().len(), 2);
+    assert_eq!(signed_type("Play").unwrap().len(), 10);
+    assert_eq!(
+        signed_type("Play").unwrap()[2],
+        Field::new("commitment", "bytes32")
+    );
     assert_eq!(signed_type("Commitment").unwrap().len(), 7);
     assert_eq!(
         signed_type("SeedBatch").unwrap()[2],
         Field::new("merkle_root", "bytes32")
     );
     assert!(signed_type("Seed").is_none());
+}
+
+fn player_of(key: &SigningKey) -> String {
+    checksum(&crate::signature::address_of(
+        key.verifying_key().as_affine(),
+    ))
+}
+
+#[test]
+fn a_play_is_checked_against_its_player_not_the_house() {
+    let player = key(b"player");
+    let call = json!({
+        "round_id": "r_1", "address": player_of(&player).to_lowercase(),
+        "commitment": "ab".repeat(32), "game": "dice", "client_seed": "c", "wager": 3,
+        "params": {"target": 50, "direction": "under"},
+    });
+    let typed = crate::expected::play_typed_data(&call, &domain()).unwrap();
+    let signed = sign(&player, &typed);
+    let want = |signer: String, message: &Value| json!({"signer": signer, "domain": domain(), "primaryType": "Play", "message": message});
+    let message = typed["message"].clone();
+    let report = check_signed(&signed, &want(player_of(&player), &message)).unwrap();
+    assert_eq!(report["valid"], json!(true), "{report}");
+    assert_eq!(report["recovered"], json!(player_of(&player)));
+
+    // Another commitment than the one the player was shown: named, and the signature no longer
+    // names the player.
+    let mut moved = message.clone();
+    moved["commitment"] = json!(format!("0x{}", "cd".repeat(32)));
+    assert_eq!(
+        problems(&check_signed(&signed, &want(player_of(&player), &moved)).unwrap()),
+        vec![format!(
+            "message.commitment is 0x{}, expected 0x{}",
+            "ab".repeat(32),
+            "cd".repeat(32)
+        )]
+    );
+    let mut rewritten = signed.clone();
+    rewritten["typed_data"]["message"] = moved.clone();
+    let report = check_signed(&rewritten, &want(player_of(&player), &moved)).unwrap();
+    assert!(problems(&report)[0].starts_with("signed by 0x"), "{report}");
+    // Signed by someone else, the house included.
+    let house = key(b"house");
+    let report = check_signed(&sign(&house, &typed), &want(player_of(&player), &message)).unwrap();
+    assert_eq!(report["valid"], json!(false));
 }
