@@ -191,20 +191,16 @@ pub fn hash(domain: &Eip712Domain, m: &PlayMessage<'_>) -> Option<B256> {
     )
 }
 
-/// Checks that `signature` is `owner`'s signature of the play `m`.
+/// Checks that `signature` is `owner`'s signature of the play `m`, and gives it in the one form
+/// it is stored and shown in: `0x`, lowercase hex, low s, v 27 or 28 (what every EIP-712 reader
+/// takes). Only that form's spellings are read: `0x` and 130 hex digits, v 27, 28, 0 or 1.
 pub fn verify(
     domain: &Eip712Domain,
     m: &PlayMessage<'_>,
     owner: &Address,
     signature: &str,
-) -> Result<(), PlaySignatureError> {
-    let bytes = alloy::hex::decode(signature.trim_start_matches("0x"))
-        .map_err(|e| PlaySignatureError::Invalid(e.to_string()))?;
-    let bytes: [u8; 65] = bytes
-        .try_into()
-        .map_err(|b: Vec<u8>| PlaySignatureError::Invalid(format!("{} bytes, not 65", b.len())))?;
-    let parsed = Signature::from_raw_array(&bytes)
-        .map_err(|e| PlaySignatureError::Invalid(e.to_string()))?;
+) -> Result<String, PlaySignatureError> {
+    let parsed = parse(signature)?;
     let mismatch = |recovered: String| PlaySignatureError::Mismatch {
         round_id: m.round_id.to_owned(),
         owner: crate::address::display(owner),
@@ -217,7 +213,31 @@ pub fn verify(
     if recovered != *owner {
         return Err(mismatch(crate::address::display(&recovered)));
     }
-    Ok(())
+    Ok(alloy::hex::encode_prefixed(
+        parsed.normalized_s().as_bytes(),
+    ))
+}
+
+/// `0x` and 65 bytes of hex whose last byte is 27, 28, 0 or 1.
+fn parse(signature: &str) -> Result<Signature, PlaySignatureError> {
+    let invalid = |why: &str| PlaySignatureError::Invalid(why.to_owned());
+    let hex = signature
+        .strip_prefix("0x")
+        .ok_or_else(|| invalid("it does not start with 0x"))?;
+    if hex.len() != 130 {
+        return Err(invalid(&format!(
+            "{} hex digits, not 130 (65 bytes)",
+            hex.len()
+        )));
+    }
+    let bytes: [u8; 65] = alloy::hex::decode(hex)
+        .map_err(|e| invalid(&e.to_string()))?
+        .try_into()
+        .map_err(|_| invalid("not 65 bytes"))?;
+    if ![0, 1, 27, 28].contains(&bytes[64]) {
+        return Err(invalid(&format!("v is {}, not 27 or 28", bytes[64])));
+    }
+    Signature::from_raw_array(&bytes).map_err(|e| invalid(&e.to_string()))
 }
 
 #[cfg(test)]
@@ -280,7 +300,11 @@ mod tests {
             )
         };
         let domain = house.eip712_domain();
-        assert!(verify(domain, &signed, &player.address(), &signature(&player)).is_ok());
+        let own = signature(&player);
+        assert_eq!(
+            verify(domain, &signed, &player.address(), &own).unwrap(),
+            own
+        );
         let by_other = verify(domain, &signed, &player.address(), &signature(&other));
         assert!(matches!(by_other, Err(PlaySignatureError::Mismatch { .. })));
         let other_number = message(&shown, Some(18));
@@ -294,4 +318,55 @@ mod tests {
         let short = verify(domain, &signed, &player.address(), "0x1234");
         assert!(matches!(short, Err(PlaySignatureError::Invalid(_))));
     }
+
+    /// Spellings of one signature: the canonical one is stored whatever was sent; others that
+    /// readers disagree on are refused.
+    #[test]
+    fn a_signature_is_kept_in_one_form() {
+        let house = house();
+        let player = PrivateKeySigner::random();
+        let shown = player.address().to_checksum(None);
+        let signed = message(&shown, None);
+        let domain = house.eip712_domain();
+        let digest = hash(domain, &signed).unwrap();
+        let canonical = player.sign_hash_sync(&digest).unwrap();
+        let canonical_text = alloy::hex::encode_prefixed(canonical.as_bytes());
+        let with_v = |v: u8, sig: &Signature| {
+            let mut bytes = sig.as_bytes();
+            bytes[64] = v;
+            alloy::hex::encode_prefixed(bytes)
+        };
+        let parity = u8::from(canonical.v());
+        // The same signature as v 0/1, in upper case, and with s flipped high (v flipped too).
+        let high_s = Signature::new(
+            canonical.r(),
+            alloy::primitives::U256::from_be_bytes(SECP256K1N) - canonical.s(),
+            !canonical.v(),
+        );
+        for accepted in [
+            with_v(parity, &canonical),
+            canonical_text.to_uppercase().replacen("0X", "0x", 1),
+            alloy::hex::encode_prefixed(high_s.as_bytes()),
+        ] {
+            let stored = verify(domain, &signed, &player.address(), &accepted);
+            assert_eq!(stored.unwrap(), canonical_text, "{accepted}");
+        }
+        for refused in [
+            canonical_text.trim_start_matches("0x").to_owned(),
+            format!("0x{canonical_text}"),
+            with_v(37, &canonical),
+            with_v(27 + 35, &canonical),
+            format!("{canonical_text}00"),
+        ] {
+            let answer = verify(domain, &signed, &player.address(), &refused);
+            assert!(
+                matches!(answer, Err(PlaySignatureError::Invalid(_))),
+                "{refused}"
+            );
+        }
+    }
+
+    /// secp256k1's group order.
+    const SECP256K1N: [u8; 32] =
+        alloy::hex!("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
 }

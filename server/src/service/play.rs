@@ -48,14 +48,15 @@ pub struct Played {
 }
 
 impl Arcade {
-    pub async fn play(&self, play: Play) -> Result<Played, ApiError> {
+    pub async fn play(&self, mut play: Play) -> Result<Played, ApiError> {
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
         if play.signature.is_some() || play.play_signature.is_some() {
             let opened = self.round_to_play(&play).await?;
             self.check_owner(&opened, &play).await?;
             if let Some(signature) = play.play_signature.as_deref() {
-                self.check_play_signature(&opened, &play, signature)?;
+                let stored = self.check_play_signature(&opened, &play, signature)?;
+                play.play_signature = Some(stored);
             }
         }
         let queued = Queued {

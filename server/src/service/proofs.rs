@@ -104,13 +104,13 @@ impl Arcade {
     }
 
     /// Checks a play's `play_signature` against the round it plays: the owner's signature of
-    /// the round's commitment and exactly this call.
+    /// the round's commitment and exactly this call. Gives it in the form it is stored in.
     pub(super) fn check_play_signature(
         &self,
         round: &round::Model,
         play: &Play,
         signature: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<String, ApiError> {
         let params = serde_json::to_value(CallParams(&play.call)).map_err(ApiError::internal)?;
         let played = PlayFields {
             round_id: &round.id,
@@ -124,13 +124,8 @@ impl Arcade {
             .ok_or_else(|| ApiError::internal(UnsignableCall(params.to_string())))?;
         let owner = address::parse(&round.address)
             .ok_or_else(|| ApiError::internal(UnsignableCall(round.address.clone())))?;
-        play::verify(
-            self.seeds.signer.eip712_domain(),
-            &message,
-            &owner,
-            signature,
-        )?;
-        Ok(())
+        let domain = self.seeds.signer.eip712_domain();
+        Ok(play::verify(domain, &message, &owner, signature)?)
     }
 
     /// The hash a freshly settled receipt is signed over (`None` for a round from before

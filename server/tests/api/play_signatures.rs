@@ -189,6 +189,9 @@ fn forgeries(
         typed["message"][key] = value;
         sign_typed(player, &typed)
     };
+    let valid = sign_typed(player, &own);
+    let mut v37 = alloy::hex::decode(&valid).unwrap();
+    v37[64] += 10;
     let mut other_chain = own.clone();
     other_chain["domain"]["chainId"] = json!(1);
     vec![
@@ -249,6 +252,18 @@ fn forgeries(
         (
             "not hex",
             format!("0x{}", "zz".repeat(65)),
+            400,
+            "play_signature_invalid",
+        ),
+        (
+            "the owner's, without 0x",
+            valid.trim_start_matches("0x").to_owned(),
+            400,
+            "play_signature_invalid",
+        ),
+        (
+            "the owner's, with v 37",
+            alloy::hex::encode_prefixed(&v37),
             400,
             "play_signature_invalid",
         ),
