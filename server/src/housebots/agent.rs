@@ -100,8 +100,8 @@ impl Run {
             Some(signature) => signature.clone(),
             None => signature.insert(self.sign_in(client).await?).clone(),
         };
-        let played = self.play_round(client, &signature, chips, n).await?;
-        self.record(&played);
+        let (played, sent) = self.play_round(client, &signature, chips, n).await?;
+        self.record(&played, &sent);
         Ok(Step::Played)
     }
 
@@ -135,14 +135,15 @@ impl Run {
         Ok(alloy::hex::encode_prefixed(signed.as_bytes()))
     }
 
-    /// Commits and plays round `n` of the strategy with a fresh random client seed.
+    /// Commits and plays round `n` of the strategy with a fresh random client seed; the answer
+    /// with what the agent was shown and sent, to hold it to.
     async fn play_round(
         &self,
         client: &ArcadeClient,
         signature: &str,
         chips: i64,
         n: u64,
-    ) -> Result<Played, StepError> {
+    ) -> Result<(Played, Sent), StepError> {
         let round = client
             .commit(self.agent.signer.address(), signature)
             .await?;
@@ -158,7 +159,12 @@ impl Run {
             play_signature: &play_signature,
             call: &call,
         };
-        Ok(client.play(&play).await?)
+        let played = client.play(&play).await?;
+        let sent = Sent {
+            commitment: round.commitment,
+            play_signature,
+        };
+        Ok((played, sent))
     }
 
     /// The agent's `Play` signature of the round's commitment and this call, in the domain of
@@ -194,9 +200,9 @@ impl Run {
     }
 
     /// Verifies the receipt with the core and counts the round.
-    fn record(&self, played: &Played) {
+    fn record(&self, played: &Played, sent: &Sent) {
         let receipt = &played.receipt;
-        let verified = verifies(played);
+        let verified = verifies(played) && is_what_was_played(played, sent);
         if !verified {
             tracing::error!(agent = %self.name(), bet = receipt.bet_id, "A HOUSE AGENT'S RECEIPT DOES NOT VERIFY");
         }
@@ -250,6 +256,23 @@ impl Run {
 }
 
 /// Whether a receipt re-derives with the fairness core (independently of the server's say).
+/// What the agent was shown at commit and sent with its play.
+struct Sent {
+    commitment: String,
+    play_signature: String,
+}
+
+/// The answer is the round the agent committed to and signed: the commitment it was shown, the
+/// arcade's nonce 0, and its own signature of the play (a house that moved the round to another
+/// seed or nonce would answer otherwise).
+fn is_what_was_played(played: &Played, sent: &Sent) -> bool {
+    let receipt = &played.receipt;
+    let signed = receipt.proofs.as_ref().and_then(|p| p.play.as_ref());
+    receipt.commitment == sent.commitment
+        && receipt.nonce == 0
+        && signed.is_some_and(|play| play.signature == sent.play_signature)
+}
+
 fn verifies(played: &Played) -> bool {
     serde_json::to_value(&played.receipt)
         .ok()
