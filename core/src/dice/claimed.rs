@@ -49,6 +49,14 @@ impl ClaimedRoll {
     }
 }
 
+#[cfg(feature = "serde")]
+/// A claimed `result.roll` is any JSON number; its shortest digits are kept for reports.
+impl<'de> serde::Deserialize<'de> for ClaimedRoll {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        f64::deserialize(deserializer).map(ClaimedRoll::from_f64)
+    }
+}
+
 /// Shown as Rust's `{}` shows the f64: the shortest digits, never an exponent (`1e21` is
 /// `1000000000000000000000`), `-0` for negative zero, `inf`, `-inf` and `NaN`.
 impl core::fmt::Display for ClaimedRoll {
