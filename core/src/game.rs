@@ -111,3 +111,72 @@ impl<T: serde::de::DeserializeOwned> FromWire for T {}
 pub trait FromWire {}
 #[cfg(not(feature = "serde"))]
 impl<T> FromWire for T {}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::GameRules;
+    use serde::de::{Deserializer, Error as _, Visitor, value::Error};
+
+    /// The keys a derived `Deserialize` reads: serde hands them to `deserialize_struct`.
+    fn keys<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+        struct Keys<'a>(&'a mut &'static [&'static str]);
+        impl<'de> Deserializer<'de> for Keys<'_> {
+            type Error = Error;
+            fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+                Err(Error::custom("not a struct"))
+            }
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> Result<V::Value, Error> {
+                *self.0 = fields;
+                Err(Error::custom("keys read"))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+                byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+                identifier ignored_any
+            }
+        }
+        let mut fields: &'static [&'static str] = &[];
+        let _ = T::deserialize(Keys(&mut fields));
+        fields
+    }
+
+    macro_rules! receipt_keys {
+        ($($(#[$doc:meta])* $module:ident :: $Rules:ident,)*) => {
+            [$((
+                <crate::$module::$Rules as GameRules>::NAME,
+                keys::<<crate::$module::$Rules as GameRules>::Params>(),
+                keys::<<crate::$module::$Rules as GameRules>::Claimed>(),
+            )),*]
+        };
+    }
+
+    /// Every game's fields sit flattened at the top of a receipt's `params` and `result`, and
+    /// serde gives a key to the first game that names it: a key two games read would reach
+    /// only one of them.
+    #[test]
+    fn no_two_games_read_the_same_receipt_key() {
+        let games = for_each_game!(receipt_keys);
+        for (i, (game, params, claimed)) in games.iter().enumerate() {
+            assert!(!params.is_empty() && !claimed.is_empty(), "{game}");
+            for (other, other_params, other_claimed) in games.iter().skip(i + 1) {
+                for key in *params {
+                    assert!(
+                        !other_params.contains(key),
+                        "{game} and {other}: params.{key}"
+                    );
+                }
+                for key in *claimed {
+                    assert!(
+                        !other_claimed.contains(key),
+                        "{game} and {other}: result.{key}"
+                    );
+                }
+            }
+        }
+    }
+}
