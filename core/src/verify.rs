@@ -172,39 +172,7 @@ pub fn verify(receipt: &Receipt) -> Result<Verification, ReceiptError> {
     let settlement = round.settle();
     let commitment = server_seed.commitment();
 
-    let mut mismatches = Vec::new();
-    if !commitment.matches(&receipt.commitment) {
-        mismatches.push(Mismatch {
-            check: Check::Commitment,
-            field: "commitment",
-            derived: commitment.as_str().to_string(),
-            claimed: receipt.commitment.clone(),
-        });
-    }
-    compare_result(&settlement.result, &receipt.claimed.result, &mut mismatches)?;
-    let claimed = &receipt.claimed;
-    push_if_differs(
-        &mut mismatches,
-        Check::Outcome,
-        "won",
-        settlement.won,
-        claimed.won,
-    );
-    push_if_differs(
-        &mut mismatches,
-        Check::Payout,
-        "payout",
-        settlement.payout,
-        claimed.payout,
-    );
-    push_if_differs(
-        &mut mismatches,
-        Check::Payout,
-        "profit",
-        settlement.profit,
-        claimed.profit,
-    );
-
+    let mismatches = mismatches(receipt, &commitment, &settlement)?;
     let passed = |check: Check| !mismatches.iter().any(|m| m.check == check);
     let checks = Checks {
         commitment: passed(Check::Commitment),
@@ -218,6 +186,31 @@ pub fn verify(receipt: &Receipt) -> Result<Verification, ReceiptError> {
         checks,
         mismatches,
     })
+}
+
+/// Every claimed field of `receipt` that differs from the re-derived one, in check order;
+/// `Err` when the claimed result lacks its game's outcome.
+fn mismatches(
+    receipt: &Receipt,
+    commitment: &Commitment,
+    settlement: &Settlement,
+) -> Result<Vec<Mismatch>, ReceiptError> {
+    let mut out = Vec::new();
+    if !commitment.matches(&receipt.commitment) {
+        out.push(Mismatch {
+            check: Check::Commitment,
+            field: "commitment",
+            derived: commitment.as_str().to_string(),
+            claimed: receipt.commitment.clone(),
+        });
+    }
+    let claimed = &receipt.claimed;
+    compare_result(&settlement.result, &claimed.result, &mut out)?;
+    push_if_differs(&mut out, Check::Outcome, "won", settlement.won, claimed.won);
+    let (payout, profit) = (settlement.payout, settlement.profit);
+    push_if_differs(&mut out, Check::Payout, "payout", payout, claimed.payout);
+    push_if_differs(&mut out, Check::Payout, "profit", profit, claimed.profit);
+    Ok(out)
 }
 
 /// Pushes a mismatch of `field` when the derived and claimed values differ.
