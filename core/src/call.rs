@@ -39,7 +39,9 @@ macro_rules! games_calls_and_outcomes {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Call {
             $(
-                #[doc = concat!("A call of [`", stringify!($module), "`].")]
+                #[doc = concat!(
+                    "A call of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
                 $Rules(<crate::$module::$Rules as GameRules>::Call),
             )*
         }
@@ -99,7 +101,9 @@ macro_rules! games_calls_and_outcomes {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Outcome {
             $(
-                #[doc = concat!("An outcome of [`", stringify!($module), "`].")]
+                #[doc = concat!(
+                    "An outcome of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
                 $Rules(<crate::$module::$Rules as GameRules>::Outcome),
             )*
         }

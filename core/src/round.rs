@@ -119,7 +119,9 @@ macro_rules! game_results {
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum GameResult {
             $(
-                #[doc = concat!("A result of [`", stringify!($module), "`].")]
+                #[doc = concat!(
+                    "A result of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
                 $Rules(<crate::$module::$Rules as GameRules>::Result),
             )*
         }

@@ -55,7 +55,9 @@ macro_rules! claimed_results {
         #[cfg_attr(feature = "serde", derive(serde::Deserialize))]
         pub struct ClaimedResult {
             $(
-                #[doc = concat!("The fields of [`", stringify!($module), "`].")]
+                #[doc = concat!(
+                    "The fields of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
                 #[cfg_attr(feature = "serde", serde(flatten))]
                 pub $module: <crate::$module::$Rules as GameRules>::Claimed,
             )*

@@ -54,7 +54,9 @@ macro_rules! call_and_result_shapes {
         #[cfg_attr(feature = "serde", derive(Deserialize))]
         pub struct ParamsInput {
             $(
-                #[doc = concat!("The fields of [`", stringify!($module), "`].")]
+                #[doc = concat!(
+                    "The fields of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
                 #[cfg_attr(feature = "serde", serde(flatten))]
                 pub $module: <crate::$module::$Rules as GameRules>::Params,
             )*
