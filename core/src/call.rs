@@ -1,113 +1,136 @@
-//! A player's call on one of the three games, and the outcome drawn for it.
+//! The games, a player's call on one of them and the outcome drawn for it: one variant per
+//! entry of the list of games (`lib.rs`), each dispatching to its game's [`GameRules`].
 
-use crate::coinflip::{self, Side};
-use crate::dice::{self, DiceCall, Roll};
+use crate::game::{GameRules, SignedCall};
 use crate::payout::WinReturn;
-use crate::roulette::{self, RouletteBet};
 
-/// The three games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum Game {
-    /// Heads or tails.
-    Coinflip,
-    /// Under or over a target on 0.00 ..= 100.00.
-    Dice,
-    /// European single-zero roulette.
-    Roulette,
+macro_rules! games_calls_and_outcomes {
+    ($($(#[$doc:meta])* $module:ident :: $Rules:ident,)*) => {
+        /// Every game.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Game {
+            $($(#[$doc])* $Rules,)*
+        }
+
+        impl Game {
+            /// Every game, in the order of the list of games.
+            pub const ALL: [Game; [$(Game::$Rules),*].len()] = [$(Self::$Rules),*];
+
+            /// Every game's name, in the same order.
+            pub const NAMES: [&'static str; Game::ALL.len()] =
+                [$(<crate::$module::$Rules as GameRules>::NAME),*];
+
+            /// The game's name: `"coinflip"`, `"dice"`, ….
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$Rules => <crate::$module::$Rules as GameRules>::NAME,)*
+                }
+            }
+
+            /// `N`: how many equally likely outcomes the game has.
+            pub fn outcomes(self) -> u32 {
+                match self {
+                    $(Self::$Rules => <crate::$module::$Rules as GameRules>::OUTCOMES,)*
+                }
+            }
+        }
+
+        /// What the player bets on.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Call {
+            $(
+                #[doc = concat!(
+                    "A call of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
+                $Rules(<crate::$module::$Rules as GameRules>::Call),
+            )*
+        }
+
+        impl Call {
+            /// The game this call is for.
+            pub fn game(&self) -> Game {
+                match self {
+                    $(Self::$Rules(_) => Game::$Rules,)*
+                }
+            }
+
+            /// Whether `outcome` wins this call (an outcome of another game never does).
+            pub fn wins(&self, outcome: Outcome) -> bool {
+                match (self, outcome) {
+                    $((Self::$Rules(call), Outcome::$Rules(drawn)) => {
+                        <crate::$module::$Rules as GameRules>::wins(call, drawn)
+                    })*
+                    // Every pairing of a call with its own game's outcome is above; what is
+                    // left pairs it with another game's.
+                    (call, drawn) => {
+                        debug_assert_ne!(call.game(), drawn.game());
+                        false
+                    }
+                }
+            }
+
+            /// `W`: winning outcomes of the game's `N`.
+            pub fn winning_count(&self) -> u32 {
+                match self {
+                    $(Self::$Rules(call) => {
+                        <crate::$module::$Rules as GameRules>::winning_count(call)
+                    })*
+                }
+            }
+
+            /// The exact return of a win on `wager`.
+            pub fn win_return(&self, wager: u64) -> WinReturn {
+                match self {
+                    $(Self::$Rules(call) => {
+                        <crate::$module::$Rules as GameRules>::win_return(call, wager)
+                    })*
+                }
+            }
+
+            /// The fields of this call that the signed `Receipt` and `Play` carry.
+            pub fn signed(&self) -> SignedCall {
+                match self {
+                    $(Self::$Rules(call) => {
+                        <crate::$module::$Rules as GameRules>::signed_call(call)
+                    })*
+                }
+            }
+        }
+
+        /// What was drawn.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Outcome {
+            $(
+                #[doc = concat!(
+                    "An outcome of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
+                $Rules(<crate::$module::$Rules as GameRules>::Outcome),
+            )*
+        }
+
+        impl Outcome {
+            /// The game this outcome is of.
+            pub fn game(&self) -> Game {
+                match self {
+                    $(Self::$Rules(_) => Game::$Rules,)*
+                }
+            }
+        }
+    };
 }
 
+for_each_game!(games_calls_and_outcomes);
+
 impl Game {
-    /// Every game.
-    pub const ALL: [Game; 3] = [Self::Coinflip, Self::Dice, Self::Roulette];
-
-    /// `"coinflip"`, `"dice"` or `"roulette"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Coinflip => "coinflip",
-            Self::Dice => "dice",
-            Self::Roulette => "roulette",
-        }
-    }
-
     /// Parses a game name exactly.
     pub fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|g| g.as_str() == text)
     }
-
-    /// `N`: how many equally likely outcomes the game has.
-    pub fn outcomes(self) -> u32 {
-        match self {
-            Self::Coinflip => coinflip::OUTCOMES,
-            Self::Dice => dice::OUTCOMES,
-            Self::Roulette => roulette::POCKETS,
-        }
-    }
-}
-
-/// What the player bets on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Call {
-    /// Heads or tails.
-    Coinflip(Side),
-    /// A target and a direction.
-    Dice(DiceCall),
-    /// One of the 13 roulette bets.
-    Roulette(RouletteBet),
 }
 
 impl Call {
-    /// The game this call is for.
-    pub fn game(&self) -> Game {
-        match self {
-            Self::Coinflip(_) => Game::Coinflip,
-            Self::Dice(_) => Game::Dice,
-            Self::Roulette(_) => Game::Roulette,
-        }
-    }
-
-    /// Whether `outcome` wins this call (an outcome of another game never does).
-    pub fn wins(&self, outcome: Outcome) -> bool {
-        match (self, outcome) {
-            (Self::Coinflip(side), Outcome::Coinflip(drawn)) => *side == drawn,
-            (Self::Dice(call), Outcome::Dice(roll)) => call.wins(roll),
-            (Self::Roulette(bet), Outcome::Roulette(pocket)) => bet.covers(pocket),
-            _ => false,
-        }
-    }
-
-    /// `W`: winning outcomes of the game's `N`.
-    pub fn winning_count(&self) -> u32 {
-        match self {
-            Self::Coinflip(_) => coinflip::WINNING,
-            Self::Dice(call) => call.winning_count(),
-            Self::Roulette(bet) => bet.winning_count(),
-        }
-    }
-
-    /// The exact return of a win on `wager`.
-    pub fn win_return(&self, wager: u64) -> WinReturn {
-        match self {
-            Self::Coinflip(_) => coinflip::win_return(wager),
-            Self::Dice(call) => call.win_return(wager),
-            Self::Roulette(bet) => bet.win_return(wager),
-        }
-    }
-
     /// The largest profit a win on `wager` can pay: `ceil(R) - wager`.
     pub fn potential_profit(&self, wager: u64) -> u128 {
         self.win_return(wager).ceil() - u128::from(wager)
     }
-}
-
-/// What was drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// The side the coin landed on.
-    Coinflip(Side),
-    /// The dice roll.
-    Dice(Roll),
-    /// The roulette pocket, 0 ..= 36.
-    Roulette(u8),
 }

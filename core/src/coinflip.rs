@@ -1,6 +1,11 @@
 //! Coinflip: `heads` iff the top bit of `u_0` is set; exactly 1/2 each. Returns 1.98x on a win.
 
+use alloc::vec::Vec;
+
+use crate::error::ReceiptError;
+use crate::game::{GameRules, SignedCall};
 use crate::payout::WinReturn;
+use crate::verify::{Check, Mismatch, push_if_differs};
 
 /// A side of the coin: both the call and the outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,6 +57,108 @@ pub const OUTCOMES: u32 = 2;
 /// `wager * 198 / 100`: a 1% house edge.
 pub fn win_return(wager: u64) -> WinReturn {
     WinReturn::new(u128::from(wager) * 198, 100)
+}
+
+/// Coinflip's rules (see [`GameRules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Coinflip;
+
+/// A coinflip receipt's `params`: `{"call"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct CoinflipParams {
+    /// The side called.
+    pub call: Option<Side>,
+}
+
+/// A coinflip receipt's `result`: `{"outcome": "heads"|"tails"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CoinflipResult {
+    /// The side drawn.
+    pub outcome: Side,
+}
+
+/// A coinflip receipt's `result` as claimed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct CoinflipClaimed {
+    /// The side the receipt says was drawn (required).
+    pub outcome: Option<Side>,
+}
+
+impl GameRules for Coinflip {
+    const NAME: &'static str = "coinflip";
+    const OUTCOMES: u32 = OUTCOMES;
+    type Call = Side;
+    type Outcome = Side;
+    type Result = CoinflipResult;
+    type Params = CoinflipParams;
+    type Claimed = CoinflipClaimed;
+
+    fn draw(_: &Side, u0: u32) -> CoinflipResult {
+        CoinflipResult { outcome: flip(u0) }
+    }
+
+    fn outcome(result: &CoinflipResult) -> Side {
+        result.outcome
+    }
+
+    fn wins(call: &Side, outcome: Side) -> bool {
+        *call == outcome
+    }
+
+    fn winning_count(_: &Side) -> u32 {
+        WINNING
+    }
+
+    fn win_return(_: &Side, wager: u64) -> WinReturn {
+        win_return(wager)
+    }
+
+    fn params(call: &Side) -> CoinflipParams {
+        CoinflipParams { call: Some(*call) }
+    }
+
+    fn call_of(params: &CoinflipParams) -> Result<Side, ReceiptError> {
+        params.call.ok_or(ReceiptError::MissingField {
+            field: "params.call",
+        })
+    }
+
+    fn compare(
+        derived: &CoinflipResult,
+        claimed: &CoinflipClaimed,
+        out: &mut Vec<Mismatch>,
+    ) -> Result<(), ReceiptError> {
+        let claimed_side = claimed.outcome.ok_or(ReceiptError::MissingField {
+            field: "result.outcome",
+        })?;
+        push_if_differs(
+            out,
+            Check::Outcome,
+            "result.outcome",
+            derived.outcome.as_str(),
+            claimed_side.as_str(),
+        );
+        Ok(())
+    }
+
+    /// `call` is the side; no target, no number.
+    fn signed_call(call: &Side) -> SignedCall {
+        SignedCall {
+            call: call.as_str(),
+            target: 0,
+            number: None,
+        }
+    }
+
+    /// 1 for heads, 0 for tails.
+    fn signed_outcome(result: &CoinflipResult) -> u64 {
+        u64::from(result.outcome == Side::Heads)
+    }
 }
 
 #[cfg(test)]

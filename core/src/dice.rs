@@ -2,8 +2,10 @@
 //! The return is derived from the exact probability `W / 10001` with a 1% edge.
 
 mod claimed;
+mod rules;
 
 pub use claimed::ClaimedRoll;
+pub use rules::{Dice, DiceClaimed, DiceParams, DiceResult};
 
 use crate::error::CallError;
 use crate::payout::WinReturn;

@@ -17,17 +17,36 @@
 
 extern crate alloc;
 
-mod call;
+/// The one list of games: each entry names a game's module and the type in it that implements
+/// [`GameRules`], in the order games are listed everywhere. Every enum and input that names
+/// the games is written out from it (`call.rs`, `round.rs`, `wire.rs`, `verify.rs` pass their
+/// own macro as `$then`), so a game is its module, its `mod` line below and its entry here.
+macro_rules! for_each_game {
+    ($then:ident) => {
+        $then! {
+            /// Heads or tails.
+            coinflip::Coinflip,
+            /// Under or over a target on 0.00 ..= 100.00.
+            dice::Dice,
+            /// European single-zero roulette.
+            roulette::Roulette,
+        }
+    };
+}
+
 pub mod coinflip;
 pub mod dice;
+pub mod roulette;
+
+mod call;
 mod digest;
 mod error;
+mod game;
 pub mod hex;
 mod limits;
 pub mod merkle;
 mod payout;
 pub mod pockets;
-pub mod roulette;
 mod round;
 mod seed;
 mod stream;
@@ -38,6 +57,7 @@ pub use call::{Call, Game, Outcome};
 pub use coinflip::Side;
 pub use dice::{ClaimedRoll, DiceCall, Direction, Roll, Schedule};
 pub use error::{CallError, LimitError, PocketError, ReceiptError, SeedError};
+pub use game::{FromWire, GameRules, SignedCall, ToWire};
 pub use limits::{Limits, MIN_WAGER};
 pub use payout::WinReturn;
 pub use pockets::{Shares, Stake};

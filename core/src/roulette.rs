@@ -1,5 +1,9 @@
 //! European roulette: 37 pockets, a single zero that loses every outside bet.
 
+mod rules;
+
+pub use rules::{Roulette, RouletteClaimed, RouletteParams, RouletteResult};
+
 use crate::error::CallError;
 use crate::payout::WinReturn;
 

@@ -1,11 +1,9 @@
 //! Settling one round: seeds, call and wager in; draws, outcome and payout out.
 
-use crate::call::{Call, Outcome};
-use crate::coinflip::{self, Side};
-use crate::dice::{Roll, Schedule};
+use crate::call::{Call, Game, Outcome};
 use crate::error::ReceiptError;
+use crate::game::GameRules;
 use crate::payout::WinReturn;
-use crate::roulette::{self, Color};
 use crate::seed::{ClientSeed, ServerSeed};
 use crate::stream::{ByteStream, Draws};
 
@@ -115,57 +113,55 @@ impl Settlement {
     }
 }
 
-/// The result object of a receipt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameResult {
-    /// `{"outcome": "heads"|"tails"}`
-    Coinflip {
-        /// The side drawn.
-        outcome: Side,
-    },
-    /// `{"roll", "roll_hundredths", "win_chance", "multiplier"}`
-    Dice {
-        /// The roll drawn.
-        roll: Roll,
-        /// The schedule of the call.
-        schedule: Schedule,
-    },
-    /// `{"pocket", "color"}`
-    Roulette {
-        /// The pocket drawn.
-        pocket: u8,
-        /// Its colour.
-        color: Color,
-    },
-}
+macro_rules! game_results {
+    ($($(#[$doc:meta])* $module:ident :: $Rules:ident,)*) => {
+        /// The result object of a receipt.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum GameResult {
+            $(
+                #[doc = concat!(
+                    "A result of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
+                $Rules(<crate::$module::$Rules as GameRules>::Result),
+            )*
+        }
 
-impl GameResult {
-    /// The result `u_0` draws for `call`.
-    pub fn draw(call: &Call, u0: u32) -> Self {
-        match call {
-            Call::Coinflip(_) => Self::Coinflip {
-                outcome: coinflip::flip(u0),
-            },
-            Call::Dice(dice) => Self::Dice {
-                roll: Roll::from_u32(u0),
-                schedule: dice.schedule(),
-            },
-            Call::Roulette(_) => {
-                let pocket = roulette::spin(u0);
-                Self::Roulette {
-                    pocket,
-                    color: roulette::color(pocket),
+        impl GameResult {
+            /// The result `u_0` draws for `call`.
+            pub fn draw(call: &Call, u0: u32) -> Self {
+                match call {
+                    $(Call::$Rules(call) => {
+                        Self::$Rules(<crate::$module::$Rules as GameRules>::draw(call, u0))
+                    })*
+                }
+            }
+
+            /// The bare outcome.
+            pub fn outcome(&self) -> Outcome {
+                match self {
+                    $(Self::$Rules(result) => {
+                        Outcome::$Rules(<crate::$module::$Rules as GameRules>::outcome(result))
+                    })*
+                }
+            }
+
+            /// The game this result is of.
+            pub fn game(&self) -> Game {
+                match self {
+                    $(Self::$Rules(_) => Game::$Rules,)*
+                }
+            }
+
+            /// The `outcome` field of the signed `Receipt`.
+            pub fn signed_outcome(&self) -> u64 {
+                match self {
+                    $(Self::$Rules(result) => {
+                        <crate::$module::$Rules as GameRules>::signed_outcome(result)
+                    })*
                 }
             }
         }
-    }
-
-    /// The bare outcome.
-    pub fn outcome(&self) -> Outcome {
-        match *self {
-            Self::Coinflip { outcome } => Outcome::Coinflip(outcome),
-            Self::Dice { roll, .. } => Outcome::Dice(roll),
-            Self::Roulette { pocket, .. } => Outcome::Roulette(pocket),
-        }
-    }
+    };
 }
+
+for_each_game!(game_results);

@@ -4,10 +4,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::call::Call;
-use crate::coinflip::Side;
-use crate::dice::ClaimedRoll;
 use crate::error::ReceiptError;
-use crate::roulette::Color;
+use crate::game::GameRules;
 use crate::round::{GameResult, Round, Settlement};
 use crate::seed::{ClientSeed, Commitment, ServerSeed};
 
@@ -48,27 +46,39 @@ pub struct Claimed {
     pub profit: i64,
 }
 
-/// The fields a receipt's result object may carry; those present are checked. Each game needs
-/// its outcome: `outcome` (coinflip), `roll_hundredths` or `roll` (dice), `pocket` (roulette).
-#[derive(Debug, Clone, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
-pub struct ClaimedResult {
-    /// Coinflip side.
-    pub outcome: Option<Side>,
-    /// Dice roll as a number (display form).
-    pub roll: Option<ClaimedRoll>,
-    /// Dice roll in hundredths.
-    pub roll_hundredths: Option<u64>,
-    /// Dice win chance text, e.g. `"49.5000%"`.
-    pub win_chance: Option<String>,
-    /// Dice multiplier text, e.g. `"1.9800"`.
-    pub multiplier: Option<String>,
-    /// Roulette pocket.
-    pub pocket: Option<u64>,
-    /// Roulette pocket colour.
-    pub color: Option<Color>,
+macro_rules! claimed_results {
+    ($($(#[$doc:meta])* $module:ident :: $Rules:ident,)*) => {
+        /// A receipt's result object as claimed: every game's fields, each game's under its
+        /// own names at the top of the object; the receipt's game reads its own (its outcome
+        /// is required, the rest is checked when present).
+        #[derive(Debug, Clone, PartialEq, Default)]
+        #[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+        pub struct ClaimedResult {
+            $(
+                #[doc = concat!(
+                    "The fields of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
+                #[cfg_attr(feature = "serde", serde(flatten))]
+                pub $module: <crate::$module::$Rules as GameRules>::Claimed,
+            )*
+        }
+
+        /// Compares the claimed result with the derived one, by the derived result's game.
+        fn compare_result(
+            derived: &GameResult,
+            claimed: &ClaimedResult,
+            out: &mut Vec<Mismatch>,
+        ) -> Result<(), ReceiptError> {
+            match derived {
+                $(GameResult::$Rules(result) => {
+                    <crate::$module::$Rules as GameRules>::compare(result, &claimed.$module, out)
+                })*
+            }
+        }
+    };
 }
+
+for_each_game!(claimed_results);
 
 /// The three checks a verifier reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,39 +174,7 @@ pub fn verify(receipt: &Receipt) -> Result<Verification, ReceiptError> {
     let settlement = round.settle();
     let commitment = server_seed.commitment();
 
-    let mut mismatches = Vec::new();
-    if !commitment.matches(&receipt.commitment) {
-        mismatches.push(Mismatch {
-            check: Check::Commitment,
-            field: "commitment",
-            derived: commitment.as_str().to_string(),
-            claimed: receipt.commitment.clone(),
-        });
-    }
-    compare_result(&settlement.result, &receipt.claimed.result, &mut mismatches)?;
-    let claimed = &receipt.claimed;
-    push_if_differs(
-        &mut mismatches,
-        Check::Outcome,
-        "won",
-        settlement.won,
-        claimed.won,
-    );
-    push_if_differs(
-        &mut mismatches,
-        Check::Payout,
-        "payout",
-        settlement.payout,
-        claimed.payout,
-    );
-    push_if_differs(
-        &mut mismatches,
-        Check::Payout,
-        "profit",
-        settlement.profit,
-        claimed.profit,
-    );
-
+    let mismatches = mismatches(receipt, &commitment, &settlement)?;
     let passed = |check: Check| !mismatches.iter().any(|m| m.check == check);
     let checks = Checks {
         commitment: passed(Check::Commitment),
@@ -212,84 +190,33 @@ pub fn verify(receipt: &Receipt) -> Result<Verification, ReceiptError> {
     })
 }
 
-fn compare_result(
-    derived: &GameResult,
-    claimed: &ClaimedResult,
-    out: &mut Vec<Mismatch>,
-) -> Result<(), ReceiptError> {
-    match *derived {
-        GameResult::Coinflip { outcome: side } => {
-            let claimed_side = claimed.outcome.ok_or(ReceiptError::MissingField {
-                field: "result.outcome",
-            })?;
-            push_if_differs(
-                out,
-                Check::Outcome,
-                "result.outcome",
-                side.as_str(),
-                claimed_side.as_str(),
-            );
-        }
-        GameResult::Dice { roll, schedule } => {
-            if claimed.roll_hundredths.is_none() && claimed.roll.is_none() {
-                return Err(ReceiptError::MissingField {
-                    field: "result.roll_hundredths",
-                });
-            }
-            if let Some(h) = claimed.roll_hundredths {
-                push_if_differs(
-                    out,
-                    Check::Outcome,
-                    "result.roll_hundredths",
-                    u64::from(roll.hundredths()),
-                    h,
-                );
-            }
-            if let Some(claimed_roll) = claimed.roll {
-                // The display number must name the same hundredth.
-                let (r, d) = (claimed_roll.value(), roll.as_f64());
-                if !(r - d < 0.005 && d - r < 0.005) {
-                    out.push(Mismatch {
-                        check: Check::Outcome,
-                        field: "result.roll",
-                        derived: roll.to_string(),
-                        claimed: claimed_roll.to_string(),
-                    });
-                }
-            }
-            if let Some(text) = &claimed.win_chance {
-                push_if_text_differs(out, "result.win_chance", schedule.win_chance(), text);
-            }
-            if let Some(text) = &claimed.multiplier {
-                push_if_text_differs(out, "result.multiplier", schedule.multiplier(), text);
-            }
-        }
-        GameResult::Roulette { pocket, color } => {
-            let claimed_pocket = claimed.pocket.ok_or(ReceiptError::MissingField {
-                field: "result.pocket",
-            })?;
-            push_if_differs(
-                out,
-                Check::Outcome,
-                "result.pocket",
-                u64::from(pocket),
-                claimed_pocket,
-            );
-            if let Some(c) = claimed.color {
-                push_if_differs(
-                    out,
-                    Check::Outcome,
-                    "result.color",
-                    color.as_str(),
-                    c.as_str(),
-                );
-            }
-        }
+/// Every claimed field of `receipt` that differs from the re-derived one, in check order;
+/// `Err` when the claimed result lacks its game's outcome.
+fn mismatches(
+    receipt: &Receipt,
+    commitment: &Commitment,
+    settlement: &Settlement,
+) -> Result<Vec<Mismatch>, ReceiptError> {
+    let mut out = Vec::new();
+    if !commitment.matches(&receipt.commitment) {
+        out.push(Mismatch {
+            check: Check::Commitment,
+            field: "commitment",
+            derived: commitment.as_str().to_string(),
+            claimed: receipt.commitment.clone(),
+        });
     }
-    Ok(())
+    let claimed = &receipt.claimed;
+    compare_result(&settlement.result, &claimed.result, &mut out)?;
+    push_if_differs(&mut out, Check::Outcome, "won", settlement.won, claimed.won);
+    let (payout, profit) = (settlement.payout, settlement.profit);
+    push_if_differs(&mut out, Check::Payout, "payout", payout, claimed.payout);
+    push_if_differs(&mut out, Check::Payout, "profit", profit, claimed.profit);
+    Ok(out)
 }
 
-fn push_if_differs<T: PartialEq + ToString>(
+/// Pushes a mismatch of `field` when the derived and claimed values differ.
+pub(crate) fn push_if_differs<T: PartialEq + ToString>(
     out: &mut Vec<Mismatch>,
     check: Check,
     field: &'static str,
@@ -307,7 +234,7 @@ fn push_if_differs<T: PartialEq + ToString>(
 }
 
 /// An outcome text (a dice schedule's) that must equal the claimed one.
-fn push_if_text_differs(
+pub(crate) fn push_if_text_differs(
     out: &mut Vec<Mismatch>,
     field: &'static str,
     derived: String,

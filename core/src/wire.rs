@@ -12,81 +12,102 @@ use alloc::string::String;
 use alloc::string::ToString;
 
 #[cfg(feature = "serde")]
-use serde::ser::{SerializeMap, SerializeStruct};
+use serde::ser::SerializeStruct;
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::call::{Call, Game};
-use crate::coinflip::Side;
-#[cfg(feature = "serde")]
-use crate::dice::ClaimedRoll;
-use crate::dice::{DiceCall, Direction};
 use crate::error::ReceiptError;
-use crate::roulette::{BetKind, RouletteBet};
+use crate::game::GameRules;
 #[cfg(feature = "serde")]
 use crate::round::{GameResult, Settlement};
 use crate::verify::{Claimed, ClaimedResult, Receipt};
 #[cfg(feature = "serde")]
 use crate::verify::{FAIRNESS_VERSION, Verification};
 
-#[cfg(feature = "serde")]
-impl Serialize for GameResult {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Coinflip { outcome } => {
-                let mut s = serializer.serialize_struct("CoinflipResult", 1)?;
-                s.serialize_field("outcome", outcome)?;
-                s.end()
-            }
-            Self::Dice { roll, schedule } => {
-                let mut s = serializer.serialize_struct("DiceResult", 4)?;
-                s.serialize_field("roll", &roll.as_f64())?;
-                s.serialize_field("roll_hundredths", &roll.hundredths())?;
-                s.serialize_field("win_chance", &schedule.win_chance())?;
-                s.serialize_field("multiplier", &schedule.multiplier())?;
-                s.end()
-            }
-            Self::Roulette { pocket, color } => {
-                let mut s = serializer.serialize_struct("RouletteResult", 2)?;
-                s.serialize_field("pocket", pocket)?;
-                s.serialize_field("color", color)?;
-                s.end()
+macro_rules! call_and_result_shapes {
+    ($($(#[$doc:meta])* $module:ident :: $Rules:ident,)*) => {
+        #[cfg(feature = "serde")]
+        /// Each game's result object (see its module).
+        impl Serialize for GameResult {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $(Self::$Rules(result) => result.serialize(serializer),)*
+                }
             }
         }
+
+        #[cfg(feature = "serde")]
+        impl Serialize for CallParams<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self.0 {
+                    $(Call::$Rules(call) => {
+                        <crate::$module::$Rules as GameRules>::params(call).serialize(serializer)
+                    })*
+                }
+            }
+        }
+
+        /// A receipt's `params` as JSON gives them, before they are checked against its game:
+        /// every game's fields, each game's under its own names at the top of the object.
+        #[derive(Debug, Clone, Default)]
+        #[cfg_attr(feature = "serde", derive(Deserialize))]
+        pub struct ParamsInput {
+            $(
+                #[doc = concat!(
+                    "The fields of [`", stringify!($module), "`](crate::", stringify!($module), ")."
+                )]
+                #[cfg_attr(feature = "serde", serde(flatten))]
+                pub $module: <crate::$module::$Rules as GameRules>::Params,
+            )*
+        }
+
+        impl ParamsInput {
+            /// The call these parameters make on `game`.
+            pub fn to_call(&self, game: Game) -> Result<Call, ReceiptError> {
+                Ok(match game {
+                    $(Game::$Rules => {
+                        Call::$Rules(<crate::$module::$Rules as GameRules>::call_of(&self.$module)?)
+                    })*
+                })
+            }
+        }
+    };
+}
+
+for_each_game!(call_and_result_shapes);
+
+#[cfg(feature = "serde")]
+/// A game as its name.
+impl Serialize for Game {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
 #[cfg(feature = "serde")]
-/// A claimed `result.roll` is any JSON number; its shortest digits are kept for reports.
-impl<'de> Deserialize<'de> for ClaimedRoll {
+/// A game from its exact name.
+impl<'de> Deserialize<'de> for Game {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        f64::deserialize(deserializer).map(ClaimedRoll::from_f64)
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Game;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a game's name")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Game, E> {
+                Game::parse(text).ok_or_else(|| E::unknown_variant(text, &Game::NAMES))
+            }
+        }
+        deserializer.deserialize_str(Name)
     }
 }
 
 #[cfg(feature = "serde")]
-/// A call's `params` object: `{"call"}`, `{"target", "direction"}` or `{"bet", "number"}`.
+/// A call's `params` object, as its game writes it: `{"call"}`, `{"target", "direction"}`,
+/// `{"bet", "number"}`, ….
 #[derive(Debug, Clone, Copy)]
 pub struct CallParams<'a>(pub &'a Call);
-
-#[cfg(feature = "serde")]
-impl Serialize for CallParams<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(2))?;
-        match self.0 {
-            Call::Coinflip(side) => map.serialize_entry("call", side)?,
-            Call::Dice(dice) => {
-                map.serialize_entry("target", &dice.target())?;
-                map.serialize_entry("direction", &dice.direction())?;
-            }
-            Call::Roulette(bet) => {
-                map.serialize_entry("bet", &bet.kind())?;
-                map.serialize_entry("number", &bet.number())?;
-            }
-        }
-        map.end()
-    }
-}
 
 #[cfg(feature = "serde")]
 /// The fairness fields of a settled round's receipt, ready to be flattened into a response.
@@ -129,7 +150,7 @@ impl Serialize for ReceiptView<'_> {
 #[derive(Debug, Clone)]
 #[cfg_attr(feature = "serde", derive(Deserialize))]
 pub struct ReceiptInput {
-    /// `"coinflip"`, `"dice"` or `"roulette"`.
+    /// The game, by name.
     pub game: Game,
     /// Must be 1.
     pub fairness_version: Option<u32>,
@@ -154,41 +175,6 @@ pub struct ReceiptInput {
     pub payout: u64,
     /// Claimed profit.
     pub profit: i64,
-}
-
-/// Every parameter any game takes; the receipt's `game` says which must be present.
-#[derive(Debug, Clone, Default)]
-#[cfg_attr(feature = "serde", derive(Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
-pub struct ParamsInput {
-    /// Coinflip call.
-    pub call: Option<Side>,
-    /// Dice target.
-    pub target: Option<u32>,
-    /// Dice direction (default under).
-    pub direction: Option<Direction>,
-    /// Roulette bet.
-    pub bet: Option<BetKind>,
-    /// Roulette number (straight bets only).
-    pub number: Option<u32>,
-}
-
-impl ParamsInput {
-    /// The call these parameters make on `game`.
-    pub fn to_call(&self, game: Game) -> Result<Call, ReceiptError> {
-        let missing = |field| ReceiptError::MissingField { field };
-        Ok(match game {
-            Game::Coinflip => Call::Coinflip(self.call.ok_or(missing("params.call"))?),
-            Game::Dice => Call::Dice(DiceCall::new(
-                self.target.ok_or(missing("params.target"))?,
-                self.direction.unwrap_or_default(),
-            )?),
-            Game::Roulette => Call::Roulette(RouletteBet::new(
-                self.bet.ok_or(missing("params.bet"))?,
-                self.number,
-            )?),
-        })
-    }
 }
 
 impl TryFrom<ReceiptInput> for Receipt {

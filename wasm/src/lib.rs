@@ -23,6 +23,9 @@ mod out;
 use alloc::borrow::ToOwned;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use arcade_core::coinflip::{CoinflipClaimed, CoinflipParams, CoinflipResult};
+use arcade_core::dice::{DiceClaimed, DiceParams, DiceResult};
+use arcade_core::roulette::{RouletteClaimed, RouletteParams, RouletteResult};
 use arcade_core::wire::{ParamsInput, ReceiptInput};
 use arcade_core::{
     BetKind, Call, ClaimedResult, ClaimedRoll, ClientSeed, Color, Direction, Game, GameResult,
@@ -128,13 +131,17 @@ pub fn verify_receipt(
             wager: int(wager, "wager")?,
             params,
             result: ClaimedResult {
-                outcome,
-                roll,
-                roll_hundredths: optional_int(roll_hundredths, "result.roll_hundredths")?,
-                win_chance,
-                multiplier,
-                pocket: optional_int(pocket, "result.pocket")?,
-                color,
+                coinflip: CoinflipClaimed { outcome },
+                dice: DiceClaimed {
+                    roll,
+                    roll_hundredths: optional_int(roll_hundredths, "result.roll_hundredths")?,
+                    win_chance,
+                    multiplier,
+                },
+                roulette: RouletteClaimed {
+                    pocket: optional_int(pocket, "result.pocket")?,
+                    color,
+                },
             },
             won,
             payout: int(payout, "payout")?,
@@ -148,12 +155,19 @@ pub fn verify_receipt(
 }
 
 fn params(f: &mut Fields<'_>, target: f64, number: f64) -> Result<ParamsInput, Invalid> {
+    let call = f.parse("params.call", Side::parse)?;
+    let direction = f.parse("params.direction", Direction::parse)?;
+    let bet = f.parse("params.bet", BetKind::parse)?;
     Ok(ParamsInput {
-        call: f.parse("params.call", Side::parse)?,
-        direction: f.parse("params.direction", Direction::parse)?,
-        bet: f.parse("params.bet", BetKind::parse)?,
-        target: optional_int(target, "params.target")?,
-        number: optional_int(number, "params.number")?,
+        coinflip: CoinflipParams { call },
+        dice: DiceParams {
+            target: optional_int(target, "params.target")?,
+            direction,
+        },
+        roulette: RouletteParams {
+            bet,
+            number: optional_int(number, "params.number")?,
+        },
     })
 }
 
@@ -355,13 +369,13 @@ impl Out {
     /// `win_chance` and `multiplier` texts; roulette: `pocket` in the slot, the `color` text.
     fn result(&mut self, result: &GameResult) {
         match *result {
-            GameResult::Coinflip { outcome } => self.text(outcome.as_str()),
-            GameResult::Dice { roll, schedule } => {
+            GameResult::Coinflip(CoinflipResult { outcome }) => self.text(outcome.as_str()),
+            GameResult::Dice(DiceResult { roll, schedule }) => {
                 Out::count(slot::RESULT, u32::from(roll.hundredths()));
                 self.text(&schedule.win_chance());
                 self.text(&schedule.multiplier());
             }
-            GameResult::Roulette { pocket, color } => {
+            GameResult::Roulette(RouletteResult { pocket, color }) => {
                 Out::count(slot::RESULT, u32::from(pocket));
                 self.text(color.as_str());
             }

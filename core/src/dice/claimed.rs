@@ -49,6 +49,14 @@ impl ClaimedRoll {
     }
 }
 
+#[cfg(feature = "serde")]
+/// A claimed `result.roll` is any JSON number; its shortest digits are kept for reports.
+impl<'de> serde::Deserialize<'de> for ClaimedRoll {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        f64::deserialize(deserializer).map(ClaimedRoll::from_f64)
+    }
+}
+
 /// Shown as Rust's `{}` shows the f64: the shortest digits, never an exponent (`1e21` is
 /// `1000000000000000000000`), `-0` for negative zero, `inf`, `-inf` and `NaN`.
 impl core::fmt::Display for ClaimedRoll {
@@ -129,32 +137,37 @@ fn parse_decimal(text: &str) -> Option<(u64, i32)> {
     if !any_digit {
         return None;
     }
-    if let Some(&byte) = bytes.get(at) {
-        if byte != b'e' && byte != b'E' {
-            return None;
-        }
-        let rest = bytes.get(at + 1..)?;
-        let (negative, rest) = match rest.split_first() {
-            Some((b'-', rest)) => (true, rest),
-            Some((b'+', rest)) => (false, rest),
-            _ => (false, rest),
-        };
-        if rest.is_empty() || rest.len() > 4 {
-            return None;
-        }
-        let mut power = 0i32;
-        for &byte in rest {
-            if !byte.is_ascii_digit() {
-                return None;
-            }
-            power = power * 10 + i32::from(byte - b'0');
-        }
-        exponent += if negative { -power } else { power };
+    if let Some(rest) = bytes.get(at..).filter(|rest| !rest.is_empty()) {
+        exponent += parse_exponent(rest)?;
     }
     if digits == 0 {
         return Some((0, 0));
     }
     Some((digits, exponent + zeros))
+}
+
+/// The power of ten of an exponent part `(e|E)[+|-]d+`, at most 4 digits.
+fn parse_exponent(text: &[u8]) -> Option<i32> {
+    let (&mark, rest) = text.split_first()?;
+    if mark != b'e' && mark != b'E' {
+        return None;
+    }
+    let (negative, rest) = match rest.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, rest),
+    };
+    if rest.is_empty() || rest.len() > 4 {
+        return None;
+    }
+    let mut power = 0i32;
+    for &byte in rest {
+        if !byte.is_ascii_digit() {
+            return None;
+        }
+        power = power * 10 + i32::from(byte - b'0');
+    }
+    Some(if negative { -power } else { power })
 }
 
 #[cfg(test)]

@@ -1,0 +1,125 @@
+//! Roulette as a game of the arcade (see [`GameRules`]): the receipt's shapes, the comparison
+//! of a claimed pocket and the fields a signed receipt carries.
+
+use alloc::vec::Vec;
+
+use super::{BetKind, Color, POCKETS, RouletteBet, color, spin};
+use crate::error::ReceiptError;
+use crate::game::{GameRules, SignedCall};
+use crate::payout::WinReturn;
+use crate::verify::{Check, Mismatch, push_if_differs};
+
+/// Roulette's rules (see [`GameRules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Roulette;
+
+/// A roulette receipt's `params`: `{"bet", "number"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct RouletteParams {
+    /// The kind of bet (required).
+    pub bet: Option<BetKind>,
+    /// The number of a straight bet; null for every other kind.
+    pub number: Option<u32>,
+}
+
+/// A roulette receipt's `result`: `{"pocket", "color"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RouletteResult {
+    /// The pocket drawn, 0 ..= 36.
+    pub pocket: u8,
+    /// Its colour.
+    pub color: Color,
+}
+
+/// A roulette receipt's `result` as claimed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct RouletteClaimed {
+    /// The pocket (required).
+    pub pocket: Option<u64>,
+    /// The pocket's colour.
+    pub color: Option<Color>,
+}
+
+impl GameRules for Roulette {
+    const NAME: &'static str = "roulette";
+    const OUTCOMES: u32 = POCKETS;
+    type Call = RouletteBet;
+    type Outcome = u8;
+    type Result = RouletteResult;
+    type Params = RouletteParams;
+    type Claimed = RouletteClaimed;
+
+    fn draw(_: &RouletteBet, u0: u32) -> RouletteResult {
+        let pocket = spin(u0);
+        RouletteResult {
+            pocket,
+            color: color(pocket),
+        }
+    }
+
+    fn outcome(result: &RouletteResult) -> u8 {
+        result.pocket
+    }
+
+    fn wins(call: &RouletteBet, outcome: u8) -> bool {
+        call.covers(outcome)
+    }
+
+    fn winning_count(call: &RouletteBet) -> u32 {
+        call.winning_count()
+    }
+
+    fn win_return(call: &RouletteBet, wager: u64) -> WinReturn {
+        call.win_return(wager)
+    }
+
+    fn params(call: &RouletteBet) -> RouletteParams {
+        RouletteParams {
+            bet: Some(call.kind()),
+            number: call.number().map(u32::from),
+        }
+    }
+
+    fn call_of(params: &RouletteParams) -> Result<RouletteBet, ReceiptError> {
+        let bet = params.bet.ok_or(ReceiptError::MissingField {
+            field: "params.bet",
+        })?;
+        Ok(RouletteBet::new(bet, params.number)?)
+    }
+
+    fn compare(
+        derived: &RouletteResult,
+        claimed: &RouletteClaimed,
+        out: &mut Vec<Mismatch>,
+    ) -> Result<(), ReceiptError> {
+        let claimed_pocket = claimed.pocket.ok_or(ReceiptError::MissingField {
+            field: "result.pocket",
+        })?;
+        let pocket = u64::from(derived.pocket);
+        push_if_differs(out, Check::Outcome, "result.pocket", pocket, claimed_pocket);
+        if let Some(c) = claimed.color {
+            let derived = derived.color.as_str();
+            push_if_differs(out, Check::Outcome, "result.color", derived, c.as_str());
+        }
+        Ok(())
+    }
+
+    /// `call` is the kind of bet; no target; a straight bet's number.
+    fn signed_call(call: &RouletteBet) -> SignedCall {
+        SignedCall {
+            call: call.kind().as_str(),
+            target: 0,
+            number: call.number().map(u32::from),
+        }
+    }
+
+    /// The pocket.
+    fn signed_outcome(result: &RouletteResult) -> u64 {
+        u64::from(result.pocket)
+    }
+}

@@ -1,0 +1,169 @@
+//! The fields of a call and of a settled result that the signed `Receipt` and `Play` carry
+//! (`call`, `target`, `has_number`, `number`, `outcome`), held to the table of docs/proofs.md:
+//! case by case, and over every golden vector against the table read from the receipt's JSON.
+
+use arcade_core::wire::{CallParams, ParamsInput, ReceiptInput};
+use arcade_core::{
+    BetKind, Call, DiceCall, Direction, Game, GameResult, Receipt, RouletteBet, Side, SignedCall,
+    verify,
+};
+use serde_json::{Value, json};
+
+const VECTORS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../tests/vectors/fairness-v1.json"
+);
+
+fn dice(target: u32, direction: Direction) -> Call {
+    Call::Dice(DiceCall::new(target, direction).unwrap())
+}
+
+fn roulette(kind: BetKind, number: Option<u32>) -> Call {
+    Call::Roulette(RouletteBet::new(kind, number).unwrap())
+}
+
+fn signed(call: &'static str, target: u64, number: Option<u32>) -> SignedCall {
+    SignedCall {
+        call,
+        target,
+        number,
+    }
+}
+
+#[test]
+fn signed_call_follows_the_table() {
+    let cases = [
+        (Call::Coinflip(Side::Heads), signed("heads", 0, None)),
+        (Call::Coinflip(Side::Tails), signed("tails", 0, None)),
+        (dice(50, Direction::Under), signed("under", 50, None)),
+        (dice(1, Direction::Over), signed("over", 1, None)),
+        (dice(99, Direction::Over), signed("over", 99, None)),
+        (
+            roulette(BetKind::Straight, Some(17)),
+            signed("straight", 0, Some(17)),
+        ),
+        (roulette(BetKind::Red, None), signed("red", 0, None)),
+        (roulette(BetKind::Dozen2, None), signed("dozen2", 0, None)),
+        (roulette(BetKind::Column3, None), signed("column3", 0, None)),
+    ];
+    for (call, expected) in cases {
+        assert_eq!(call.signed(), expected, "{call:?}");
+    }
+    // A straight bet on zero names a number, and it is 0.
+    let zero = roulette(BetKind::Straight, Some(0)).signed();
+    assert_eq!((zero.has_number(), zero.number_or_zero()), (true, 0));
+    let red = roulette(BetKind::Red, None).signed();
+    assert_eq!((red.has_number(), red.number_or_zero()), (false, 0));
+    // A dice receipt without a direction plays (and signs) under.
+    let params: ParamsInput = serde_json::from_value(json!({ "target": 40 })).unwrap();
+    assert_eq!(
+        params.to_call(Game::Dice).unwrap().signed(),
+        signed("under", 40, None)
+    );
+}
+
+#[test]
+fn signed_outcome_follows_the_table() {
+    let outcome = |call: Call, u0: u32| GameResult::draw(&call, u0).signed_outcome();
+    // coinflip: 1 for heads (top bit of u_0 set), 0 for tails.
+    assert_eq!(outcome(Call::Coinflip(Side::Tails), 0), 0);
+    assert_eq!(outcome(Call::Coinflip(Side::Tails), (1 << 31) - 1), 0);
+    assert_eq!(outcome(Call::Coinflip(Side::Tails), 1 << 31), 1);
+    assert_eq!(outcome(Call::Coinflip(Side::Heads), u32::MAX), 1);
+    // dice: the roll in hundredths; roulette: the pocket.
+    assert_eq!(outcome(dice(50, Direction::Under), 0), 0);
+    assert_eq!(outcome(dice(50, Direction::Over), u32::MAX), 10_000);
+    assert_eq!(outcome(roulette(BetKind::Red, None), 0), 0);
+    assert_eq!(outcome(roulette(BetKind::Red, None), u32::MAX), 36);
+}
+
+/// The table of docs/proofs.md, read from a receipt's JSON by field name, as a signer outside
+/// the core reads it.
+fn by_the_table(receipt: &Value) -> (String, u64, bool, u64, u64) {
+    let (params, result) = (&receipt["params"], &receipt["result"]);
+    let text = |v: &Value| v.as_str().unwrap().to_owned();
+    match receipt["game"].as_str().unwrap() {
+        "coinflip" => {
+            let heads = u64::from(result["outcome"] == "heads");
+            (text(&params["call"]), 0, false, 0, heads)
+        }
+        "dice" => (
+            text(&params["direction"]),
+            params["target"].as_u64().unwrap(),
+            false,
+            0,
+            result["roll_hundredths"].as_u64().unwrap(),
+        ),
+        "roulette" => {
+            let number = params["number"].as_u64();
+            let pocket = result["pocket"].as_u64().unwrap();
+            let straight = params["bet"] == "straight";
+            assert_eq!(straight, number.is_some());
+            let (has, n) = (number.is_some(), number.unwrap_or(0));
+            (text(&params["bet"]), 0, has, n, pocket)
+        }
+        other => panic!("a game the table does not name: {other}"),
+    }
+}
+
+#[test]
+fn every_golden_vector_signs_what_the_table_says() {
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(VECTORS).unwrap()).unwrap();
+    let cases = doc["cases"].as_array().unwrap();
+    let mut games = Vec::new();
+    for case in cases {
+        let json = &case["receipt"];
+        let input: ReceiptInput = serde_json::from_value(json.clone()).unwrap();
+        let receipt = Receipt::try_from(input).unwrap();
+        let settled = verify(&receipt).unwrap().settlement;
+        let call = receipt.call.signed();
+        let ours = (
+            call.call.to_owned(),
+            call.target,
+            call.has_number(),
+            u64::from(call.number_or_zero()),
+            settled.result.signed_outcome(),
+        );
+        assert_eq!(ours, by_the_table(json), "{}", case["name"]);
+        games.push(receipt.call.game());
+    }
+    for game in Game::ALL {
+        assert!(games.contains(&game), "no vector of {game:?}");
+    }
+}
+
+#[test]
+fn params_read_back_as_the_call_they_show() {
+    let mut calls: Vec<Call> = Side::ALL.into_iter().map(Call::Coinflip).collect();
+    for target in 1..=99 {
+        calls.extend(Direction::ALL.map(|direction| dice(target, direction)));
+    }
+    for kind in BetKind::ALL {
+        if kind == BetKind::Straight {
+            calls.extend((0..37).map(|n| roulette(kind, Some(n))));
+        } else {
+            calls.push(roulette(kind, None));
+        }
+    }
+    for call in calls {
+        let shown = serde_json::to_value(CallParams(&call)).unwrap();
+        let read: ParamsInput = serde_json::from_value(shown.clone()).unwrap();
+        assert_eq!(read.to_call(call.game()), Ok(call), "{shown}");
+        assert_eq!(json!(call.game()), json!(call.game().as_str()));
+    }
+}
+
+#[test]
+fn a_game_is_named_exactly() {
+    for game in Game::ALL {
+        let name: Game = serde_json::from_value(json!(game.as_str())).unwrap();
+        assert_eq!(name, game);
+        assert_eq!(Game::parse(game.as_str()), Some(game));
+    }
+    let unknown = serde_json::from_value::<Game>(json!("poker")).unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "unknown variant `poker`, expected one of `coinflip`, `dice`, `roulette`"
+    );
+    assert_eq!(Game::parse("Dice"), None);
+}
