@@ -162,6 +162,8 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11
     const unchecked = { verdict: 'pass', checks: [] };
     if (name === '13') record(anyone, 'page', await verifyOnPage(page, c.bet, ''), unchecked);
     if (name === '8') assert.equal(onPage.betId, String(c.bet), 'the later bet\'s verdict stays');
+    // The step that shows the HMAC input says which nonce, and why it fails.
+    if (name === '12') assert.match(onPage.text, /✘ HMAC-SHA256[\s\S]*arcade rounds use nonce 0/);
     if (name === '1') {
       const below = await verifyOnPage(page, c.below);
       // The page pinned the marks it saw first (the real ones: every bet of this floor signed),

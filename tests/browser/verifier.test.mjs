@@ -25,6 +25,9 @@ let betId;
 let owner;
 before(async () => {
   process.env.ARCADE__WEB__WASM_DIR = join(root, 'wasm', 'pkg-web');
+  // The suite loads the whole page (some 30 requests) many times within seconds from one
+  // address, as no reader does; the limits have their own tests in the API suite.
+  process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
   server = await startServer();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -181,6 +184,10 @@ test('given "your address", the page checks the round is yours, and remembers th
   assert.equal(await theirs.getAttribute('data-verdict'), 'fail');
   assert.equal(await theirs.getAttribute('data-checks'), 'player');
   assert.match(await theirs.textContent(), new RegExp(`FAIL: player[\\s\\S]*the round is ${owner}'s, not ${other}`));
+  // Every proof holds: what fails is the player's own step.
+  const steps = await page.$$eval('#result li', (items) => items.map((i) => i.textContent));
+  assert.ok(steps.slice(0, 7).every((step) => step.startsWith('✔')), steps.join('\n'));
+  assert.match(steps[7], /^✘ Signed by the player[\s\S]*not 0x/);
   await page.screenshot({ path: join(shots, 'not-your-round.png'), fullPage: true });
   await page.close();
 });
