@@ -4,7 +4,8 @@
 // Audits an arcade's whole floor (or its last N rounds) from the outside: every receipt of the
 // feed re-derived by the fairness core, its signatures checked against the signer (pinned with
 // --signer, else the one the manifest publishes), its seed shown in a signed seed batch and
-// compared with the batch's row, its play's signature by its own player checked, every
+// compared with the batch's row (one row per round), its nonce 0, its play's signature by its
+// own player checked, a client seed its address played before held unproven, every
 // settled bet of every batch found in the feed, the feed's paging strictly advancing, and the
 // realized return to player set beside the exact expectation for exactly the bets made, with
 // the roll and pocket histograms tested.
@@ -12,7 +13,8 @@
 // naming its check), or a manifest naming another signer than --signer; 2: usage or network
 // error; 3: every check holds but a statistic is out of band (1 with --strict-stats); 4: every
 // check holds, but some rounds are "consistent, not proven": no house proof (below the signed
-// mark), or no Play signature of their player (only the house vouches for their commitments).
+// mark), no Play signature of their player (only the house vouches for their commitments), or
+// a client seed their address played before (the house knew it when it committed).
 // --marks pins the signed marks seen before (signed_from,house_agent_signed_from): marks that
 // moved are a failure.
 import { auditFloor } from './floor.mjs';

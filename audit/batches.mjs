@@ -1,8 +1,9 @@
 // The seed batches, judged: each root signed by the house's signer, every used index listed
 // exactly once, every revealed seed hashing to its commitment under the root; and the rows they
 // list, kept (without their audit paths) so the feed's receipts can be compared with them:
-// every receipt must be the round its batch lists (bet id, round id, commitment, seed), and
-// every settled bet a batch lists must be in the feed.
+// every receipt must be the round its batch lists (bet id, round id, commitment, seed), every
+// settled bet a batch lists must be in the feed, and a round takes one seed: one row across
+// every batch read.
 import { checkInclusion, checkSignature, expectedBatchMessage, merkleRoot } from './proofs.mjs';
 import { isUnsigned } from './verdicts.mjs';
 
@@ -68,9 +69,33 @@ function checkIndices(batch) {
   return found;
 }
 
-/** The rows of every batch read so far: by batch (an array by index) and by settled bet id. */
+/** The rows of every batch read so far: by batch (an array by index), by settled bet id, and
+ * the place of every revealed round by its round id. */
 export function newRows() {
-  return { byBatch: new Map(), byBet: new Map() };
+  return { byBatch: new Map(), byBet: new Map(), byRound: new Map() };
+}
+
+/**
+ * A revealed row names its round, and a round is in one row of one batch: a round id listed at
+ * two places took two seeds (a house that re-seeded a round and listed the real row as well).
+ * Failures `{check, why, bet_id}`.
+ */
+function checkRoundOnce(rows, batch, round) {
+  if (round.state === 'open') return [];
+  if (typeof round.round_id !== 'string' || round.round_id === '') {
+    return [{ check: 'batch_listing', bet_id: round.bet_id ?? null, why: `index ${round.index} is ${round.state}, yet names no round` }];
+  }
+  const here = { batch_id: batch.batch_id, index: round.index, bet_id: round.bet_id ?? null };
+  const other = rows.byRound.get(round.round_id);
+  if (!other) {
+    rows.byRound.set(round.round_id, here);
+    return [];
+  }
+  if (other.batch_id === here.batch_id && other.index === here.index) return [];
+  return [{
+    check: 'batch_row', bet_id: here.bet_id ?? other.bet_id,
+    why: `round ${round.round_id} is listed at batch ${other.batch_id} index ${other.index} and at batch ${here.batch_id} index ${here.index}: a round takes one seed`,
+  }];
 }
 
 /**
@@ -94,6 +119,7 @@ export function judgeBatch(context, signed, batch, rows) {
   for (const round of batch.rounds) {
     counts[round.state] = (counts[round.state] ?? 0) + 1;
     for (const why of checkIndex(context, batch, round)) fail('batch_listing', why, round);
+    for (const f of checkRoundOnce(rows, batch, round)) fail(f.check, f.why, { ...round, bet_id: f.bet_id });
     const row = {
       batch_id: batch.batch_id, index: round.index, state: round.state, bet_id: round.bet_id ?? null,
       round_id: round.round_id ?? null, commitment: round.commitment, server_seed: round.server_seed ?? null,

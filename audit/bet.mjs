@@ -3,8 +3,9 @@
 // (under the reader's pinned signer) and the signed seed batches, and judged as the house's
 // claim: the answer must be that bet, and carry its proofs from the signed mark on. A receipt
 // the reader brings is judged as theirs: without proofs it is "consistent, not proven", never
-// failed for what the house did not claim. `latestOnly` keeps a late answer from replacing a
-// later verdict.
+// failed for what the house did not claim. A player who gives their address (`player`) or their
+// commit answer (`commit`) has the round checked against it too: only they can tell an address
+// the house holds from theirs. `latestOnly` keeps a late answer from replacing a later verdict.
 import { signedBatches } from './batches.mjs';
 import { fetchBatchList, fetchManifest, getJson } from './feed.mjs';
 import { readTrust } from './trust.mjs';
@@ -27,9 +28,10 @@ const refusal = (error) => (error.body?.code ? `the arcade answered ${error.stat
 
 /**
  * Bet `betId` from the arcade at `api`: `{verdict, receipt}` (receipt null when none came).
- * `modules`: `{wasm, proofs}` (proofs null where the signature module is not available).
+ * `modules`: `{wasm, proofs}` (proofs null where the signature module is not available);
+ * `player`, `commit`: the player's address and commit answer, when given.
  */
-export async function verifyBet({ api, betId, modules, pin, signal }) {
+export async function verifyBet({ api, betId, modules, pin, signal, player = null, commit = null }) {
   const asked = typeof betId === 'string' && /^\d+$/.test(betId.trim()) ? Number(betId) : betId;
   if (!Number.isSafeInteger(asked) || asked < 1) return { verdict: refusedVerdict({ check: 'bet_id', why: `${JSON.stringify(betId)} is not a bet id` }), receipt: null };
   const [arcade, answer] = await Promise.all([
@@ -39,14 +41,15 @@ export async function verifyBet({ api, betId, modules, pin, signal }) {
   const trust = arcade instanceof Error ? null : arcade.trust;
   if (answer instanceof Error) return { verdict: refusedVerdict({ check: 'answer', why: refusal(answer), betId: asked, trust }), receipt: null };
   if (arcade instanceof Error) return { verdict: refusedVerdict({ check: 'answer', why: `the manifest or the seed batches: ${refusal(arcade)}`, betId: asked }), receipt: answer };
-  return { verdict: judgeRound({ ...modules, ...arcade }, answer, { asked, from: FROM_HOUSE }), receipt: answer };
+  return { verdict: judgeRound({ ...modules, ...arcade }, answer, { asked, from: FROM_HOUSE, player, commit }), receipt: answer };
 }
 
 /**
  * A receipt the reader brought (`receipt`: an object, or JSON text). Its proofs, if it has
  * any, are checked with what the arcade at `api` publishes; without proofs no server is asked.
+ * `player`, `commit`: as for `verifyBet`.
  */
-export async function verifyReceipt({ api, receipt, modules, pin, signal }) {
+export async function verifyReceipt({ api, receipt, modules, pin, signal, player = null, commit = null }) {
   let parsed = receipt;
   if (typeof receipt === 'string') {
     try {
@@ -62,7 +65,7 @@ export async function verifyReceipt({ api, receipt, modules, pin, signal }) {
     arcade = await readArcade({ api, proofs: modules.proofs, pin, signal }).catch(rethrowAbort);
     if (arcade instanceof Error) arcade = { trust: null, batches: new Map() };
   }
-  return { verdict: judgeRound({ ...modules, ...arcade }, parsed, { from: FROM_READER }), receipt: parsed };
+  return { verdict: judgeRound({ ...modules, ...arcade }, parsed, { from: FROM_READER, player, commit }), receipt: parsed };
 }
 
 /**

@@ -1,17 +1,19 @@
 // The floor, audited from the outside: the manifest read under the reader's pins, every
 // published seed batch judged and its rows kept, the feed read up to the batches' settled mark
 // (the largest settled bet id they list), every receipt judged (verdicts.mjs) and compared with
-// its batch row, every settled bet of a batch found in the feed, and the statistics tallied as
-// the rounds go by. Shared by the audit command (every batch, or the window of its last
+// its batch row, every settled bet of a batch found in the feed, every client seed an address
+// plays again held unproven, and the statistics tallied as the rounds go by. Shared by the audit command (every batch, or the window of its last
 // `--limit` rounds) and the page's fairness monitor (the recent batches and the last N rounds).
-// Memory: the batch rows (no audit paths) and the tallies; the feed is judged page by page.
+// Memory: the batch rows (no audit paths), each address's client seeds and the tallies; the
+// feed is judged page by page.
 import { judgeBatch, missingFromFeed, newRows, rowFailures, signedBatches } from './batches.mjs';
 import { feedPages, fetchBatch, fetchBatchList, fetchManifest } from './feed.mjs';
 import { addToStats, newStats, statsOf, statsProblems } from './stats.mjs';
 import { readTrust } from './trust.mjs';
+import { isAddress } from './trust.mjs';
 import { FAIL, NOT_PROVEN, PASS, isUnsigned, judgeRound } from './verdicts.mjs';
 
-/** Failures kept in the report (all are counted). */
+/** Failures kept in the report (all are counted); the same for the bet ids of reused seeds. */
 const KEPT_FAILURES = 1000;
 
 /** Reads one batch again or for the first time, judging it and keeping its rows. */
@@ -83,13 +85,32 @@ function signingStopped(floor, receipt) {
   return [{ check: 'proofs', why: `bet ${receipt.bet_id} carries no proofs, yet bet ${floor.lastSigned} before it did: once signing began, every bet carries them` }];
 }
 
+/**
+ * Why the round proves nothing though every proof may hold: its address played its client seed
+ * in an earlier bet of the feed read, so the house knew the seed before this round's commit and
+ * could hand the round an index of its batch whose seed loses against it (null: a first use).
+ */
+function reusedSeed(floor, receipt) {
+  if (typeof receipt.client_seed !== 'string' || !isAddress(receipt.address)) return null;
+  const key = `${receipt.address.toLowerCase()}:${receipt.client_seed}`;
+  const first = floor.seeds.get(key);
+  if (first === undefined) {
+    floor.seeds.set(key, receipt.bet_id);
+    return null;
+  }
+  return `its client seed was played by ${receipt.address} before, in bet ${first}: the house knew it before this ` +
+    'round\'s commit, so it could hand this round an index whose seed loses against it (the order it hands out its seeds is its own)';
+}
+
 /** Judges one page of the feed: each receipt's verdict, its row, the counts and tallies. */
 function judgePage(floor, page, onRound) {
   for (const receipt of page) {
     const also = [...rowFailures(floor.rows, receipt), ...signingStopped(floor, receipt)];
-    const verdict = judgeRound(floor.context, receipt, { trustProblems: false, also });
+    const verdict = judgeRound(floor.context, receipt, { trustProblems: false, also, doubt: reusedSeed(floor, receipt) });
     floor.counts[verdict.verdict] += 1;
     if (verdict.unsigned_play) floor.unsignedPlays += 1;
+    if (verdict.doubted) floor.reused.push(receipt.bet_id);
+    if (verdict.verdict === NOT_PROVEN && verdict.unsigned) floor.beforeSigning += 1;
     if (!verdict.unsigned) floor.signed += 1;
     floor.first ??= receipt.bet_id;
     if (!verdict.unsigned) floor.lastSigned = receipt.bet_id;
@@ -112,7 +133,7 @@ export async function auditFloor({ baseUrl, modules, pin = {}, limit = null, rec
   const floor = {
     baseUrl, context, rows: newRows(), summaries: new Map(), batchFailures: new Map(),
     failures: [], failuresTotal: 0, checks: {}, counts: { [PASS]: 0, [NOT_PROVEN]: 0, [FAIL]: 0 },
-    signed: 0, unsignedPlays: 0, first: null, lastSigned: null, stats: newStats(),
+    signed: 0, unsignedPlays: 0, beforeSigning: 0, reused: [], seeds: new Map(), first: null, lastSigned: null, stats: newStats(),
   };
   for (const problem of trust.problems) keep(floor, { bet_id: null, ...problem });
   await readBatches(floor, Array.isArray(list) ? list : [], { recent, limit });
@@ -147,9 +168,14 @@ function reportOf(floor, { baseUrl, after, until, last }) {
     rounds,
     signed: floor.signed,
     verified: floor.counts[PASS],
-    // Every round "consistent, not proven"; of them, those only the player's Play was missing from.
+    // Every round "consistent, not proven"; of them, those without house proofs (before signing
+    // began), those only the player's Play was missing from, and those whose client seed their
+    // address played before (their bet ids, the first KEPT_FAILURES).
     unsigned: floor.counts[NOT_PROVEN],
+    before_signing: floor.beforeSigning,
     unsigned_plays: floor.unsignedPlays,
+    reused_client_seeds: floor.reused.length,
+    reused_client_seed_bets: floor.reused.slice(0, KEPT_FAILURES),
     failed: floor.counts[FAIL],
     failures_total: floor.failuresTotal,
     failed_checks: floor.checks,

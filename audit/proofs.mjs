@@ -1,5 +1,6 @@
 // The checks' one contact with the wasm proof functions: arcade-proofs' checkSigned,
-// recoverTypedDataSigner, expectedReceiptMessages and expectedSeedBatchMessage, arcade-wasm's
+// recoverTypedDataSigner, expectedReceiptMessages, expectedCommitMessage and
+// expectedSeedBatchMessage, arcade-wasm's
 // verifyInclusion and merkleRoot. Each check answers null when it holds, or why it does not.
 // The signer and domain always come from the trust (the pinned signer, or the manifest's),
 // never from the object checked.
@@ -42,6 +43,11 @@ export function expectedMessages(proofs, receipt, marks = null) {
   const args = [JSON.stringify(receipt)];
   if (marks) args.push(JSON.stringify(marks));
   return parse(proofs.expectedReceiptMessages(...args));
+}
+
+/** The Commitment message a commit answer (`POST /api/arcade/commit`) calls for, or `{unsigned: true}`. */
+export function expectedCommitMessage(proofs, answer) {
+  return parse(proofs.expectedCommitMessage(JSON.stringify(answer)));
 }
 
 /** A commitment is leaf `index` of a batch of `size` under `root`, by its audit path. */

@@ -18,13 +18,25 @@ function where(f) {
   return 'arcade';
 }
 
-/** Why the rounds not proven are not, by kind: no house proof, or no Play signed by their player. */
-function unprovenWhy(report) {
+/** The rounds not proven, by kind: `{house, plays, reused, other}`. */
+function unprovenKinds(report) {
+  const house = report.before_signing ?? 0;
   const plays = report.unsigned_plays ?? 0;
-  const house = report.unsigned - plays;
+  const reused = report.reused_client_seeds ?? 0;
+  return { house, plays, reused, other: report.unsigned - house - plays - reused };
+}
+
+/** Bet ids in a line: the first ten, and how many more. */
+const someBets = (ids, total) => `${ids.slice(0, 10).join(', ')}${total > 10 ? `, … ${total - 10} more` : ''}`;
+
+/** Why the rounds not proven are not, by kind. */
+function unprovenWhy(report) {
+  const { house, plays, reused, other } = unprovenKinds(report);
   const parts = [];
   if (house > 0) parts.push(`${house} round(s) carry no house proof (below the signed mark)`);
   if (plays > 0) parts.push(`${plays} round(s) carry no Play signed by their player (only the house says which commitment the player was shown)`);
+  if (reused > 0) parts.push(`${reused} round(s) reuse a client seed their address used before (bets: ${someBets(report.reused_client_seed_bets, reused)}), so the house knew the seed before it committed and could order its seeds`);
+  if (other > 0) parts.push(`${other} round(s) could not be proven here (see --json)`);
   return parts.join(', and ');
 }
 
@@ -45,6 +57,12 @@ function statsLines(report, { strictStats = false } = {}) {
   return ['', `STATISTICS OUT OF BAND${strictStats ? ' (a failure: --strict-stats)' : ''}:`, ...report.stats_problems.map((s) => `  ${s}`)];
 }
 
+/** The not-proven count by kind, in words. */
+function unprovenCounts(report) {
+  const { house, plays, reused, other } = unprovenKinds(report);
+  return `before signing began: ${house}, play not signed by its player: ${plays}, client seed reused: ${reused}${other > 0 ? `, other: ${other}` : ''}`;
+}
+
 /** The summary as lines of text. */
 export function formatReport(report, options = {}) {
   const marks = report.signed_marks;
@@ -55,7 +73,7 @@ export function formatReport(report, options = {}) {
     `arcade audit of ${report.base_url}: ${signer}`,
     `signed marks: ${marks.published ? `every bet from ${marks.signed_from} on is signed (house_agent signed from ${marks.house_agent_signed_from})` : 'none published: every bet must carry its proofs'}`,
     `rounds audited: ${report.rounds} (bets ${report.window.after + 1}–${report.window.until})   pass: ${report.verified}   ` +
-      `consistent, not proven: ${report.unsigned} (before signing began: ${report.unsigned - (report.unsigned_plays ?? 0)}, play not signed by its player: ${report.unsigned_plays ?? 0})   failed: ${report.failed}`,
+      `consistent, not proven: ${report.unsigned} (${unprovenCounts(report)})   failed: ${report.failed}`,
     `seed batches: ${report.batches.length} (${report.batches.filter((b) => b.ok).length} hold)`,
     ...gameLines(report.games),
     '',

@@ -1,21 +1,25 @@
 // One round's verdict, the same for every verifier: the audit command, the fairness monitor, the
 // verifier page's three tabs and the <arcade-verifier> element (docs/proofs.md, "Verdicts").
 //
-//   pass                    re-derived by the wasm core, signed by the pinned signer (Commitment
-//                           and Receipt), its seed included in a seed batch that signer signed,
-//                           and its play signed by its own player (the Play: the commitment they
-//                           were shown, their client seed, call and wager);
+//   pass                    re-derived by the wasm core at nonce 0, signed by the pinned signer
+//                           (Commitment and Receipt), its seed included in a seed batch that
+//                           signer signed, and its play signed by its own player (the Play: the
+//                           commitment they were shown, their client seed, call and wager);
 //   consistent, not proven  re-derived, but nothing the house cannot redo holds it: a receipt the
 //                           reader brought without proofs, a round from before signing began,
-//                           proofs that could not be checked here, or a play its player did not
-//                           sign (only the house says which commitment the player was shown).
+//                           proofs that could not be checked here, a play its player did not
+//                           sign (only the house says which commitment the player was shown), or
+//                           a doubt the caller found (the floor: a client seed used before).
 //                           Never shown as "provably fair";
 //   fail                    a check failed; `check` names the first, `failures` lists them all.
 //
-// Every verdict names the bet id and the signer it was checked against. Plain ES module: Node
-// and browsers alike; the wasm modules and what was read from the arcade come in `context`.
-import { checkInclusion, checkSignature, expectedMessages } from './proofs.mjs';
-import { isAddress } from './trust.mjs';
+// Every verdict names the bet id and the signer it was checked against, and the player's
+// address when the reader gave it. What only the player holds (their address, their commit
+// answer) is checked too when given: a third party cannot tell an address the house holds from
+// a player's. Plain ES module: Node and browsers alike; the wasm modules and what was read from
+// the arcade come in `context`.
+import { checkInclusion, checkSignature, expectedCommitMessage, expectedMessages } from './proofs.mjs';
+import { isAddress, sameAddress } from './trust.mjs';
 
 export const PASS = 'pass';
 export const NOT_PROVEN = 'consistent, not proven';
@@ -115,6 +119,82 @@ export function checkProofs({ wasm, proofs, trust, batches }, receipt) {
   return { failures: found, unproven };
 }
 
+/**
+ * Arcade rounds always use nonce 0 (fairness v1, every round its own seed). No Play names the
+ * nonce, so any other is one the house could have picked after it saw the client seed.
+ */
+function checkNonce(receipt) {
+  const nonce = receipt?.nonce === undefined ? 0 : receipt.nonce;
+  if (nonce === 0) return [];
+  return [{ check: 'nonce', why: `the receipt's nonce is ${JSON.stringify(nonce)}; arcade rounds use nonce 0 (no Play names the nonce, so another one is the house's choice, made after it saw the client seed)` }];
+}
+
+/** The round is the address the reader gave as the player's (`player`; none given: nothing to check). */
+function checkPlayer(receipt, player) {
+  if (player === null || player === undefined || player === '') return [];
+  if (!isAddress(player)) return [{ check: 'player', why: `${JSON.stringify(player)} is not an address (0x and 40 hex digits)` }];
+  if (sameAddress(receipt?.address, player)) return [];
+  return [{ check: 'player', why: `the round is ${receipt?.address ?? '(no address)'}'s, not ${player}, the address given as the player's: a round moved to another address proves nothing about yours` }];
+}
+
+/** What a commit answer and a receipt each name for the round, where they differ (in words). */
+function differences(commit, receipt) {
+  const place = (answer) => {
+    const batch = answer.proofs?.batch;
+    return batch ? `batch ${batch.batch_id} index ${batch.index}` : 'none';
+  };
+  const lower = (value) => (typeof value === 'string' ? value.toLowerCase() : value);
+  const found = [];
+  const differ = (field, mine, theirs, same) => {
+    if (!same) found.push(`${field}: your commit answer ${mine}, the receipt ${theirs}`);
+  };
+  differ('round_id', commit.round_id, receipt.round_id, commit.round_id === receipt.round_id);
+  differ('address', commit.address, receipt.address, sameAddress(commit.address, receipt.address));
+  differ('commitment', commit.commitment, receipt.commitment, lower(commit.commitment) === lower(receipt.commitment));
+  differ('seed', place(commit), place(receipt), place(commit) === place(receipt));
+  return found;
+}
+
+/** Why a Commitment (`signed`) is not the signer's for `message` (a function: it may throw). */
+function commitmentProblem({ proofs, trust }, signed, message) {
+  try {
+    const expected = message();
+    if (expected.unsigned) return 'it carries no seed batch, so the house signed no Commitment';
+    return checkSignature(proofs, signed, { trust, primaryType: 'Commitment', message: expected });
+  } catch (error) {
+    return `it cannot be turned into a signed message: ${error.message}`;
+  }
+}
+
+/**
+ * A receipt against the commit answer its player holds (`POST /api/arcade/commit`): the same
+ * round id, address, commitment and place in a seed batch, or `[{check, why}]`. Two Commitments
+ * the signer signed for one round id that differ are `equivocation`, proof of a cheating house
+ * anyone can check (`evidence`: the signer and both signed objects); a differing receipt is
+ * otherwise `commit_answer`. `context`: `{proofs, trust}` (without them nothing is proven
+ * signed, and a difference is only `commit_answer`). For client libraries, and for verdicts
+ * (`judgeRound`'s `commit`).
+ */
+export function checkAgainstCommit(receipt, commitAnswer, context = {}) {
+  const isObject = (value) => typeof value === 'object' && value !== null;
+  if (!isObject(commitAnswer) || !isObject(receipt)) return [{ check: 'commit_answer', why: 'not a commit answer and a receipt (objects, as the arcade answers them)' }];
+  const differ = differences(commitAnswer, receipt);
+  if (differ.length === 0) return [];
+  const told = `the receipt is not the round of your commit answer: ${differ.join('; ')}`;
+  const { proofs, trust } = context;
+  if (!proofs || !trust || !isAddress(trust.signer)) return [{ check: 'commit_answer', why: `${told} (signatures not checked: no signature module or signer)` }];
+  const answered = commitmentProblem(context, commitAnswer.proofs?.commitment, () => expectedCommitMessage(proofs, commitAnswer));
+  if (answered) return [{ check: 'commit_answer', why: `${told} (the commit answer's own Commitment signature does not hold: ${answered})` }];
+  const received = commitmentProblem(context, receipt.proofs?.commitment, () => expectedMessages(proofs, receipt, trust.marks?.signed ?? null).commitment ?? { unsigned: true });
+  if (received || commitAnswer.round_id !== receipt.round_id) return [{ check: 'commit_answer', why: told }];
+  const evidence = { signer: trust.signer, round_id: receipt.round_id, commit_answer: commitAnswer.proofs.commitment, receipt: receipt.proofs.commitment };
+  return [{
+    check: 'equivocation',
+    why: `the house signed two Commitments for round ${receipt.round_id}, both by ${trust.signer}: ${differ.join('; ')}. One round takes one seed: the two signatures are proof, anyone can check, that the house changed the round after it committed`,
+    evidence,
+  }];
+}
+
 /** `{proven, unproven, failures}`: what the proofs say of a re-derived receipt. */
 function judgeProofs(context, receipt, from) {
   const { proofs, trust } = context;
@@ -136,13 +216,13 @@ function judgeProofs(context, receipt, from) {
   return { proven: checked.unproven === null, ...checked };
 }
 
-function reasonOf(verdict, { failures, unproven, receipt, trust }) {
+function reasonOf(verdict, { failures, unproven, receipt, trust, player }) {
   if (verdict === FAIL) return failures.map((f) => `${f.check}: ${f.why}`).join('; ');
   if (verdict === NOT_PROVEN) return unproven;
   const { batch_id: batchId, index } = receipt.proofs.batch;
   return `Re-derived by the wasm core; Commitment and Receipt signed by ${trust.signer}${trust.pinned ? ' (pinned)' : ''}; ` +
     `its seed is index ${index} of seed batch ${batchId}, whose root the same signer signed; ` +
-    `its play signed by its player ${receipt.address}, naming that commitment before the outcome existed.`;
+    `its play signed by its player ${receipt.address}${player ? ', the address you gave' : ''}, naming that commitment before the outcome existed.`;
 }
 
 /**
@@ -151,13 +231,17 @@ function reasonOf(verdict, { failures, unproven, receipt, trust }) {
  * batches (`signedBatches`). `asked`: the bet id that was asked for (the answer must be that
  * bet); `from`: FROM_HOUSE or FROM_READER. With `trustProblems: false` the trust's own
  * problems are left to the caller (the floor audit reports them once, not per round); `also`:
- * failures the caller found besides (the floor's comparison with the batch row).
- * Returns `{verdict, bet_id, signer, signer_pinned, check, failures, reason, unsigned,
- * unsigned_play, round, report}`: `unsigned` when the receipt carries no house proofs,
- * `unsigned_play` when it is not proven only because its player did not sign the play (every
- * house proof holding).
+ * failures the caller found besides (the floor's comparison with the batch row); `doubt`: why
+ * the caller holds the round unproven though every proof holds (the floor: a reused client
+ * seed). What the player holds, when given: `player`, their address (another fails `player`),
+ * and `commit`, their commit answer (`checkAgainstCommit`).
+ * Returns `{verdict, bet_id, signer, signer_pinned, player, check, failures, reason, unsigned,
+ * unsigned_play, doubted, proofs_hold, round, report}`: `unsigned` when the receipt carries no
+ * house proofs, `unsigned_play` when it is not proven only because its player did not sign the
+ * play (every house proof holding), `doubted` when only because of `doubt`, `proofs_hold` when
+ * every proof it carries holds (the house's and the player's Play), whatever else failed.
  */
-export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, trustProblems = true, also = [] } = {}) {
+export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, trustProblems = true, also = [], doubt = null, player = null, commit = null } = {}) {
   const { trust } = context;
   const failures = [];
   const betId = receipt?.bet_id ?? null;
@@ -167,20 +251,27 @@ export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, 
   if (trustProblems) failures.push(...(trust?.problems ?? []));
   const { report, round, why } = rederive(context.wasm, receipt);
   if (why) failures.push({ check: 'rederive', why });
+  failures.push(...checkNonce(receipt));
   const proof = judgeProofs(context, receipt ?? {}, from);
-  failures.push(...proof.failures, ...also);
-  const verdict = failures.length > 0 ? FAIL : proof.proven ? PASS : NOT_PROVEN;
+  failures.push(...proof.failures, ...also, ...checkPlayer(receipt, player));
+  if (commit !== null) failures.push(...checkAgainstCommit(receipt, commit, context));
+  const doubted = failures.length === 0 && proof.proven && doubt !== null;
+  const verdict = failures.length > 0 ? FAIL : proof.proven && !doubted ? PASS : NOT_PROVEN;
+  const unproven = doubted ? doubt : proof.unproven;
   return {
     verdict,
     // The bet asked about, when one was: an answer for another bet is that bet's failure.
     bet_id: asked ?? betId,
     signer: trust?.signer ?? null,
     signer_pinned: trust?.pinned ?? false,
+    player: player || null,
     check: failures[0]?.check ?? null,
     failures,
-    reason: reasonOf(verdict, { failures, unproven: proof.unproven, receipt, trust }),
+    reason: reasonOf(verdict, { failures, unproven, receipt, trust, player }),
     unsigned: isUnsigned(receipt?.proofs),
-    unsigned_play: verdict === NOT_PROVEN && proof.unproven === PLAY_UNSIGNED,
+    unsigned_play: verdict === NOT_PROVEN && unproven === PLAY_UNSIGNED,
+    doubted,
+    proofs_hold: proof.proven && proof.failures.length === 0,
     round,
     report,
   };
@@ -189,8 +280,8 @@ export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, 
 /** A verdict that no receipt could be judged for (the arcade's answer was refused). */
 export function refusedVerdict({ check, why, betId = null, trust = null }) {
   return {
-    verdict: FAIL, bet_id: betId, signer: trust?.signer ?? null, signer_pinned: trust?.pinned ?? false,
-    check, failures: [{ check, why }], reason: `${check}: ${why}`, unsigned: false, unsigned_play: false, round: null, report: null,
+    verdict: FAIL, bet_id: betId, signer: trust?.signer ?? null, signer_pinned: trust?.pinned ?? false, player: null,
+    check, failures: [{ check, why }], reason: `${check}: ${why}`, unsigned: false, unsigned_play: false, doubted: false, proofs_hold: false, round: null, report: null,
   };
 }
 
@@ -204,8 +295,9 @@ export function headline(verdict) {
 /** The checks a verdict failed, each once. */
 export const failedChecks = (verdict) => [...new Set(verdict.failures.map((f) => f.check))];
 
-/** Which bet and which signer the verdict is about, in words. */
+/** Which bet, which signer and (when given) which player the verdict is about, in words. */
 export function subject(verdict) {
   const signer = verdict.signer ? `${verdict.signer}${verdict.signer_pinned ? ' (pinned)' : ' (from the manifest, not pinned)'}` : 'none';
-  return `bet ${verdict.bet_id ?? '(none)'} · signer ${signer}`;
+  const player = verdict.player ? ` · player ${verdict.player} (yours, as given)` : '';
+  return `bet ${verdict.bet_id ?? '(none)'} · signer ${signer}${player}`;
 }

@@ -6,7 +6,7 @@
 import * as wasm from '../wasm/arcade.js';
 import { latestOnly, verifyBet, verifyReceipt } from './bet.mjs';
 import { startMonitor } from './monitor.js';
-import { pinned } from './pin.js';
+import { pinned, rememberPlayer, rememberedPlayer } from './pin.js';
 import { stepsOf } from './steps.js';
 import { FROM_READER, failedChecks, headline, judgeRound, refusedVerdict, subject } from './verdicts.mjs';
 import { core, modules, tone } from './verifier.js';
@@ -52,8 +52,16 @@ async function run(check) {
   show(outcome);
 }
 
-function byId(id) {
-  return run(async (signal) => verifyBet({ api: location.origin, betId: String(id), modules: await modules(), pin: await pinned(), signal }));
+/** Bet `id` by id; `player`, the reader's own address when they gave it, must own the round. */
+function byId(id, player = null) {
+  return run(async (signal) => verifyBet({ api: location.origin, betId: String(id), modules: await modules(), pin: await pinned(), signal, player }));
+}
+
+/** The by-id form: the address given is remembered for the next visit, and checked. */
+function byIdForm() {
+  const player = $('#player-address').value.trim();
+  rememberPlayer(player);
+  return byId($('#bet-id').value, player || null);
 }
 
 function pasted(text) {
@@ -164,7 +172,8 @@ async function main() {
   await core();
   const v = wasm.version();
   $('#wasm-version').textContent = `arcade-wasm ${v.package}, fairness v${v.fairness_version}`;
-  $('#panel-id').addEventListener('submit', (e) => { e.preventDefault(); byId($('#bet-id').value); });
+  $('#player-address').value = rememberedPlayer();
+  $('#panel-id').addEventListener('submit', (e) => { e.preventDefault(); byIdForm(); });
   $('#panel-receipt').addEventListener('submit', (e) => { e.preventDefault(); pasted($('#receipt').value); });
   $('#panel-hand').addEventListener('submit', (e) => { e.preventDefault(); byHand(); });
   $('#self-check').addEventListener('click', selfCheck);

@@ -41,7 +41,10 @@ function runningReturns(rounds) {
 
 function showCounts(report, signaturesChecked) {
   const box = $('#monitor-status');
-  const counts = { rounds: report.rounds, verified: report.verified, unsigned: report.unsigned, unsignedPlays: report.unsigned_plays, failed: report.failed, failures: report.failures_total, verdict: report.verdict };
+  const counts = {
+    rounds: report.rounds, verified: report.verified, unsigned: report.unsigned, unsignedPlays: report.unsigned_plays,
+    reusedClientSeeds: report.reused_client_seeds, failed: report.failed, failures: report.failures_total, verdict: report.verdict,
+  };
   Object.assign(box.dataset, { state: 'done', ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, String(v)])) });
   const stat = (label, value, cls) => {
     const cell = el('div', undefined, cls);
@@ -57,8 +60,11 @@ function showCounts(report, signaturesChecked) {
   const plays = report.unsigned_plays > 0
     ? `${report.unsigned_plays} round(s) were played without the player's Play signature: the house's signatures hold, but only the house says which commitment the player was shown. `
     : '';
+  const reused = report.reused_client_seeds > 0
+    ? `${report.reused_client_seeds} round(s) reuse a client seed their address played before (bets ${report.reused_client_seed_bets.slice(0, 10).join(', ')}${report.reused_client_seeds > 10 ? ', …' : ''}): the house knew it before it committed, so it could order its seeds. `
+    : '';
   $('#monitor-note').textContent = (signaturesChecked ? '' : 'Signatures were not checked: this server does not serve the proofs module (/wasm/arcade_proofs.js), so no round is proven. ') +
-    plays + `Signer ${report.signer ?? 'none'}${report.signer_pinned ? ' (pinned in this browser)' : ''}; bets ${report.window.after + 1}–${report.window.until}.`;
+    plays + reused + `Signer ${report.signer ?? 'none'}${report.signer_pinned ? ' (pinned in this browser)' : ''}; bets ${report.window.after + 1}–${report.window.until}.`;
 }
 
 function where(f) {

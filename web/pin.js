@@ -1,7 +1,8 @@
 // The signer this browser first saw, and the signed marks it first read, pinned in
 // localStorage for this arcade: every later verdict on the page and in the monitor is checked
 // against them, and a manifest that names another signer (or moves the marks) is said loudly,
-// with a button to trust the new one on purpose.
+// with a button to trust the new one on purpose. Also kept there: the reader's own address, as
+// they last gave it to check rounds by id against.
 import { fetchManifest } from './feed.mjs';
 import { sameAddress } from './trust.mjs';
 
@@ -85,4 +86,25 @@ export function pinned() {
     return pin;
   }).catch(() => stored() ?? {});
   return current;
+}
+
+const PLAYER_KEY = `arcade-verifier:player:${location.origin}`;
+
+/** The address the reader last gave as theirs ('' when none). */
+export function rememberedPlayer() {
+  try {
+    return localStorage.getItem(PLAYER_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Keeps the reader's address for their next visit ('' forgets it). */
+export function rememberPlayer(address) {
+  try {
+    if (address) localStorage.setItem(PLAYER_KEY, address);
+    else localStorage.removeItem(PLAYER_KEY);
+  } catch {
+    // Storage refused (private mode): kept in the field for this visit only.
+  }
 }

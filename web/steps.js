@@ -19,10 +19,11 @@ function mapping(game, u0) {
 
 const state = (ok) => (ok ? 'ok' : 'fail');
 
-/** The re-derivation's steps from the core's report. */
-function derivation(receipt, report) {
+/** The re-derivation's steps from the core's report (and the verdict's nonce check). */
+function derivation(receipt, report, verdict) {
   const t = report.trace;
   const ret = t.exact_return;
+  const nonce = verdict.failures.find((f) => f.check === 'nonce');
   return [
     {
       title: 'Commitment',
@@ -31,8 +32,9 @@ function derivation(receipt, report) {
     },
     {
       title: 'HMAC-SHA256',
-      detail: `key = server_seed = ${t.hmac_key}\nmessage = client_seed:nonce:0 = ${t.hmac_message}\ndigest (block 0) = ${t.block0}`,
-      state: 'ok',
+      detail: `key = server_seed = ${t.hmac_key}\nmessage = client_seed:nonce:0 = ${t.hmac_message}\ndigest (block 0) = ${t.block0}` +
+        (nonce ? `\n${nonce.why}` : ''),
+      state: nonce ? 'fail' : 'ok',
     },
     {
       title: 'Numbers from the digest',
@@ -58,23 +60,25 @@ function derivation(receipt, report) {
 
 const SIGNATURE_CHECKS = ['signer', 'marks', 'proofs', 'commitment_signature', 'receipt_signature'];
 const BATCH_CHECKS = ['batch', 'batch_signature', 'inclusion', 'batch_row'];
-const PLAY_CHECKS = ['play_signature'];
+// The player's own evidence: their Play signature, and (when given) their address and commit answer.
+const PLAY_CHECKS = ['play_signature', 'player', 'commit_answer', 'equivocation'];
 
 /**
- * A proof step: failed when one of `checks` failed, skipped when nothing was proven. The house's
- * steps (`house`) held when the round is not proven only because its player did not sign it.
+ * A proof step: failed when one of `checks` failed, held when every proof the receipt carries
+ * holds (whatever else failed: a nonce, the player's address), skipped when nothing was proven.
+ * The house's steps (`house`) held too when only the player's signature is missing.
  */
 function proofStep(title, verdict, checks, passed, { house = true } = {}) {
   const failed = verdict.failures.filter((f) => checks.includes(f.check));
   if (failed.length > 0) return { title, detail: failed.map((f) => f.why).join('\n'), state: 'fail' };
-  const held = verdict.verdict === 'pass' || (house && verdict.unsigned_play);
+  const held = verdict.verdict === 'pass' || verdict.proofs_hold || (house && verdict.unsigned_play);
   if (!held) return { title, detail: `not proven: ${verdict.unsigned ? 'the receipt carries no proofs' : verdict.reason}`, state: 'skip' };
   return { title, detail: passed, state: 'ok' };
 }
 
 /** Every step of a verdict (`receipt` the receipt judged, null when none came). */
 export function stepsOf(receipt, verdict) {
-  const steps = receipt && verdict.report ? derivation(receipt, verdict.report) : [];
+  const steps = receipt && verdict.report ? derivation(receipt, verdict.report, verdict) : [];
   if (!receipt) return steps;
   const batch = receipt.proofs?.batch;
   steps.push(
@@ -83,7 +87,7 @@ export function stepsOf(receipt, verdict) {
     proofStep('Seed fixed in advance', verdict, BATCH_CHECKS,
       batch ? `commitment ${receipt.commitment} is leaf ${batch.index} of seed batch ${batch.batch_id} (${batch.size} seeds), whose root the same signer signed before play` : ''),
     proofStep('Signed by the player', verdict, PLAY_CHECKS,
-      `the Play signed by ${receipt.address}, the round's owner, before the outcome existed: commitment ${receipt.commitment}, ` +
+      `the Play signed by ${receipt.address}, the round's owner${verdict.player ? ' (the address you gave)' : ''}, before the outcome existed: commitment ${receipt.commitment}, ` +
       `client seed ${JSON.stringify(receipt.client_seed)}, the call and wager ${receipt.wager}; no seed picked afterwards matches it`,
       { house: false }),
   );

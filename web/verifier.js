@@ -6,7 +6,9 @@
 //
 //   the snippet GET /api/arcade/embed answers (every file pinned by its hash), then
 //   <arcade-verifier bet-id="42" api="https://ARCADE" signer="0x…"></arcade-verifier>
+//   <arcade-verifier bet-id="42" api="https://ARCADE" signer="0x…" player="0x…yours"></arcade-verifier>
 //   <arcade-verifier receipt='{"game":"dice",...}'></arcade-verifier>
+// `player`: the reader's own address; given, a round of another address fails (`player`).
 import * as arcade from '../wasm/arcade.js';
 import { latestOnly, verifyBet, verifyReceipt } from './bet.mjs';
 import { arcadeBase, fairnessCore, proofsCore } from './cores.js';
@@ -50,7 +52,7 @@ const STYLE = `
 const MARK = { ok: '✔', fail: '✘', skip: '–' };
 
 class ArcadeVerifier extends HTMLElement {
-  static observedAttributes = ['bet-id', 'api', 'receipt', 'signer'];
+  static observedAttributes = ['bet-id', 'api', 'receipt', 'signer', 'player'];
 
   constructor() {
     super();
@@ -76,7 +78,10 @@ class ArcadeVerifier extends HTMLElement {
     this.render({ verdict: 'checking', reason: 'Checking…', bet_id: null, signer: null }, []);
     let outcome;
     try {
-      const options = { api: this.api(), modules: await modules(), pin: { signer: this.getAttribute('signer') || null }, signal: check.signal };
+      const options = {
+        api: this.api(), modules: await modules(), pin: { signer: this.getAttribute('signer') || null },
+        player: this.getAttribute('player') || null, signal: check.signal,
+      };
       outcome = this.hasAttribute('receipt')
         ? await verifyReceipt({ ...options, receipt: this.getAttribute('receipt') })
         : await verifyBet({ ...options, betId: this.getAttribute('bet-id') });

@@ -3,7 +3,7 @@
 // <arcade-verifier> element. A case that does not concern a verifier (the element verifying one
 // honest bet while the feed repeats a page) must leave it passing that honest bet.
 // `expect[verifier]`: `{verdict, checks}`; checks are the failed checks that must be named.
-import { onPaths, reseeded, resign, resignReceipt, signed, stripped } from './liar.mjs';
+import { onPaths, renonced, reseeded, resign, resignReceipt, signed, stripped } from './liar.mjs';
 import { reseedCases } from './reseeds.mjs';
 
 export const VERIFIERS = ['audit', 'monitor', 'page', 'element'];
@@ -30,12 +30,28 @@ const fail = (...checks) => ({ verdict: 'fail', checks });
 const all = (expect) => Object.fromEntries(VERIFIERS.map((v) => [v, expect]));
 
 /**
+ * The first won round of `receipts` settled again at the first nonce (1, 2, …) at which it
+ * loses, its Receipt signed again by `house`: `{bet, receipt}`.
+ */
+async function lostAtAnotherNonce(receipts, house, marks) {
+  for (const won of receipts.filter((r) => r.payout > 0)) {
+    for (let nonce = 1; nonce <= 64; nonce++) {
+      const moved = renonced(won, nonce);
+      if (moved.payout === 0) return { bet: won.bet_id, receipt: await resignReceipt(house, moved, marks) };
+    }
+  }
+  throw new Error('no won round loses at another nonce');
+}
+
+/**
  * The cases over a played floor: `receipts` (the honest ones, in bet order), `manifest` (the
  * honest one), `house` (a viem account with the house's key), `attacker` (another key),
- * `upstream` (the real arcade) and `secret` (its seeds secret, which the house knows).
- * Each: `{name, title, lie, expect, bet (the bet the page and the element verify), ...}`.
+ * `puppet` (a key the house holds, posing as a player), `upstream` (the real arcade) and
+ * `secret` (its seeds secret, which the house knows). Each: `{name, title, lie, expect, bet
+ * (the bet the page and the element verify), only (the audit's only failed checks), player
+ * (the address the page and the element are given as the player's), ...}`.
  */
-export async function lyingCases({ receipts, manifest, house, attacker, upstream, secret }) {
+export async function lyingCases({ receipts, manifest, house, attacker, puppet, upstream, secret }) {
   const n = receipts.length;
   const at = (f) => receipts[Math.floor(f * n)];
   const byBet = new Map(receipts.map((r) => [r.bet_id, r]));
@@ -73,8 +89,10 @@ export async function lyingCases({ receipts, manifest, house, attacker, upstream
   const page = (p, f) => ({ ...p, receipts: p.receipts.map(f) });
   // 10, 11. A seed picked after the client seed, proven by proofs the house signs again: only
   // the player's Play signature, naming the commitment they were shown, gives it away.
-  const reseeds = (await reseedCases({ receipts, manifest, house, upstream, secret }))
-    .map((c) => ({ ...c, expect: all(fail('play_signature')) }));
+  const reseeds = await reseedCases({ receipts, manifest, house, puppet, upstream, secret });
+  // 12. The nonce picked after the client seed: nothing the player signed names it.
+  const renonce = await lostAtAnotherNonce(receipts.slice(Math.floor(0.8 * n)), house, manifest.signed_marks);
+  const swapNonce = (r) => (r.bet_id === renonce.bet ? renonce.receipt : r);
   return [
     {
       name: '1', title: 'proofs stripped from rounds after the signed mark', bet: strippedBet, below: at(0.1).bet_id,
@@ -151,6 +169,11 @@ export async function lyingCases({ receipts, manifest, house, attacker, upstream
       expect: { audit: fail('feed_paging'), monitor: fail('feed_paging'), page: pass, element: pass }, inBand: true,
     },
     ...reseeds,
+    {
+      name: '12', title: 'the nonce changed after the client seed (the house re-signs the Receipt, keeps seed, commitment and the player\'s Play)', bet: renonce.bet,
+      lie: { rewrite: onPaths({ feed: (p) => page(p, swapNonce), verify: (r) => swapNonce(r) }) },
+      expect: all(fail('nonce')), victims: [renonce.bet], only: ['nonce'],
+    },
   ];
 }
 

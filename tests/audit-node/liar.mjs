@@ -64,11 +64,21 @@ export async function resignReceipt(account, receipt, marks = null) {
   };
 }
 
+/** The round settled again from `seed` at `nonce`: re-derived, its commitment too. */
+function settled(receipt, seed, nonce) {
+  const derive = { coinflip: wasm.deriveCoinflip, dice: wasm.deriveDice, roulette: wasm.deriveRoulette }[receipt.game];
+  const d = derive({ server_seed: seed, client_seed: receipt.client_seed, nonce, wager: receipt.wager, params: receipt.params });
+  return { ...receipt, server_seed: seed, nonce, commitment: d.commitment, result: d.result, won: d.won, payout: d.payout, profit: d.profit };
+}
+
 /** The round settled again from a seed picked afterwards: re-derived, its commitment too. */
 export function reseeded(receipt, seed = randomBytes(32).toString('hex')) {
-  const derive = { coinflip: wasm.deriveCoinflip, dice: wasm.deriveDice, roulette: wasm.deriveRoulette }[receipt.game];
-  const d = derive({ server_seed: seed, client_seed: receipt.client_seed, nonce: receipt.nonce, wager: receipt.wager, params: receipt.params });
-  return { ...receipt, server_seed: seed, commitment: d.commitment, result: d.result, won: d.won, payout: d.payout, profit: d.profit };
+  return settled(receipt, seed, receipt.nonce);
+}
+
+/** The round settled again at another nonce, picked afterwards: its seed and commitment kept. */
+export function renonced(receipt, nonce) {
+  return settled(receipt, receipt.server_seed, nonce);
 }
 
 export const stripped = (receipt) => ({ ...receipt, proofs: { batch: null, commitment: null, receipt: null } });

@@ -7,7 +7,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { signedCall, signingDomain } from './play.mjs';
+import { freshClientSeed, signedCall, signingDomain } from './play.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const wasm = createRequire(import.meta.url)(process.env.ARCADE_WASM ?? join(root, 'wasm', 'pkg-node', 'arcade.js'));
@@ -56,15 +56,17 @@ export async function playKnowingTheSeeds(baseUrl, { secret, account, coinflips,
     const commit = await api(baseUrl, '/api/arcade/commit', { address: account.address, signature });
     const seed = await seedFor(commit);
     if (i < coinflips) {
-      const clientSeed = `lucky-${i}`;
+      const clientSeed = freshClientSeed();
       const landed = wasm.deriveCoinflip({ server_seed: seed, client_seed: clientSeed, wager: 1, params: { call: 'heads' } }).result.outcome;
       receipts.push(await play('flip', commit, { round_id: commit.round_id, client_seed: clientSeed, wager: 1, call: landed }));
       continue;
     }
     const params = { target: 50, direction: i % 2 ? 'under' : 'over' };
+    // Ground from a fresh random seed: the grinding needs many tries, never a seed used before.
+    const base = freshClientSeed();
     let clientSeed;
     for (let k = 0; ; k++) {
-      clientSeed = `low-${i}-${k}`;
+      clientSeed = `${base}-${k}`;
       if (wasm.deriveDice({ server_seed: seed, client_seed: clientSeed, wager: 1, params }).result.roll_hundredths < 500) break;
     }
     receipts.push(await play('dice', commit, { round_id: commit.round_id, client_seed: clientSeed, wager: 1, ...params }));

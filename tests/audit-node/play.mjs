@@ -2,6 +2,7 @@
 // data built by the signature module's playTypedData from the commit answer and the call, in the
 // house's signing domain, signed with the player's viem account. Shared by the audit and the
 // browser suites (each brings its viem); the signature module comes from the checkout.
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -10,6 +11,12 @@ const proofs = createRequire(import.meta.url)(process.env.ARCADE_PROOFS ?? join(
 
 /** The receipts' name of each game's endpoint. */
 const GAMES = { flip: 'coinflip', dice: 'dice', roulette: 'roulette' };
+
+/**
+ * A client seed the house cannot know before the commit: 16 fresh random bytes, never reused
+ * (a seed it saw before lets it hand out only indices that lose against it: docs/proofs.md).
+ */
+export const freshClientSeed = () => randomBytes(16).toString('hex');
 
 /** The house's signing domain, as the manifest at `baseUrl` publishes it. */
 export async function signingDomain(baseUrl) {

@@ -1,9 +1,9 @@
 // Signed players playing many rounds quickly over REST: each claims the free chips, signs its
 // auth statement once, then commits and plays 1-chip rounds of every game and many calls, each
-// play signed (its Play: the commitment it was shown and the call). `newAccount` makes a signer
+// play signed (its Play: the commitment it was shown and the call) with a fresh random client seed. `newAccount` makes a signer
 // (a viem account: `address`, `signMessage`, `signTypedData`), so each test package brings its
 // own viem.
-import { signedCall, signingDomain } from './play.mjs';
+import { freshClientSeed, signedCall, signingDomain } from './play.mjs';
 
 const BETS = ['straight', 'red', 'black', 'odd', 'even', 'low', 'high', 'dozen1', 'dozen2', 'dozen3', 'column1', 'column2', 'column3'];
 
@@ -36,7 +36,7 @@ async function player(baseUrl, rounds, offset, newAccount, domain) {
     const { game, body } = callFor(offset + i);
     try {
       const commit = await api(baseUrl, '/api/arcade/commit', { address: account.address, signature });
-      const call = { round_id: commit.round_id, client_seed: `audit-${offset + i}`, wager: 1, ...body };
+      const call = { round_id: commit.round_id, client_seed: freshClientSeed(), wager: 1, ...body };
       receipts.push(await api(baseUrl, `/api/arcade/${game}`, await signedCall(account, { commit, domain, game, body: call })));
     } catch (error) {
       if (error.code === 'insufficient_chips') break;

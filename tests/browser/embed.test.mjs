@@ -16,7 +16,7 @@ import { chromium } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { startServer } from '../api-node/server.mjs';
-import { signedCall, signingDomain } from '../audit-node/play.mjs';
+import { freshClientSeed, signedCall, signingDomain } from '../audit-node/play.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shots = join(root, 'tests', 'output', 'browser');
@@ -70,7 +70,7 @@ async function playARound() {
   const signature = await account.signMessage({ message: statement });
   const commit = await api('/api/arcade/commit', { address: account.address, signature });
   // The play signed, as a player who wants it proven signs it (docs/proofs.md, "Play").
-  const body = { round_id: commit.round_id, client_seed: 'embed-test', wager: 3, target: 50, direction: 'under' };
+  const body = { round_id: commit.round_id, client_seed: freshClientSeed(), wager: 3, target: 50, direction: 'under' };
   const played = await api('/api/arcade/dice', await signedCall(account, { commit, domain: await signingDomain(server.baseUrl), game: 'dice', body }));
   return played.bet_id;
 }

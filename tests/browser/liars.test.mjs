@@ -37,13 +37,14 @@ let receipts;
 let signer;
 const cells = [];
 
-/** A second origin embedding the element: `/?bet=…&signer=…` or `/?receipt=<JSON>`. */
+/** A second origin embedding the element: `/?bet=…&signer=…[&player=…]` or `/?receipt=<JSON>`. */
 async function embeddingSite() {
   const http = createServer((req, res) => {
     const q = new URL(req.url, 'http://site').searchParams;
+    const player = q.has('player') ? ` player="${q.get('player')}"` : '';
     const attrs = q.has('receipt')
       ? `receipt='${q.get('receipt').replaceAll("'", '&#39;')}'`
-      : `bet-id="${q.get('bet')}" api="${liar.url}" signer="${q.get('signer')}"`;
+      : `bet-id="${q.get('bet')}" api="${liar.url}" signer="${q.get('signer')}"${player}`;
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><meta charset="utf-8"><title>A third-party site</title>
 <script type="module" src="${liar.url}/web/verifier.js"></script>
 <arcade-verifier id="v" ${attrs}></arcade-verifier>`);
@@ -63,7 +64,7 @@ before(async () => {
   signer = manifest.signer;
   cases = await lyingCases({
     receipts, manifest, house: privateKeyToAccount(houseKey), attacker: privateKeyToAccount(generatePrivateKey()),
-    upstream: server.baseUrl, secret: seedsSecret,
+    puppet: privateKeyToAccount(generatePrivateKey()), upstream: server.baseUrl, secret: seedsSecret,
   });
   liar = await startLiar(server.baseUrl);
   site = await embeddingSite();
@@ -104,7 +105,9 @@ async function pinnedPage() {
   return { context, page };
 }
 
-async function verifyOnPage(page, betId) {
+/** Bet `betId` verified on the page by id; `player`, when given, typed in "your address" first. */
+async function verifyOnPage(page, betId, player = null) {
+  if (player !== null) await page.fill('#player-address', player);
   await page.fill('#bet-id', String(betId));
   await page.click('#panel-id button[type="submit"]');
   await page.waitForSelector(`#result [data-verdict][data-bet-id="${betId}"], #result [data-verdict]:not([data-bet-id])`);
@@ -146,16 +149,21 @@ function record(c, verifier, seen, expected) {
   cells.push({ case: c.name, title: c.title, verifier, observed: { verdict: seen.verdict, checks: seen.checks }, expected });
 }
 
-for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11']) {
+for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11', '12', '13', '13a']) {
   test(`case ${name}: the monitor, the page by id and the element`, async () => {
     const c = cases.find((x) => x.name === name);
     const { context, page } = await pinnedPage();
     liar.use(c.lie);
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
-    const onPage = name === '8' ? await askTwiceOnPage(page, c.earlier, c.bet) : await verifyOnPage(page, c.bet);
+    const onPage = name === '8' ? await askTwiceOnPage(page, c.earlier, c.bet) : await verifyOnPage(page, c.bet, c.player ?? null);
     record(c, 'page', onPage, c.expect.page);
+    const anyone = { name: `${name}b`, title: `as ${name}, checked by id without the player's address (a third party)` };
+    const unchecked = { verdict: 'pass', checks: [] };
+    if (name === '13') record(anyone, 'page', await verifyOnPage(page, c.bet, ''), unchecked);
     if (name === '8') assert.equal(onPage.betId, String(c.bet), 'the later bet\'s verdict stays');
+    // The step that shows the HMAC input says which nonce, and why it fails.
+    if (name === '12') assert.match(onPage.text, /✘ HMAC-SHA256[\s\S]*arcade rounds use nonce 0/);
     if (name === '1') {
       const below = await verifyOnPage(page, c.below);
       // The page pinned the marks it saw first (the real ones: every bet of this floor signed),
@@ -175,8 +183,9 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11
 
     const query = { bet: name === '8' ? c.earlier : c.bet, signer };
     const change = name === '8' ? `document.querySelector('#v').setAttribute('bet-id', '${c.bet}')` : null;
-    const element = await elementVerdict(query, change);
+    const element = await elementVerdict(c.player ? { ...query, player: c.player } : query, change);
     record(c, 'element', element, c.expect.element);
+    if (name === '13') record(anyone, 'element', await elementVerdict(query), unchecked);
 
     for (const [verifier, seen] of [['page', onPage], ['monitor', monitor], ['element', element]]) {
       assert.ok(matches(seen, c.expect[verifier]), `case ${name} (${c.title}): the ${verifier} says ${cell(seen)}, expected ${cell(c.expect[verifier])}${seen.text ? `\n${seen.text}` : ''}`);

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { startServer } from '../api-node/server.mjs';
-import { signedCall, signingDomain } from '../audit-node/play.mjs';
+import { freshClientSeed, signedCall, signingDomain } from '../audit-node/play.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shots = join(root, 'tests', 'output', 'browser');
@@ -22,14 +22,18 @@ mkdirSync(shots, { recursive: true });
 let server;
 let browser;
 let betId;
+let owner;
 before(async () => {
   process.env.ARCADE__WEB__WASM_DIR = join(root, 'wasm', 'pkg-web');
+  // The suite loads the whole page (some 30 requests) many times within seconds from one
+  // address, as no reader does; the limits have their own tests in the API suite.
+  process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
   server = await startServer();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  betId = await playARound();
+  ({ bet_id: betId, address: owner } = await playARound());
   await serveTheFirstScreenOnce();
 });
 after(async () => {
@@ -45,16 +49,16 @@ async function api(path, body) {
   return response.json();
 }
 
-/** A roulette round; its play signed by the player (docs/proofs.md, "Play") unless `sign` is false. */
+/** A roulette round (its receipt); its play signed by the player (docs/proofs.md, "Play") unless `sign` is false. */
 async function playARound({ sign = true } = {}) {
   const account = privateKeyToAccount(generatePrivateKey());
   await api('/api/arcade/free', { address: account.address });
   const { statement } = await api(`/api/arcade/auth-statement/${account.address}`);
   const signature = await account.signMessage({ message: statement });
   const commit = await api('/api/arcade/commit', { address: account.address, signature });
-  const body = { round_id: commit.round_id, client_seed: 'browser-test-7', wager: 5, bet: 'red' };
+  const body = { round_id: commit.round_id, client_seed: freshClientSeed(), wager: 5, bet: 'red' };
   const call = sign ? await signedCall(account, { commit, domain: await signingDomain(server.baseUrl), game: 'roulette', body }) : body;
-  return (await api('/api/arcade/roulette', call)).bet_id;
+  return api('/api/arcade/roulette', call);
 }
 
 // The server compresses each file once, in the background when it starts; a fresh debug
@@ -142,7 +146,7 @@ test('a round played over the API verifies on the page by id, every step shown',
 });
 
 test('a round played without the player\'s Play signature is "consistent, not proven", the house\'s proofs shown holding', async () => {
-  const unsigned = await playARound({ sign: false });
+  const { bet_id: unsigned } = await playARound({ sign: false });
   const page = await openPage();
   await page.fill('#bet-id', String(unsigned));
   await page.click('#panel-id button[type="submit"]');
@@ -156,6 +160,35 @@ test('a round played without the player\'s Play signature is "consistent, not pr
   assert.ok(steps.slice(0, 7).every((s) => s.startsWith('✔')), steps.join('\n'));
   assert.match(steps[7], /^– Signed by the player/);
   await page.screenshot({ path: join(shots, 'play-not-signed.png'), fullPage: true });
+  await page.close();
+});
+
+test('given "your address", the page checks the round is yours, and remembers the address on the next visit', async () => {
+  const page = await openPage();
+  const ask = async () => {
+    await page.fill('#bet-id', String(betId));
+    await page.click('#panel-id button[type="submit"]');
+    return page.waitForSelector(`#result[data-state="done"] [data-verdict][data-bet-id="${betId}"]`);
+  };
+  await page.fill('#player-address', owner.toLowerCase());
+  const mine = await ask();
+  assert.equal(await mine.getAttribute('data-verdict'), 'pass', await mine.textContent());
+  assert.match(await mine.textContent(), new RegExp(`player ${owner.toLowerCase()} \\(yours, as given\\)`));
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.inputValue('#player-address'), owner.toLowerCase(), 'remembered in this browser');
+  // Someone else's address: the round is not theirs, whatever its proofs say.
+  const other = privateKeyToAccount(generatePrivateKey()).address;
+  await page.fill('#player-address', other);
+  const theirs = await ask();
+  assert.equal(await theirs.getAttribute('data-verdict'), 'fail');
+  assert.equal(await theirs.getAttribute('data-checks'), 'player');
+  assert.match(await theirs.textContent(), new RegExp(`FAIL: player[\\s\\S]*the round is ${owner}'s, not ${other}`));
+  // Every proof holds: what fails is the player's own step.
+  const steps = await page.$$eval('#result li', (items) => items.map((i) => i.textContent));
+  assert.ok(steps.slice(0, 7).every((step) => step.startsWith('✔')), steps.join('\n'));
+  assert.match(steps[7], /^✘ Signed by the player[\s\S]*not 0x/);
+  await page.screenshot({ path: join(shots, 'not-your-round.png'), fullPage: true });
   await page.close();
 });
 
