@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use alloy::signers::SignerSync;
-use arcade_core::wire::{CallParams, ReceiptInput};
+use arcade_core::wire::ReceiptInput;
 use arcade_core::{Call, Receipt};
 use tokio_util::sync::CancellationToken;
 
@@ -180,16 +180,14 @@ impl Run {
         let chain_id = round.proofs.commitment.typed_data.domain["chainId"]
             .as_u64()
             .ok_or_else(unsignable)?;
-        let params = serde_json::to_value(CallParams(call)).map_err(|_| unsignable())?;
         let fields = PlayFields {
             round_id: &round.round_id,
             player: &round.address,
             commitment: &round.commitment,
-            game: call.game().as_str(),
             client_seed,
             wager,
         };
-        let message = PlayMessage::of(fields, &params).ok_or_else(unsignable)?;
+        let message = PlayMessage::of(fields, call);
         let digest = play::hash(&signing_domain(chain_id), &message).ok_or_else(unsignable)?;
         let signed = self
             .agent

@@ -1,6 +1,7 @@
 //! The one-line summary each tool result comes with (beside the structured content), read
 //! from the service's own result types.
 
+use arcade_core::Game;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -63,14 +64,15 @@ impl Summary for Played {
     fn summary(&self) -> String {
         let receipt = &self.receipt;
         let result = &receipt.result;
-        let outcome = match receipt.game.as_str() {
-            "coinflip" => format!("outcome {}", plain(&result["outcome"])),
-            "dice" => format!("roll {}", plain(&result["roll"])),
-            _ => format!(
+        let outcome = match Game::parse(&receipt.game) {
+            Some(Game::Coinflip) => format!("outcome {}", plain(&result["outcome"])),
+            Some(Game::Dice) => format!("roll {}", plain(&result["roll"])),
+            Some(Game::Roulette) => format!(
                 "pocket {} {}",
                 plain(&result["pocket"]),
                 plain(&result["color"])
             ),
+            None => format!("game {}", receipt.game),
         };
         let verdict = if receipt.won { "won" } else { "lost" };
         let replayed = if self.replayed {

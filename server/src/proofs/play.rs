@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use alloy::primitives::{Address, B256, Signature, U256};
 use alloy::sol;
 use alloy::sol_types::{Eip712Domain, SolStruct};
+use arcade_core::Call;
 use serde_json::json;
 use serde_json::value::RawValue;
 
@@ -49,37 +50,6 @@ pub struct PlayMessage<'a> {
     pub wager: i64,
 }
 
-/// A call as `Receipt` and `Play` sign it (`docs/proofs.md`), from the call's parameters as a
-/// receipt shows them.
-pub struct SignedCall<'a> {
-    /// coinflip's call, dice's direction, roulette's bet.
-    pub call: &'a str,
-    /// dice's target; 0 otherwise.
-    pub target: i64,
-    /// roulette's number, if any.
-    pub number: Option<i64>,
-}
-
-pub fn signed_call<'a>(game: &str, params: &'a serde_json::Value) -> Option<SignedCall<'a>> {
-    Some(match game {
-        "coinflip" => SignedCall {
-            call: params["call"].as_str()?,
-            target: 0,
-            number: None,
-        },
-        "dice" => SignedCall {
-            call: params["direction"].as_str()?,
-            target: params["target"].as_i64()?,
-            number: None,
-        },
-        _ => SignedCall {
-            call: params["bet"].as_str()?,
-            target: 0,
-            number: params["number"].as_i64(),
-        },
-    })
-}
-
 /// The fields of a play that `Play` signs besides the call.
 #[derive(Debug, Clone, Copy)]
 pub struct PlayFields<'a> {
@@ -88,31 +58,25 @@ pub struct PlayFields<'a> {
     pub player: &'a str,
     /// 64 hex.
     pub commitment: &'a str,
-    pub game: &'a str,
     pub client_seed: &'a str,
     pub wager: i64,
 }
 
 impl<'a> PlayMessage<'a> {
-    /// The play of `fields` with the call `params` (as a receipt shows them; `None` when they
-    /// do not name a call of the game).
-    pub fn of(fields: PlayFields<'a>, params: &'a serde_json::Value) -> Option<Self> {
-        let SignedCall {
-            call,
-            target,
-            number,
-        } = signed_call(fields.game, params)?;
-        Some(Self {
+    /// The play of `fields` with `call`, its call fields as the core signs them.
+    pub fn of(fields: PlayFields<'a>, call: &Call) -> Self {
+        let signed = call.signed();
+        Self {
             round_id: fields.round_id,
             player: fields.player,
             commitment: fields.commitment,
-            game: fields.game,
+            game: call.game().as_str(),
             client_seed: fields.client_seed,
-            call,
-            target,
-            number,
+            call: signed.call,
+            target: i64::try_from(signed.target).unwrap_or(i64::MAX),
+            number: signed.number.map(i64::from),
             wager: fields.wager,
-        })
+        }
     }
 }
 

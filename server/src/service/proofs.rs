@@ -8,7 +8,8 @@ use alloy::primitives::B256;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
-use arcade_core::wire::CallParams;
+use arcade_core::wire::ParamsInput;
+use arcade_core::{Call, ClientSeed, Game, Round, ServerSeed};
 
 use super::Arcade;
 use super::play::Play;
@@ -16,7 +17,7 @@ use super::receipts::BetReceipt;
 use super::signed_marks::SignedMarks;
 use crate::address;
 use crate::error::ApiError;
-use crate::proofs::play::{self, PlayFields, PlayMessage, SignedCall, signed_call};
+use crate::proofs::play::{self, PlayFields, PlayMessage};
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
 use crate::proofs::{hashes, sign_all};
 use crate::store::entities::round;
@@ -99,7 +100,7 @@ impl Arcade {
 
     /// The `Play` a receipt's player signed, rebuilt from the receipt's fields.
     fn play_typed(&self, receipt: &BetReceipt) -> Option<TypedData> {
-        let message = PlayMessage::of(receipt.into(), &receipt.params)?;
+        let message = PlayMessage::of(receipt.into(), &receipt_call(receipt)?);
         Some(play::typed_data(&self.seeds.signer.domain(), &message))
     }
 
@@ -111,17 +112,14 @@ impl Arcade {
         play: &Play,
         signature: &str,
     ) -> Result<String, ApiError> {
-        let params = serde_json::to_value(CallParams(&play.call)).map_err(ApiError::internal)?;
         let played = PlayFields {
             round_id: &round.id,
             player: &address::display_key(&round.address),
             commitment: &round.commitment,
-            game: play.call.game().as_str(),
             client_seed: &play.client_seed,
             wager: i64::try_from(play.wager).unwrap_or(i64::MAX),
         };
-        let message = PlayMessage::of(played, &params)
-            .ok_or_else(|| ApiError::internal(UnsignableCall(params.to_string())))?;
+        let message = PlayMessage::of(played, &play.call);
         let owner = address::parse(&round.address)
             .ok_or_else(|| ApiError::internal(UnsignableCall(round.address.clone())))?;
         let domain = self.seeds.signer.eip712_domain();
@@ -220,29 +218,22 @@ fn receipt_message<'a>(
     round: &round::Model,
     marks: &SignedMarks,
 ) -> Option<ReceiptMessage<'a>> {
-    let result = &receipt.result;
-    let SignedCall {
-        call,
-        target,
-        number,
-    } = signed_call(&receipt.game, &receipt.params)?;
-    let outcome = match receipt.game.as_str() {
-        "coinflip" => i64::from(result["outcome"] == "heads"),
-        "dice" => result["roll_hundredths"].as_i64()?,
-        _ => result["pocket"].as_i64()?,
-    };
+    let server_seed = receipt.server_seed.as_deref()?;
+    let call = receipt_call(receipt)?;
+    let signed = call.signed();
+    let outcome = derived_outcome(receipt, server_seed, call)?;
     let message = ReceiptMessage {
         round_id: &receipt.round_id,
         bet_id: receipt.bet_id,
         player: &receipt.address,
         game: &receipt.game,
         commitment: &receipt.commitment,
-        server_seed: receipt.server_seed.as_deref()?,
+        server_seed,
         client_seed: &receipt.client_seed,
         nonce: receipt.nonce,
-        call,
-        target,
-        number,
+        call: signed.call,
+        target: i64::try_from(signed.target).ok()?,
+        number: signed.number.map(i64::from),
         wager: receipt.wager,
         outcome,
         won: receipt.won,
@@ -267,11 +258,31 @@ impl<'a> From<&'a BetReceipt> for PlayFields<'a> {
             round_id: &receipt.round_id,
             player: &receipt.address,
             commitment: &receipt.commitment,
-            game: &receipt.game,
             client_seed: &receipt.client_seed,
             wager: receipt.wager,
         }
     }
+}
+
+/// A receipt's call, read by its own game (`None` for a game or parameters the core does not
+/// know: a store defect).
+fn receipt_call(receipt: &BetReceipt) -> Option<Call> {
+    let game = Game::parse(&receipt.game)?;
+    let params: ParamsInput = serde_json::from_value(receipt.params.clone()).ok()?;
+    params.to_call(game).ok()
+}
+
+/// The `outcome` a receipt signs: its game's, as the core derives it from the round's seeds.
+fn derived_outcome(receipt: &BetReceipt, server_seed: &str, call: Call) -> Option<i64> {
+    let round = Round::new(
+        ServerSeed::parse(server_seed).ok()?,
+        ClientSeed::parse(&receipt.client_seed).ok()?,
+        u64::try_from(receipt.nonce).ok()?,
+        call,
+        u64::try_from(receipt.wager).ok()?,
+    )
+    .ok()?;
+    i64::try_from(round.settle().result.signed_outcome()).ok()
 }
 
 /// A call or address the server itself stored that `Play` cannot name (a defect).
