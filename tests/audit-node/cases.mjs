@@ -93,6 +93,10 @@ export async function lyingCases({ receipts, manifest, house, attacker, puppet, 
   // 12. The nonce picked after the client seed: nothing the player signed names it.
   const renonce = await lostAtAnotherNonce(receipts.slice(Math.floor(0.8 * n)), house, manifest.signed_marks);
   const swapNonce = (r) => (r.bet_id === renonce.bet ? renonce.receipt : r);
+  // 14. A receipt's game renamed to one the core does not know: refused by name, never read as
+  // another game's (nor counted in the statistics).
+  const renamedBet = at(0.6).bet_id;
+  const rename = (r) => (r.bet_id === renamedBet ? { ...r, game: 'limbo' } : r);
   return [
     {
       name: '1', title: 'proofs stripped from rounds after the signed mark', bet: strippedBet, below: at(0.1).bet_id,
@@ -173,6 +177,11 @@ export async function lyingCases({ receipts, manifest, house, attacker, puppet, 
       name: '12', title: 'the nonce changed after the client seed (the house re-signs the Receipt, keeps seed, commitment and the player\'s Play)', bet: renonce.bet,
       lie: { rewrite: onPaths({ feed: (p) => page(p, swapNonce), verify: (r) => swapNonce(r) }) },
       expect: all(fail('nonce')), victims: [renonce.bet], only: ['nonce'],
+    },
+    {
+      name: '14', title: 'a receipt whose game is renamed to one no verifier knows (limbo)', bet: renamedBet,
+      lie: { rewrite: onPaths({ feed: (p) => page(p, rename), verify: (r) => rename(r) }) },
+      expect: all(fail('game')), victims: [renamedBet],
     },
   ];
 }

@@ -88,7 +88,7 @@ test('behind the proxy telling no lie, the audit passes (exit 0)', async () => {
   assert.equal(run.report.rounds, 360);
 });
 
-for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11', '12', '13', '13a']) {
+for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11', '12', '13', '13a', '14']) {
   test(`case ${name}: the audit's verdict`, async () => {
     const c = cases.find((x) => x.name === name);
     liar.use(c.lie);
@@ -115,6 +115,13 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11
     if (c.inBand) {
       assert.deepEqual(run.report.stats_problems, [], 'the rigged feed keeps its statistics in band');
       for (const [game, s] of Object.entries(run.report.games)) assert.notEqual(s.in_band, false, game);
+    }
+    if (name === '14') {
+      // Refused by name, and left out of every game's statistics (no guess at what it is).
+      const renamed = failures.filter((f) => f.bet_id === c.bet);
+      assert.equal(renamed[0]?.check, 'game', JSON.stringify(renamed));
+      assert.match(renamed[0].why, /unknown game "limbo"/);
+      assert.equal(Object.values(run.report.games).reduce((sum, s) => sum + s.rounds, 0), run.report.rounds - 1);
     }
     if (name === '6') {
       // Unpinned, nothing tells a hijacker's key from the house's: the report names the signer.

@@ -149,7 +149,7 @@ function record(c, verifier, seen, expected) {
   cells.push({ case: c.name, title: c.title, verifier, observed: { verdict: seen.verdict, checks: seen.checks }, expected });
 }
 
-for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11', '12', '13', '13a']) {
+for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11', '12', '13', '13a', '14']) {
   test(`case ${name}: the monitor, the page by id and the element`, async () => {
     const c = cases.find((x) => x.name === name);
     const { context, page } = await pinnedPage();
@@ -164,6 +164,11 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11
     if (name === '8') assert.equal(onPage.betId, String(c.bet), 'the later bet\'s verdict stays');
     // The step that shows the HMAC input says which nonce, and why it fails.
     if (name === '12') assert.match(onPage.text, /✘ HMAC-SHA256[\s\S]*arcade rounds use nonce 0/);
+    if (name === '14') {
+      // The page names the unknown game and explains no other game's outcome for it.
+      assert.match(onPage.text, /FAIL: game[\s\S]*unknown game "limbo"/);
+      assert.doesNotMatch(onPage.text, /pocket|u0 × 37/);
+    }
     if (name === '1') {
       const below = await verifyOnPage(page, c.below);
       // The page pinned the marks it saw first (the real ones: every bet of this floor signed),

@@ -223,6 +223,33 @@ test('by hand, offline: seeds and a call re-derive with no server call at all, c
   await page.close();
 });
 
+test('by hand, the games offered are the core\'s, and a game the page does not know fails `game` by name', async () => {
+  const page = await openPage();
+  await page.route('**/api/**', (route) => route.abort());
+  await page.click('#tab-hand');
+  const offered = await page.$$eval('#hand-game option', (options) => options.map((o) => o.value));
+  assert.deepEqual(offered, ['coinflip', 'dice', 'roulette']);
+  // A form changed in the page (or a game the core knows and the page does not read).
+  await page.evaluate(() => {
+    const option = document.createElement('option');
+    option.value = 'limbo';
+    option.textContent = 'limbo';
+    document.querySelector('#hand-game').append(option);
+    document.querySelector('#hand-game').value = 'limbo';
+  });
+  await page.fill('#hand-server-seed', '388a737d4967d7cc147c240266c3d04322a9e55a763eae9bbca5754dd745e90d');
+  await page.fill('#hand-client-seed', 'a');
+  await page.fill('#hand-call', '2.00');
+  await page.click('#panel-hand button[type="submit"]');
+  const verdict = await page.waitForSelector('#result [data-verdict]');
+  assert.equal(await verdict.getAttribute('data-verdict'), 'fail');
+  assert.equal(await verdict.getAttribute('data-check'), 'game');
+  const text = await verdict.textContent();
+  assert.match(text, /FAIL: game[\s\S]*unknown game "limbo"/);
+  assert.doesNotMatch(text, /pocket|u0 × 37/);
+  await page.close();
+});
+
 test('the self-check runs every golden vector in the browser and shows the wasm version', async () => {
   const page = await openPage({ width: 390, height: 844 });
   await page.click('#self-check');

@@ -1,0 +1,45 @@
+// The games the glue reads are exactly the core's (`games()`, Game::NAMES), and a receipt or a
+// round of any other game is refused with an error naming it: never read as another game's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { builds } from './builds.mjs';
+import { cases } from './vectors.mjs';
+
+const dice = cases.find((c) => c.receipt.game === 'dice').receipt;
+const seeds = { server_seed: dice.server_seed, client_seed: dice.client_seed, wager: 100 };
+
+/** An error of `code` whose message names the game `game`. */
+const namesTheGame = (code, game) => (e) => {
+  assert.ok(e instanceof Error, 'a real Error');
+  assert.equal(e.code, code, e.message);
+  assert.match(e.message, new RegExp(`unknown game "${game}"`));
+  return true;
+};
+
+for (const [name, wasm] of builds) {
+  test(`${name}: games() is the core's list, and the glue reads every game of it`, () => {
+    assert.deepEqual(wasm.games(), ['coinflip', 'dice', 'roulette']);
+    // The golden vectors come from the native core: every game the core lists has some.
+    assert.deepEqual(wasm.games(), [...new Set(cases.map((c) => c.receipt.game))]);
+    for (const game of wasm.games()) {
+      const receipt = cases.find((c) => c.receipt.game === game).receipt;
+      assert.equal(wasm.verify(structuredClone(receipt)).verified, true, game);
+      const derived = wasm.derive(game, { ...seeds, params: receipt.params });
+      assert.equal(derived.game, game);
+      assert.deepEqual(Object.keys(derived.result), Object.keys(receipt.result), game);
+    }
+  });
+
+  test(`${name}: a receipt of an unknown game is refused by name (verify, verifyMany, derive)`, () => {
+    for (const game of ['limbo', 'crash', 'Dice', '__proto__', 'toString']) {
+      assert.throws(() => wasm.verify({ ...structuredClone(dice), game }), namesTheGame('invalid_input', game));
+      assert.throws(() => wasm.derive(game, { ...seeds, params: dice.params }), namesTheGame('invalid_input', game));
+    }
+    const line = JSON.stringify({ ...dice, game: 'limbo' });
+    assert.throws(() => wasm.verifyMany(`${JSON.stringify(dice)}\n${line}`), (e) => {
+      assert.deepEqual([e.code, e.index, e.line], ['invalid_input', 1, 2]);
+      assert.match(e.message, /^line 2: game: unknown game "limbo"/);
+      return true;
+    });
+  });
+}
