@@ -2,7 +2,6 @@
 // and the verifier page serves it as /web/stats.js. Win chances W/N and exact win returns R
 // are fairness v1's (see docs: fairness.md); nothing here trusts a number the server computed.
 
-export const GAMES = ['coinflip', 'dice', 'roulette'];
 const DICE_OUTCOMES = 10001;
 const POCKETS = 37;
 /** Roulette bets: winning pockets W (of 37) and the multiplier of the wager paid on a win. */
@@ -13,22 +12,51 @@ const ROULETTE = {
   column1: [12, 3], column2: [12, 3], column3: [12, 3],
 };
 
+const rouletteBet = (params) => {
+  if (Object.hasOwn(ROULETTE, params.bet)) return ROULETTE[params.bet];
+  throw new Error(`unknown call: roulette ${JSON.stringify(params)}`);
+};
+
+/**
+ * Each game's winning outcomes `w` of `n` equally likely ones for a call, and the exact return
+ * of a win, wager included, as the fraction a / b chips. Exactly the core's games: a test holds
+ * these keys to the wasm core's `games()`.
+ */
+const RULES = {
+  coinflip: {
+    odds: () => ({ w: 1, n: 2 }),
+    winReturn: (params, wager) => ({ a: wager * 198, b: 100 }),
+  },
+  dice: {
+    odds: (params) => {
+      const at = 100 * params.target;
+      return { w: params.direction === 'over' ? 10000 - at : at, n: DICE_OUTCOMES };
+    },
+    winReturn: (params, wager) => ({ a: wager * 99 * DICE_OUTCOMES, b: 100 * RULES.dice.odds(params).w }),
+  },
+  roulette: {
+    odds: (params) => ({ w: rouletteBet(params)[0], n: POCKETS }),
+    winReturn: (params, wager) => ({ a: wager * rouletteBet(params)[1], b: 1 }),
+  },
+};
+
+/** The games the statistics count, in the core's order. */
+export const GAMES = Object.keys(RULES);
+
+/** A game's rules; another game is refused by name, never counted as one of these. */
+function rulesOf(game) {
+  if (Object.hasOwn(RULES, game)) return RULES[game];
+  throw new Error(`unknown game ${JSON.stringify(game)}; the statistics know ${GAMES.join(', ')}`);
+}
+
 /** Winning outcomes `w` of `n` equally likely ones for a game's call. */
 export function winOdds(game, params) {
-  if (game === 'coinflip') return { w: 1, n: 2 };
-  if (game === 'dice') {
-    const at = 100 * params.target;
-    return { w: params.direction === 'over' ? 10000 - at : at, n: DICE_OUTCOMES };
-  }
-  if (game === 'roulette' && ROULETTE[params.bet]) return { w: ROULETTE[params.bet][0], n: POCKETS };
-  throw new Error(`unknown call: ${game} ${JSON.stringify(params)}`);
+  return rulesOf(game).odds(params);
 }
 
 /** The exact return of a win, wager included, as the fraction a / b chips. */
 export function winReturn(game, params, wager) {
-  if (game === 'coinflip') return { a: wager * 198, b: 100 };
-  if (game === 'dice') return { a: wager * 99 * DICE_OUTCOMES, b: 100 * winOdds(game, params).w };
-  return { a: wager * ROULETTE[params.bet][1], b: 1 };
+  return rulesOf(game).winReturn(params, wager);
 }
 
 /**
@@ -177,6 +205,7 @@ export function newStats() {
 
 /** Adds one re-derived round `{game, params, wager, payout, house_agent, roll_hundredths?, pocket?}`. */
 export function addToStats(stats, round) {
+  rulesOf(round.game);
   addRound(stats.games[round.game], round);
   if (round.game === 'dice') stats.dice[diceBin(round.roll_hundredths)] += 1;
   if (round.game === 'roulette') stats.pockets[round.pocket] += 1;

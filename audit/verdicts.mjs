@@ -11,7 +11,9 @@
 //                           sign (only the house says which commitment the player was shown), or
 //                           a doubt the caller found (the floor: a client seed used before).
 //                           Never shown as "provably fair";
-//   fail                    a check failed; `check` names the first, `failures` lists them all.
+//   fail                    a check failed; `check` names the first, `failures` lists them all
+//                           (a game the core does not list fails `game`, and nothing else is
+//                           re-derived).
 //
 // Every verdict names the bet id and the signer it was checked against, and the player's
 // address when the reader gave it. What only the player holds (their address, their commit
@@ -53,6 +55,20 @@ export function rederive(wasm, receipt) {
     pocket: derived.result.pocket,
   };
   return { report, round, why: report.verified ? null : `re-derivation differs: ${describe(report.mismatches)}` };
+}
+
+/**
+ * The receipt's game is one the wasm core lists (`games()`, the core's one list), or
+ * `[{check: 'game', why}]`: a round of another game is refused by name, never re-derived or
+ * counted as one of these.
+ */
+function checkGame(wasm, receipt) {
+  const game = receipt?.game;
+  // No game, or not a string: a malformed receipt, which the re-derivation refuses as such.
+  if (typeof game !== 'string') return [];
+  const known = wasm.games();
+  if (known.includes(game)) return [];
+  return [{ check: 'game', why: `unknown game ${JSON.stringify(game)}; this verifier knows ${known.join(', ')}` }];
 }
 
 /** True when a receipt carries no proofs at all (missing, null, or every part null). */
@@ -249,7 +265,9 @@ export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, 
     failures.push({ check: 'bet_id', why: `the answer is ${betId === null ? 'no bet' : `bet ${betId}`}, not bet ${asked} as asked` });
   }
   if (trustProblems) failures.push(...(trust?.problems ?? []));
-  const { report, round, why } = rederive(context.wasm, receipt);
+  const game = checkGame(context.wasm, receipt);
+  failures.push(...game);
+  const { report, round, why } = game.length > 0 ? { report: null, round: null, why: null } : rederive(context.wasm, receipt);
   if (why) failures.push({ check: 'rederive', why });
   failures.push(...checkNonce(receipt));
   const proof = judgeProofs(context, receipt ?? {}, from);

@@ -68,14 +68,27 @@ function pasted(text) {
   return run(async (signal) => verifyReceipt({ api: location.origin, receipt: text, modules: await modules(), pin: await pinned(), signal }));
 }
 
+/** Each game's params from the by-hand form's two fields: its call, and an extra one. */
+const HAND_PARAMS = {
+  coinflip: (call) => ({ call }),
+  dice: (call, extra) => ({ target: Number(call), direction: extra || 'under' }),
+  roulette: (call, extra) => ({ bet: call, number: extra === '' ? null : Number(extra) }),
+};
+
+/** The by-hand form offers every game of the wasm core, and no other. */
+function handGames() {
+  $('#hand-game').replaceChildren(...wasm.games().map((game) => Object.assign(el('option', game), { value: game })));
+}
+
 /** By hand: a derived round is its own receipt, the reader's, judged with no server call. */
 function byHand() {
   const game = $('#hand-game').value;
-  const call = $('#hand-call').value.trim();
-  const extra = $('#hand-extra').value.trim();
-  const params = game === 'coinflip' ? { call }
-    : game === 'dice' ? { target: Number(call), direction: extra || 'under' }
-    : { bet: call, number: extra === '' ? null : Number(extra) };
+  if (!Object.hasOwn(HAND_PARAMS, game)) {
+    // A game this page has no form for is refused by name, never read as another game.
+    const why = `unknown game ${JSON.stringify(game)}; this page derives ${Object.keys(HAND_PARAMS).join(', ')} by hand`;
+    return run(async () => ({ verdict: refusedVerdict({ check: 'game', why }), receipt: null }));
+  }
+  const params = HAND_PARAMS[game]($('#hand-call').value.trim(), $('#hand-extra').value.trim());
   const input = {
     server_seed: $('#hand-server-seed').value.trim().toLowerCase(),
     client_seed: $('#hand-client-seed').value,
@@ -84,8 +97,7 @@ function byHand() {
   };
   return run(async () => {
     try {
-      const derive = { coinflip: wasm.deriveCoinflip, dice: wasm.deriveDice, roulette: wasm.deriveRoulette }[game];
-      const derived = derive(input);
+      const derived = wasm.derive(game, input);
       const committed = $('#hand-commitment').value.trim().toLowerCase();
       const receipt = { ...derived, commitment: committed || wasm.commitment(input.server_seed) };
       return { verdict: judgeRound({ wasm, proofs: null, trust: null, batches: null }, receipt, { from: FROM_READER }), receipt };
@@ -172,6 +184,7 @@ async function main() {
   await core();
   const v = wasm.version();
   $('#wasm-version').textContent = `arcade-wasm ${v.package}, fairness v${v.fairness_version}`;
+  handGames();
   $('#player-address').value = rememberedPlayer();
   $('#panel-id').addEventListener('submit', (e) => { e.preventDefault(); byIdForm(); });
   $('#panel-receipt').addEventListener('submit', (e) => { e.preventDefault(); pasted($('#receipt').value); });

@@ -2,19 +2,26 @@
 // house's proofs and the player's Play signature from the verdict (audit/verdicts.mjs). Shared by the verifier page and the
 // embeddable <arcade-verifier> element. Plain data out; no DOM here.
 
-/** The outcome mapping of fairness v1, in words and numbers. */
-function mapping(game, u0) {
-  const u = BigInt(u0);
-  if (game === 'coinflip') {
+/** The outcome mapping of fairness v1, in words and numbers, for each game the page explains. */
+const MAPPINGS = {
+  coinflip: (u, u0) => {
     const heads = u >= 2n ** 31n;
     return `u0 = ${u0} ${heads ? '≥' : '<'} 2^31 = 2147483648 → ${heads ? 'heads' : 'tails'}`;
-  }
-  if (game === 'dice') {
+  },
+  dice: (u) => {
     const hundredths = (u * 10001n) >> 32n;
     return `(u0 × 10001) >> 32 = ${hundredths} → roll ${(Number(hundredths) / 100).toFixed(2)}`;
-  }
-  const pocket = (u * 37n) >> 32n;
-  return `(u0 × 37) >> 32 = ${pocket} → pocket ${pocket}`;
+  },
+  roulette: (u) => {
+    const pocket = (u * 37n) >> 32n;
+    return `(u0 × 37) >> 32 = ${pocket} → pocket ${pocket}`;
+  },
+};
+
+/** The mapping of `game`; another game's outcome is not explained as one of these. */
+function mapping(game, u0) {
+  if (!Object.hasOwn(MAPPINGS, game)) return `no outcome mapping on this page for the unknown game ${JSON.stringify(game)}`;
+  return MAPPINGS[game](BigInt(u0), u0);
 }
 
 const state = (ok) => (ok ? 'ok' : 'fail');

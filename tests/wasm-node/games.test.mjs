@@ -26,7 +26,7 @@ for (const [name, wasm] of builds) {
       assert.equal(wasm.verify(structuredClone(receipt)).verified, true, game);
       const derived = wasm.derive(game, { ...seeds, params: receipt.params });
       assert.equal(derived.game, game);
-      assert.deepEqual(Object.keys(derived.result), Object.keys(receipt.result), game);
+      assert.deepEqual(Object.keys(derived.result).sort(), Object.keys(receipt.result).sort(), game);
     }
   });
 

@@ -10,6 +10,7 @@ export interface ArcadeError extends Error {
     | "unsupported_version";
 }
 
+/** The games of this package's core: `games()` lists them at run time, in this order. */
 export type Game = "coinflip" | "dice" | "roulette";
 export type Side = "heads" | "tails";
 export type Direction = "under" | "over";
@@ -126,6 +127,15 @@ export interface BatchError extends ArcadeError {
 
 /** The commitment of a server seed: the lowercase hex SHA-256 of its 64 ASCII characters. */
 export function commitment(server_seed: string): string;
+
+/**
+ * The games the core knows, in its order (the core's one list). A receipt or a round of any
+ * other game is refused: an `invalid_input` error whose message names the game.
+ */
+export function games(): Game[];
+
+/** Settles a round of `game` from its seeds; another game is refused (see `games`). */
+export function derive(game: Game, input: RoundInput<Params>): Derivation;
 
 /** Settles a coinflip from its seeds; returns the receipt fields and the `trace`. */
 export function deriveCoinflip(input: RoundInput<CoinflipParams>): Derivation;

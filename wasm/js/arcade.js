@@ -66,6 +66,7 @@ const TEXTS = 7;
 function verifyOne(receipt) {
   const r = object(receipt, 'receipt');
   const game = string(r.game, r, 'game');
+  const shape = gameOf(game);
   const fairnessVersion = optionalInteger(r.fairness_version, r, 'fairness_version', false);
   const commitment = string(r.commitment, r, 'commitment');
   const serverSeed = string(r.server_seed, r, 'server_seed');
@@ -126,27 +127,49 @@ function verifyOne(receipt) {
       profit,
     ),
   );
-  return report(out, game, serverSeed);
+  return report(out, shape, serverSeed);
 }
 
-/** The result object of `game`: its texts from slot `i` of `n` in `out`. */
-function result(game, out, n, i) {
-  if (game === 'coinflip') return { outcome: out.slice(n[i - 1], n[i]) };
-  if (game === 'dice') {
-    const hundredths = n[5];
+/**
+ * What the glue reads of each game: how many texts its result takes, its result object from
+ * the texts from slot `i` of `n` in `out`, and its params from a derivation (`named`, the call's
+ * text; the call's number in slot 6). Only these games are read; the core's own list is
+ * `games()`, and a test holds the two equal.
+ */
+const GAMES = {
+  coinflip: {
+    texts: 1,
+    result: (out, n, i) => ({ outcome: out.slice(n[i - 1], n[i]) }),
+    params: (named) => ({ call: named }),
+  },
+  dice: {
+    texts: 2,
     // The same double as the core's f64::from(hundredths) / 100.0.
-    return {
-      roll: hundredths / 100,
-      roll_hundredths: hundredths,
+    result: (out, n, i) => ({
+      roll: n[5] / 100,
+      roll_hundredths: n[5],
       win_chance: out.slice(n[i - 1], n[i]),
       multiplier: out.slice(n[i], n[i + 1]),
-    };
-  }
-  return { pocket: n[5], color: out.slice(n[i - 1], n[i]) };
+    }),
+    params: (named, n) => ({ target: n[6], direction: named }),
+  },
+  roulette: {
+    texts: 1,
+    result: (out, n, i) => ({ pocket: n[5], color: out.slice(n[i - 1], n[i]) }),
+    params: (named, n) => ({ bet: named, number: n[6] < 0 ? null : n[6] }),
+  },
+};
+
+/** The glue's reading of `game`; any other game is refused by name, never read as another's. */
+function gameOf(game) {
+  if (Object.hasOwn(GAMES, game)) return GAMES[game];
+  throw invalid(`game: unknown game ${JSON.stringify(game)}; this verifier knows ${Object.keys(GAMES).join(', ')}`);
 }
 
-/** Texts after the result's: 1 for coinflip and roulette, 2 for dice. */
-const RESULT_TEXTS = { coinflip: 1, dice: 2, roulette: 1 };
+/** The games the core knows, in its order: the one list the page's forms and the audit use. */
+export function games() {
+  return raw.games().split(',');
+}
 
 function trace(serverSeed, out, n) {
   return {
@@ -165,12 +188,12 @@ function trace(serverSeed, out, n) {
   };
 }
 
-function report(out, game, serverSeed) {
+function report(out, shape, serverSeed) {
   const n = slots();
   const flags = n[0];
   const mismatches = [];
   const count = n[6];
-  for (let i = 0, j = 14 + RESULT_TEXTS[game]; i < count; i++, j += 4) {
+  for (let i = 0, j = 14 + shape.texts; i < count; i++, j += 4) {
     mismatches.push({
       check: out.slice(n[j - 1], n[j]),
       field: out.slice(n[j], n[j + 1]),
@@ -183,7 +206,7 @@ function report(out, game, serverSeed) {
     checks: { commitment: (flags & 2) !== 0, outcome: (flags & 4) !== 0, payout: (flags & 8) !== 0 },
     derived: {
       commitment: out.slice(0, n[TEXTS]),
-      result: result(game, out, n, 14),
+      result: shape.result(out, n, 14),
       won: (flags & 16) !== 0,
       payout: n[1],
       profit: n[2],
@@ -261,7 +284,12 @@ export function commitment(serverSeed) {
   return answer(raw.commitment(serverSeed));
 }
 
-function derive(game, input) {
+/**
+ * Settles a round of `game` (one of `games()`) from its seeds: `{server_seed, client_seed,
+ * nonce?, wager, params}`, the params as that game's receipt has them. Another game is refused.
+ */
+export function derive(game, input) {
+  const shape = gameOf(game);
   const r = object(input, 'input');
   const serverSeed = string(r.server_seed, r, 'server_seed');
   const clientSeed = string(r.client_seed, r, 'client_seed');
@@ -290,12 +318,8 @@ function derive(game, input) {
     ),
   );
   const n = slots();
-  const at = 14 + RESULT_TEXTS[game];
-  const named = out.slice(n[at - 1], n[at]);
-  let params;
-  if (game === 'coinflip') params = { call: named };
-  else if (game === 'dice') params = { target: n[6], direction: named };
-  else params = { bet: named, number: n[6] < 0 ? null : n[6] };
+  const at = 14 + shape.texts;
+  const params = shape.params(out.slice(n[at - 1], n[at]), n);
   return {
     game,
     fairness_version: raw.fairnessVersion(),
@@ -305,7 +329,7 @@ function derive(game, input) {
     nonce,
     wager,
     params,
-    result: result(game, out, n, 14),
+    result: shape.result(out, n, 14),
     won: (n[0] & 16) !== 0,
     payout: n[1],
     profit: n[2],

@@ -17,6 +17,7 @@
 
 extern crate alloc;
 
+mod games;
 mod input;
 mod out;
 
