@@ -17,6 +17,7 @@
 
 extern crate alloc;
 
+mod game_out;
 mod games;
 mod input;
 mod out;
@@ -24,13 +25,13 @@ mod out;
 use alloc::borrow::ToOwned;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use arcade_core::coinflip::{CoinflipClaimed, CoinflipParams, CoinflipResult};
-use arcade_core::dice::{DiceClaimed, DiceParams, DiceResult};
-use arcade_core::roulette::{RouletteClaimed, RouletteParams, RouletteResult};
+use arcade_core::coinflip::{CoinflipClaimed, CoinflipParams};
+use arcade_core::dice::{DiceClaimed, DiceParams};
+use arcade_core::roulette::{RouletteClaimed, RouletteParams};
 use arcade_core::wire::{ParamsInput, ReceiptInput};
 use arcade_core::{
-    BetKind, Call, ClaimedResult, ClaimedRoll, ClientSeed, Color, Direction, Game, GameResult,
-    Receipt, Round, ServerSeed, Settlement, Side, Verification, merkle,
+    BetKind, ClaimedResult, ClaimedRoll, ClientSeed, Color, Direction, Game, Receipt, Round,
+    ServerSeed, Settlement, Side, Verification, merkle,
 };
 use input::{Fields, Invalid, int, optional_int};
 use out::Out;
@@ -364,38 +365,5 @@ impl Out {
         o.decimal(ret.remainder());
         o.result(&st.result);
         Ok(o)
-    }
-
-    /// Coinflip: the `outcome` text; dice: `roll_hundredths` in the result's slot, the
-    /// `win_chance` and `multiplier` texts; roulette: `pocket` in the slot, the `color` text.
-    fn result(&mut self, result: &GameResult) {
-        match *result {
-            GameResult::Coinflip(CoinflipResult { outcome }) => self.text(outcome.as_str()),
-            GameResult::Dice(DiceResult { roll, schedule }) => {
-                Out::count(slot::RESULT, u32::from(roll.hundredths()));
-                self.text(&schedule.win_chance());
-                self.text(&schedule.multiplier());
-            }
-            GameResult::Roulette(RouletteResult { pocket, color }) => {
-                Out::count(slot::RESULT, u32::from(pocket));
-                self.text(color.as_str());
-            }
-        }
-    }
-
-    /// Coinflip: the `call` text; dice: `target` in the count's slot, the `direction` text;
-    /// roulette: `number` in the count's slot (-1: null), the `bet` text.
-    fn params(&mut self, call: &Call) {
-        match call {
-            Call::Coinflip(side) => self.text(side.as_str()),
-            Call::Dice(dice) => {
-                Out::count(slot::COUNT, u32::from(dice.target()));
-                self.text(dice.direction().as_str());
-            }
-            Call::Roulette(bet) => {
-                Out::number(slot::COUNT, bet.number().map_or(-1.0, f64::from));
-                self.text(bet.kind().as_str());
-            }
-        }
     }
 }
