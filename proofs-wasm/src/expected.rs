@@ -221,4 +221,6 @@ pub fn seed_batch_message(batch: &Value) -> Result<Value, Error> {
 }
 
 #[cfg(test)]
+mod play_tests;
+#[cfg(test)]
 mod tests;
