@@ -66,6 +66,14 @@ pub enum CallError {
     /// Only a straight bet takes a number.
     #[error("`number` is only for straight bets; leave it null")]
     RouletteNumberNotAllowed,
+    /// A field of a call outside what its game accepts, in the game's own words.
+    #[error("{field} {rule}")]
+    Invalid {
+        /// The call's field.
+        field: &'static str,
+        /// What the field must be.
+        rule: &'static str,
+    },
 }
 
 impl CallError {
