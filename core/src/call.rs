@@ -28,7 +28,7 @@ macro_rules! games_calls_and_outcomes {
             }
 
             /// `N`: how many equally likely outcomes the game has.
-            pub fn outcomes(self) -> u32 {
+            pub fn outcomes(self) -> u64 {
                 match self {
                     $(Self::$Rules => <crate::$module::$Rules as GameRules>::OUTCOMES,)*
                 }
@@ -70,7 +70,7 @@ macro_rules! games_calls_and_outcomes {
             }
 
             /// `W`: winning outcomes of the game's `N`.
-            pub fn winning_count(&self) -> u32 {
+            pub fn winning_count(&self) -> u64 {
                 match self {
                     $(Self::$Rules(call) => {
                         <crate::$module::$Rules as GameRules>::winning_count(call)

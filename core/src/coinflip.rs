@@ -91,7 +91,7 @@ pub struct CoinflipClaimed {
 
 impl GameRules for Coinflip {
     const NAME: &'static str = "coinflip";
-    const OUTCOMES: u32 = OUTCOMES;
+    const OUTCOMES: u64 = OUTCOMES as u64;
     type Call = Side;
     type Outcome = Side;
     type Result = CoinflipResult;
@@ -110,8 +110,8 @@ impl GameRules for Coinflip {
         *call == outcome
     }
 
-    fn winning_count(_: &Side) -> u32 {
-        WINNING
+    fn winning_count(_: &Side) -> u64 {
+        u64::from(WINNING)
     }
 
     fn win_return(_: &Side, wager: u64) -> WinReturn {

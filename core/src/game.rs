@@ -24,7 +24,7 @@ pub trait GameRules {
     /// The game's name on the wire, in signed receipts and in routes: `"coinflip"`.
     const NAME: &'static str;
     /// `N`: how many equally likely outcomes the game has.
-    const OUTCOMES: u32;
+    const OUTCOMES: u64;
 
     /// A validated call: what the player bets on.
     type Call: Copy + Eq + Hash + Debug;
@@ -44,7 +44,7 @@ pub trait GameRules {
     /// Whether `outcome` wins `call`.
     fn wins(call: &Self::Call, outcome: Self::Outcome) -> bool;
     /// `W`: how many of the `N` outcomes win `call`.
-    fn winning_count(call: &Self::Call) -> u32;
+    fn winning_count(call: &Self::Call) -> u64;
     /// The exact return of a win of `call` on `wager`.
     fn win_return(call: &Self::Call, wager: u64) -> WinReturn;
 

@@ -67,7 +67,7 @@ pub struct DiceClaimed {
 
 impl GameRules for Dice {
     const NAME: &'static str = "dice";
-    const OUTCOMES: u32 = OUTCOMES;
+    const OUTCOMES: u64 = OUTCOMES as u64;
     type Call = DiceCall;
     type Outcome = Roll;
     type Result = DiceResult;
@@ -89,8 +89,8 @@ impl GameRules for Dice {
         call.wins(outcome)
     }
 
-    fn winning_count(call: &DiceCall) -> u32 {
-        call.winning_count()
+    fn winning_count(call: &DiceCall) -> u64 {
+        u64::from(call.winning_count())
     }
 
     fn win_return(call: &DiceCall, wager: u64) -> WinReturn {

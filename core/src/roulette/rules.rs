@@ -47,7 +47,7 @@ pub struct RouletteClaimed {
 
 impl GameRules for Roulette {
     const NAME: &'static str = "roulette";
-    const OUTCOMES: u32 = POCKETS;
+    const OUTCOMES: u64 = POCKETS as u64;
     type Call = RouletteBet;
     type Outcome = u8;
     type Result = RouletteResult;
@@ -70,8 +70,8 @@ impl GameRules for Roulette {
         call.covers(outcome)
     }
 
-    fn winning_count(call: &RouletteBet) -> u32 {
-        call.winning_count()
+    fn winning_count(call: &RouletteBet) -> u64 {
+        u64::from(call.winning_count())
     }
 
     fn win_return(call: &RouletteBet, wager: u64) -> WinReturn {
