@@ -51,8 +51,8 @@ fn out_per_address() -> Vec<(u64, u64)> {
             0
         }
     };
-    let wins = u64::from(call.winning_count());
-    let losses = u64::from(call.game().outcomes()) - wins;
+    let wins = call.winning_count();
+    let losses = call.game().outcomes() - wins;
     vec![(out(win), wins), (out(0), losses)]
 }
 
