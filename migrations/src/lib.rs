@@ -65,7 +65,67 @@ impl MigratorTrait for Migrator {
                 name: "m0015_play_signatures",
                 up: include_str!("sql/0015_play_signatures.sql"),
             }),
+            Box::new(GamesFromTheList),
         ]
+    }
+}
+
+/// Drops the first migration's `CHECK (game IN (…))` on `bets.game`: which games exist is the
+/// fairness core's list, read where a bet is written and read back, so a new game needs no
+/// migration. PostgreSQL drops the named constraint; SQLite, which cannot drop a constraint,
+/// takes its documented way for a change that leaves every stored row valid
+/// (<https://www.sqlite.org/lang_altertable.html>, "otheralter"): the table's schema text is
+/// rewritten without the clause, and the schema version moves on so every connection reloads it.
+struct GamesFromTheList;
+
+/// The clause, exactly as `0001_init.sql` wrote it.
+const GAME_CHECK: &str = "NOT NULL CHECK (game IN ('coinflip', 'dice', 'roulette'))";
+
+impl MigrationName for GamesFromTheList {
+    fn name(&self) -> &str {
+        "m0016_games_from_the_list"
+    }
+}
+
+#[sea_orm_migration::async_trait::async_trait]
+impl MigrationTrait for GamesFromTheList {
+    #[allow(elided_lifetimes_in_paths)] // the trait is declared this way
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        let db = manager.get_connection();
+        match manager.get_database_backend() {
+            DbBackend::Postgres => {
+                db.execute_unprepared("ALTER TABLE bets DROP CONSTRAINT IF EXISTS bets_game_check")
+                    .await?;
+            }
+            DbBackend::Sqlite => {
+                let version = db
+                    .query_one_raw(sea_orm_migration::sea_orm::Statement::from_string(
+                        DbBackend::Sqlite,
+                        "PRAGMA schema_version",
+                    ))
+                    .await?
+                    .ok_or_else(|| DbErr::Migration("no schema_version".into()))?
+                    .try_get_by_index::<i64>(0)?;
+                let rewrite = format!(
+                    "PRAGMA writable_schema = ON;\n\
+                     UPDATE sqlite_master SET sql = replace(sql, '{}', 'NOT NULL') \
+                     WHERE type = 'table' AND name = 'bets';\n\
+                     PRAGMA schema_version = {};\n\
+                     PRAGMA writable_schema = OFF",
+                    GAME_CHECK.replace('\'', "''"),
+                    version + 1
+                );
+                for statement in statements(&rewrite) {
+                    db.execute_unprepared(statement).await?;
+                }
+            }
+            other => {
+                return Err(DbErr::Migration(format!(
+                    "unsupported database backend {other:?}"
+                )));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -123,5 +183,10 @@ mod tests {
         let creates = all.iter().filter(|s| s.contains("CREATE ")).count();
         assert_eq!(creates, all.len());
         assert_eq!(all.len(), 8);
+    }
+
+    #[test]
+    fn the_game_check_is_the_one_the_first_migration_wrote() {
+        assert!(include_str!("sql/0001_init.sql").contains(GAME_CHECK));
     }
 }
