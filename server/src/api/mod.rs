@@ -9,7 +9,7 @@
 //! | POST | /api/arcade/free | `wallet::free` |
 //! | GET | /api/arcade/balance/{address} | `wallet::balance` |
 //! | POST | /api/arcade/commit | `rounds::commit` |
-//! | POST | /api/arcade/flip, /dice, /roulette | `rounds::flip`, `dice`, `roulette` |
+//! | POST | /api/arcade/flip, /dice, … (one per game) | `rounds::flip`, `dice`, … (`inputs::games`'s list) |
 //! | GET | /api/arcade/rounds/{round_id} | `rounds::round` |
 //! | GET | /api/arcade/verify/{bet_id} | `rounds::verify` |
 //! | GET | /api/arcade/games, /recent, /house | `stats::*` |
@@ -138,6 +138,16 @@ pub fn metrics_service(arcade: Arc<Arcade>) -> Service {
     }))
 }
 
+/// `POST /api/arcade/<endpoint>` for each game of the list.
+fn game_routes() -> Router {
+    macro_rules! routes {
+        ($($Game:ident, $endpoint:literal, $Input:ty, $handler:ident, $about:literal;)*) => {
+            Router::new()$(.push(Router::with_path($endpoint).post(rounds::$handler)))*
+        };
+    }
+    crate::inputs::games::for_each_game_input!(routes)
+}
+
 /// `/api/arcade/*`: the interface's operations.
 fn arcade_routes() -> Router {
     Router::with_path("api/arcade")
@@ -146,9 +156,7 @@ fn arcade_routes() -> Router {
         .push(Router::with_path("free").post(wallet::free))
         .push(Router::with_path("balance/{address}").get(wallet::balance))
         .push(Router::with_path("commit").post(rounds::commit))
-        .push(Router::with_path("flip").post(rounds::flip))
-        .push(Router::with_path("dice").post(rounds::dice))
-        .push(Router::with_path("roulette").post(rounds::roulette))
+        .push(game_routes())
         .push(Router::with_path("rounds/{round_id}").get(rounds::round))
         .push(Router::with_path("verify/{bet_id}").get(rounds::verify))
         .push(Router::with_path("games").get(stats::games))

@@ -5,113 +5,83 @@
 
 use std::sync::Arc;
 
+use arcade_core::Game;
 use salvo::oapi::OpenApi;
 use salvo::prelude::*;
 use serde_json::{Value, json};
+
+use crate::inputs::games::endpoint;
 
 /// The interface's version, which the document states; the server's own version goes in
 /// `x-server-version`.
 pub const INTERFACE_VERSION: &str = "1.0.0";
 
 /// `(from path, method, link name, to path, method, what the link carries)`.
-const LINKS: [(&str, &str, &str, &str, &str, Carries); 12] = [
-    (
-        "/api/arcade/commit",
-        "post",
-        "flip",
-        "/api/arcade/flip",
-        "post",
-        Carries::Body("round_id"),
-    ),
-    (
-        "/api/arcade/commit",
-        "post",
-        "dice",
-        "/api/arcade/dice",
-        "post",
-        Carries::Body("round_id"),
-    ),
-    (
-        "/api/arcade/commit",
-        "post",
-        "roulette",
-        "/api/arcade/roulette",
-        "post",
-        Carries::Body("round_id"),
-    ),
-    (
-        "/api/arcade/commit",
+type Link = (
+    String,
+    &'static str,
+    &'static str,
+    String,
+    &'static str,
+    Carries,
+);
+
+/// The links: commit to each game, each game to the round and the bet, a cashout to its
+/// status, free chips to the balance.
+fn links() -> Vec<Link> {
+    let mut links = vec![(
+        "/api/arcade/commit".to_owned(),
         "post",
         "round",
-        "/api/arcade/rounds/{round_id}",
+        "/api/arcade/rounds/{round_id}".to_owned(),
         "get",
         Carries::Path("round_id"),
-    ),
-    (
-        "/api/arcade/flip",
-        "post",
-        "round",
-        "/api/arcade/rounds/{round_id}",
-        "get",
-        Carries::Path("round_id"),
-    ),
-    (
-        "/api/arcade/dice",
-        "post",
-        "round",
-        "/api/arcade/rounds/{round_id}",
-        "get",
-        Carries::Path("round_id"),
-    ),
-    (
-        "/api/arcade/roulette",
-        "post",
-        "round",
-        "/api/arcade/rounds/{round_id}",
-        "get",
-        Carries::Path("round_id"),
-    ),
-    (
-        "/api/arcade/flip",
-        "post",
-        "verify",
-        "/api/arcade/verify/{bet_id}",
-        "get",
-        Carries::Path("bet_id"),
-    ),
-    (
-        "/api/arcade/dice",
-        "post",
-        "verify",
-        "/api/arcade/verify/{bet_id}",
-        "get",
-        Carries::Path("bet_id"),
-    ),
-    (
-        "/api/arcade/roulette",
-        "post",
-        "verify",
-        "/api/arcade/verify/{bet_id}",
-        "get",
-        Carries::Path("bet_id"),
-    ),
-    (
-        "/api/arcade/cashout",
+    )];
+    for game in Game::ALL {
+        let path = format!("/api/arcade/{}", endpoint(game));
+        links.push((
+            "/api/arcade/commit".to_owned(),
+            "post",
+            endpoint(game),
+            path.clone(),
+            "post",
+            Carries::Body("round_id"),
+        ));
+        links.push((
+            path.clone(),
+            "post",
+            "round",
+            "/api/arcade/rounds/{round_id}".to_owned(),
+            "get",
+            Carries::Path("round_id"),
+        ));
+        links.push((
+            path,
+            "post",
+            "verify",
+            "/api/arcade/verify/{bet_id}".to_owned(),
+            "get",
+            Carries::Path("bet_id"),
+        ));
+    }
+    links.push((
+        "/api/arcade/cashout".to_owned(),
         "post",
         "status",
-        "/api/arcade/cashout/{cashout_id}",
+        "/api/arcade/cashout/{cashout_id}".to_owned(),
         "get",
         Carries::Path("cashout_id"),
-    ),
-    (
-        "/api/arcade/free",
+    ));
+    links.push((
+        "/api/arcade/free".to_owned(),
         "post",
         "balance",
-        "/api/arcade/balance/{address}",
+        "/api/arcade/balance/{address}".to_owned(),
         "get",
         Carries::Path("address"),
-    ),
-];
+    ));
+    links
+}
 
 /// Which field of the answer the link passes on, and where.
 #[derive(Debug, Clone, Copy)]
@@ -152,7 +122,7 @@ impl Handler for Document {
 }
 
 fn add_links(doc: &mut Value) {
-    for (from, method, name, to, to_method, carries) in LINKS {
+    for (from, method, name, to, to_method, carries) in links() {
         let target = format!("#/paths/{}/{to_method}", to.replace('/', "~1"));
         let link = match carries {
             Carries::Body(field) => json!({

@@ -1,6 +1,6 @@
-//! `POST /api/arcade/commit`, `flip`, `dice`, `roulette`; `GET /api/arcade/rounds/{round_id}`,
-//! `GET /api/arcade/verify/{bet_id}`.
-//! The three games share one path (`play`); each route only names its input.
+//! `POST /api/arcade/commit`, one route per game of the list (`flip`, `dice`, …);
+//! `GET /api/arcade/rounds/{round_id}`, `GET /api/arcade/verify/{bet_id}`.
+//! The games share one path (`play`); each route only names its input.
 
 use salvo::prelude::*;
 
@@ -8,7 +8,7 @@ use super::checked::Checked;
 use super::client::caller;
 use super::edge::arcade;
 use crate::error::ApiError;
-use crate::inputs::games::{DiceInput, FlipInput, GameInput, RouletteInput};
+use crate::inputs::games::{GameInput, for_each_game_input};
 use crate::inputs::queries::{BetPath, RoundPath};
 use crate::inputs::wallets::AddressInput;
 use crate::service::play::Played;
@@ -28,27 +28,19 @@ pub async fn commit(
     Ok(Json(committed))
 }
 
-/// Coinflip: call heads or tails. Pays 1.98x the wager.
-#[endpoint(tags("rounds"))]
-pub async fn flip(input: Checked<FlipInput>, depot: &mut Depot) -> Result<Json<Played>, ApiError> {
-    play(input, depot).await
+macro_rules! game_handlers {
+    ($($Game:ident, $endpoint:literal, $Input:ty, $handler:ident, $about:literal;)*) => {$(
+        #[doc = $about]
+        #[endpoint(tags("rounds"))]
+        pub async fn $handler(
+            input: Checked<$Input>,
+            depot: &mut Depot,
+        ) -> Result<Json<Played>, ApiError> {
+            play(input, depot).await
+        }
+    )*};
 }
-
-/// Dice: a roll from 0.00 to 100.00, under or over a target; the result carries the exact
-/// return of the call.
-#[endpoint(tags("rounds"))]
-pub async fn dice(input: Checked<DiceInput>, depot: &mut Depot) -> Result<Json<Played>, ApiError> {
-    play(input, depot).await
-}
-
-/// European roulette: one of 13 bets on 37 pockets.
-#[endpoint(tags("rounds"))]
-pub async fn roulette(
-    input: Checked<RouletteInput>,
-    depot: &mut Depot,
-) -> Result<Json<Played>, ApiError> {
-    play(input, depot).await
-}
+for_each_game_input!(game_handlers);
 
 async fn play<G: GameInput>(input: Checked<G>, depot: &Depot) -> Result<Json<Played>, ApiError> {
     let play = input.0.play()?;

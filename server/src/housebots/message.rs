@@ -2,12 +2,14 @@
 //! play, the limits and odds, how to verify), and with `use_tools` the result of the read-only
 //! tool the message asks for (games, house, recent, or the balance of an address).
 
+use arcade_core::Game;
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::address;
 use crate::error::ApiError;
+use crate::inputs::games::about;
 use crate::inputs::messages::AgentMessage;
 use crate::service::Arcade;
 
@@ -58,7 +60,8 @@ impl Arcade {
         let limits = &games.limits;
         let how = games.how_to_play.join(" ");
         let odds = format!(
-            "Coinflip pays 1.98x; dice pays 99% of the fair odds of your call (target 1-99, under or over); European roulette pays 36x straight, 3x dozens and columns, 2x even-money bets. Wagers {}-{} chips, at most {} chips profit per round, at most {} chips net winnings a day; cashouts {}-{} chips after a purchase.",
+            "{} Wagers {}-{} chips, at most {} chips profit per round, at most {} chips net winnings a day; cashouts {}-{} chips after a purchase.",
+            Game::ALL.map(about).join(" "),
             limits.min_wager_chips,
             limits.max_wager_chips,
             limits.max_payout_chips,

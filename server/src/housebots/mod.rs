@@ -80,8 +80,6 @@ pub struct HouseBots {
     pub settings: HouseBotSettings,
 }
 
-const NAMES: [&str; 6] = ["Flip", "Dice", "Wheel", "Flip II", "Dice II", "Wheel II"];
-
 #[derive(Debug, thiserror::Error)]
 #[error("housebots.keys[{0}] is not a private key (0x + 64 hex)")]
 pub struct BadKey(usize);
@@ -99,13 +97,11 @@ impl HouseBots {
             .map(|(i, key)| {
                 let signer: PrivateKeySigner = key.expose().parse().map_err(|_| BadKey(i))?;
                 let strategy = Strategy::for_agent(i);
-                let name = NAMES
-                    .get(i)
-                    .map_or_else(|| format!("Agent {}", i + 1), |n| (*n).to_owned());
+                let name = strategy.agent_name(i);
                 let status = AgentStatus {
                     name,
                     address: address::display(&signer.address()),
-                    strategy: strategy.name().to_owned(),
+                    strategy: strategy.name(),
                     state: "starting".into(),
                     rounds: 0,
                     wins: 0,

@@ -1,7 +1,7 @@
-//! The three game calls (`POST /api/arcade/flip`, `/dice`, `/roulette`; MCP `arcade_flip`,
-//! `arcade_dice`, `arcade_roulette`): the fields every round play has, and each game's own.
-//! A new game adds its struct here, its `GameInput` impl, and its line in `endpoint` and
-//! `input_schema`.
+//! The game calls (`POST /api/arcade/<endpoint>`; MCP `arcade_<endpoint>`): the fields every
+//! round play has, each game's own, and the server's one list of games ([`for_each_game_input`]),
+//! which the routes, the OpenAPI links, the MCP tools, the listings and the house agents read.
+//! A new game is its input struct, its `GameInput` impl and its line in that list.
 
 use arcade_core::{BetKind, Call, CallError, DiceCall, Direction, Game, RouletteBet, Side};
 use rmcp::schemars::JsonSchema;
@@ -11,23 +11,59 @@ use super::fields::{Choice, ClientSeedText};
 use super::{Input, Place, schema};
 use crate::service::play::Play;
 
-/// The REST path segment of a game's call: `POST /api/arcade/<endpoint>`.
-pub fn endpoint(game: Game) -> &'static str {
-    match game {
-        Game::Coinflip => "flip",
-        Game::Dice => "dice",
-        Game::Roulette => "roulette",
-    }
+/// The server's one list of games, in the core's order: each game's core variant, its REST
+/// path segment (`POST /api/arcade/<endpoint>`, MCP `arcade_<endpoint>`), its input, its route
+/// handler's name and a one-line description. `$then!` gets the list.
+macro_rules! for_each_game_input {
+    ($then:ident) => {
+        $then! {
+            Coinflip, "flip", $crate::inputs::games::FlipInput, flip,
+                "Coinflip: call heads or tails. Pays 1.98x the wager.";
+            Dice, "dice", $crate::inputs::games::DiceInput, dice,
+                "Dice: a roll from 0.00 to 100.00, under or over a target (1 to 99); pays 99% of the fair odds of the call, and the result carries its exact return.";
+            Roulette, "roulette", $crate::inputs::games::RouletteInput, roulette,
+                "European roulette: one of 13 bets on 37 pockets; pays 36x straight, 3x dozens and columns, 2x even-money bets.";
+        }
+    };
 }
+pub(crate) use for_each_game_input;
 
-/// A game's input schema.
-pub fn input_schema(game: Game) -> schema::Shared {
-    match game {
-        Game::Coinflip => schema::of::<FlipInput>(),
-        Game::Dice => schema::of::<DiceInput>(),
-        Game::Roulette => schema::of::<RouletteInput>(),
-    }
+macro_rules! lookups {
+    ($($Game:ident, $endpoint:literal, $Input:ty, $handler:ident, $about:literal;)*) => {
+        /// The REST path segment of a game's call: `POST /api/arcade/<endpoint>`.
+        pub fn endpoint(game: Game) -> &'static str {
+            match game {
+                $(Game::$Game => $endpoint,)*
+            }
+        }
+
+        /// A game's input schema.
+        pub fn input_schema(game: Game) -> schema::Shared {
+            match game {
+                $(Game::$Game => schema::of::<$Input>(),)*
+            }
+        }
+
+        /// A game in one line: what the player calls and what a win pays.
+        pub fn about(game: Game) -> &'static str {
+            match game {
+                $(Game::$Game => $about,)*
+            }
+        }
+
+        /// The calls the house agents play in `game`, in turn.
+        pub fn house_calls(game: Game) -> Vec<Call> {
+            match game {
+                $(Game::$Game => <$Input as GameInput>::house_calls(),)*
+            }
+        }
+
+        /// The game each input plays, in the list's order (held to the core's by a test).
+        #[cfg(test)]
+        const LISTED: &[Game] = &[$(<$Input as GameInput>::GAME),*];
+    };
 }
+for_each_game_input!(lookups);
 
 /// The fields of every game call.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -68,6 +104,8 @@ pub trait GameInput: Input {
     fn round(&self) -> &RoundFields;
     /// The call, checked by the core's rules (a straight bet names a number, only it does).
     fn call(&self) -> Result<Call, CallError>;
+    /// The calls the house agents play in this game, in turn.
+    fn house_calls() -> Vec<Call>;
 
     /// The service's command for this input.
     fn play(&self) -> Result<Play, CallError> {
@@ -141,6 +179,11 @@ impl GameInput for FlipInput {
     fn call(&self) -> Result<Call, CallError> {
         Ok(Call::Coinflip(self.call.value()))
     }
+
+    /// Heads and tails in turn.
+    fn house_calls() -> Vec<Call> {
+        Side::ALL.map(Call::Coinflip).to_vec()
+    }
 }
 
 impl GameInput for DiceInput {
@@ -155,6 +198,18 @@ impl GameInput for DiceInput {
         let target = u32::try_from(self.target).unwrap_or(0);
         Ok(Call::Dice(DiceCall::new(target, direction)?))
     }
+
+    /// Targets from long odds to safe bets, under, then over.
+    fn house_calls() -> Vec<Call> {
+        Direction::ALL
+            .into_iter()
+            .flat_map(|direction| {
+                [10, 25, 50, 75, 90]
+                    .into_iter()
+                    .filter_map(move |target| DiceCall::new(target, direction).ok().map(Call::Dice))
+            })
+            .collect()
+    }
 }
 
 impl GameInput for RouletteInput {
@@ -167,5 +222,28 @@ impl GameInput for RouletteInput {
     fn call(&self) -> Result<Call, CallError> {
         let number = self.number.and_then(|n| u32::try_from(n).ok());
         Ok(Call::Roulette(RouletteBet::new(self.bet.value(), number)?))
+    }
+
+    /// The outside bets: red, black, odd, even, low, high, dozens, columns.
+    fn house_calls() -> Vec<Call> {
+        BetKind::ALL
+            .into_iter()
+            .filter_map(|kind| RouletteBet::new(kind, None).ok().map(Call::Roulette))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_list_holds_the_cores_games_in_its_order() {
+        assert_eq!(LISTED, Game::ALL.as_slice());
+        for game in Game::ALL {
+            let calls = house_calls(game);
+            assert!(!calls.is_empty(), "{game:?}");
+            assert!(calls.iter().all(|call| call.game() == game), "{game:?}");
+        }
     }
 }

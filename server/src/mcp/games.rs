@@ -1,6 +1,6 @@
-//! The game tools, one per game input (`arcade_flip`, `arcade_dice`, `arcade_roulette`): each
+//! The game tools, one per game of the server's list (`arcade_flip`, `arcade_dice`, …): each
 //! named after its REST route, described and typed by its input's own schema, and played
-//! through the one game path. A new game is one more line in [`routes`].
+//! through the one game path.
 
 use std::sync::Arc;
 
@@ -10,15 +10,16 @@ use rmcp::model::{CallToolResponse, Tool};
 use serde_json::Value;
 
 use super::tools::{ArcadeTools, answer};
-use crate::inputs::games::{DiceInput, FlipInput, GameInput, RouletteInput, endpoint};
+use crate::inputs::games::{GameInput, endpoint, for_each_game_input};
 use crate::inputs::schema;
 
 pub fn routes() -> Vec<ToolRoute<ArcadeTools>> {
-    vec![
-        route::<FlipInput>(),
-        route::<DiceInput>(),
-        route::<RouletteInput>(),
-    ]
+    macro_rules! routes {
+        ($($Game:ident, $endpoint:literal, $Input:ty, $handler:ident, $about:literal;)*) => {
+            vec![$(route::<$Input>()),*]
+        };
+    }
+    for_each_game_input!(routes)
 }
 
 fn route<G: GameInput>() -> ToolRoute<ArcadeTools> {

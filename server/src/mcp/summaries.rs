@@ -1,9 +1,7 @@
 //! The one-line summary each tool result comes with (beside the structured content), read
 //! from the service's own result types.
 
-use arcade_core::Game;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::service::auth::Rotated;
 use crate::service::cashouts::CashoutReceipt;
@@ -63,17 +61,7 @@ impl Summary for Committed {
 impl Summary for Played {
     fn summary(&self) -> String {
         let receipt = &self.receipt;
-        let result = &receipt.result;
-        let outcome = match Game::parse(&receipt.game) {
-            Some(Game::Coinflip) => format!("outcome {}", plain(&result["outcome"])),
-            Some(Game::Dice) => format!("roll {}", plain(&result["roll"])),
-            Some(Game::Roulette) => format!(
-                "pocket {} {}",
-                plain(&result["pocket"]),
-                plain(&result["color"])
-            ),
-            None => format!("game {}", receipt.game),
-        };
+        let outcome = format!("result {}", receipt.result);
         let verdict = if receipt.won { "won" } else { "lost" };
         let replayed = if self.replayed {
             " (replayed: this call had settled the round already)"
@@ -161,11 +149,4 @@ impl Summary for HouseStats {
             all.rounds, all.wagered, all.paid_out, all.house_net
         )
     }
-}
-
-/// A JSON value as a sentence shows it: strings without their quotes.
-fn plain(value: &Value) -> String {
-    value
-        .as_str()
-        .map_or_else(|| value.to_string(), str::to_owned)
 }

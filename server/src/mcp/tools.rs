@@ -21,21 +21,31 @@ use serde_json::{Value, json};
 use super::arguments::{Arguments, NoArguments};
 use crate::error::ApiError;
 use crate::inputs::Input;
-use crate::inputs::games::GameInput;
+use crate::inputs::games::{GameInput, endpoint};
 use crate::inputs::queries::{BetPath, RoundPath};
 use crate::inputs::wallets::{AddressInput, AddressPath, CashoutInput, RotateInput};
 use crate::inputs::{self, Place};
 use crate::rate_limits::{Caller, ClientKey};
 use crate::service::Arcade;
 use crate::service::play::Played;
+use arcade_core::Game;
 
 const INSTRUCTIONS: &str = "A provably-fair arcade. Play: arcade_free (100 chips, once per address) \
 or buy chips over x402 (POST /api/arcade/chips); arcade_balance gives your auth_statement (a \
 Sign-In with Ethereum message): sign it once with personal_sign (EIP-191); arcade_commit opens a \
-round (the house commits to its seed); play it once with arcade_flip, arcade_dice or \
-arcade_roulette and a fresh random client_seed of your own (repeating a call that got no answer \
+round (the house commits to its seed); play it once with a game tool ({games}) and a fresh \
+random client_seed of your own (repeating a call that got no answer \
 returns its receipt; arcade_round shows any round); check it with arcade_verify. arcade_cashout \
 sends chips back as the token. arcade_rotate revokes a leaked signature.";
+
+/// The game tools' names: `arcade_flip, arcade_dice, …`.
+fn game_tools() -> String {
+    let names: Vec<String> = Game::ALL
+        .into_iter()
+        .map(|game| format!("arcade_{}", endpoint(game)))
+        .collect();
+    names.join(", ")
+}
 
 #[derive(Clone)]
 pub struct ArcadeTools {
@@ -102,7 +112,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_commit",
-        description = "Open a round: the house commits to a secret server seed (you get its SHA-256, the commitment) before it sees your client seed. Requires your signature of the auth_statement from arcade_balance. Play the round once with arcade_flip, arcade_dice or arcade_roulette."
+        description = "Open a round: the house commits to a secret server seed (you get its SHA-256, the commitment) before it sees your client seed. Requires your signature of the auth_statement from arcade_balance. Play the round once with a game tool (arcade_<game>, listed by arcade_games)."
     )]
     async fn commit(
         &self,
@@ -230,7 +240,7 @@ impl ServerHandler for ArcadeTools {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("arcade", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS.to_owned())
+            .with_instructions(INSTRUCTIONS.replace("{games}", &game_tools()))
     }
 }
 

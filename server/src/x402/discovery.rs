@@ -100,12 +100,12 @@ impl Method {
 /// What a tier buys, in a sentence a catalog can show.
 pub fn describe(tier: &Tier) -> String {
     format!(
-        "{} chips (the {} tier, {}) for the {SERVICE_NAME}: coinflip, dice and European \
-         roulette for agents, every round provable by commit-reveal; credited to the address \
-         that signs the payment",
+        "{} chips (the {} tier, {}) for the {SERVICE_NAME}: {} for agents, every round provable \
+         by commit-reveal; credited to the address that signs the payment",
         tier.chips,
         tier.name,
-        tier.price_text()
+        tier.price_text(),
+        arcade_core::Game::NAMES.join(", ")
     )
 }
 
