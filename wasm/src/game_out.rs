@@ -1,13 +1,82 @@
-//! Each game's call and result as an answer writes them: numbers in their slots, texts in
-//! order (what `js/arcade.js` reads back, game by game).
+//! Each game's call and result across the boundary, the one place in this crate that names a
+//! game's fields: a receipt's params and claimed result read from the glue's arguments, and a
+//! call and result as an answer writes them (numbers in their slots, texts in order: what
+//! `js/arcade.js` reads back, game by game).
 
-use arcade_core::coinflip::CoinflipResult;
-use arcade_core::dice::DiceResult;
-use arcade_core::roulette::RouletteResult;
-use arcade_core::{Call, GameResult};
+use arcade_core::coinflip::{CoinflipClaimed, CoinflipParams, CoinflipResult};
+use arcade_core::dice::{DiceClaimed, DiceParams, DiceResult};
+use arcade_core::roulette::{RouletteClaimed, RouletteParams, RouletteResult};
+use arcade_core::wire::ParamsInput;
+use arcade_core::{BetKind, Call, ClaimedResult, ClaimedRoll, Color, Direction, GameResult, Side};
 
+use crate::input::{Fields, Invalid, optional_int, parse_text};
 use crate::out::Out;
 use crate::slot;
+
+/// A receipt's `params` from the glue's arguments: the texts `call`, `direction` and `bet` (in
+/// that order, next in `f`), and the numbers `target` and `number` (-1: absent).
+pub(crate) fn params_input(
+    f: &mut Fields<'_>,
+    target: f64,
+    number: f64,
+) -> Result<ParamsInput, Invalid> {
+    let call = f.parse("params.call", Side::parse)?;
+    let direction = f.parse("params.direction", Direction::parse)?;
+    let bet = f.parse("params.bet", BetKind::parse)?;
+    Ok(ParamsInput {
+        coinflip: CoinflipParams { call },
+        dice: DiceParams {
+            target: optional_int(target, "params.target")?,
+            direction,
+        },
+        roulette: RouletteParams {
+            bet,
+            number: optional_int(number, "params.number")?,
+        },
+    })
+}
+
+/// The claimed result's texts, as the glue passes them (each absent when not given).
+pub(crate) struct ResultTexts<'a> {
+    pub outcome: Option<&'a str>,
+    pub win_chance: Option<&'a str>,
+    pub multiplier: Option<&'a str>,
+    pub color: Option<&'a str>,
+    /// `String(result.roll)`: the roll's shortest digits.
+    pub roll: Option<&'a str>,
+}
+
+/// A receipt's claimed `result` from its texts and the numbers `roll`, `roll_hundredths` and
+/// `pocket` (-1: absent).
+pub(crate) fn claimed(
+    texts: &ResultTexts<'_>,
+    roll: f64,
+    roll_hundredths: f64,
+    pocket: f64,
+) -> Result<ClaimedResult, Invalid> {
+    let outcome = parse_text("result.outcome", texts.outcome, Side::parse)?;
+    let color = parse_text("result.color", texts.color, Color::parse)?;
+    let roll = match texts.roll {
+        Some(shortest) => Some(
+            ClaimedRoll::new(roll, shortest)
+                .ok_or_else(|| Invalid::input("result.roll: not a number"))?,
+        ),
+        None => None,
+    };
+    Ok(ClaimedResult {
+        coinflip: CoinflipClaimed { outcome },
+        dice: DiceClaimed {
+            roll,
+            roll_hundredths: optional_int(roll_hundredths, "result.roll_hundredths")?,
+            win_chance: texts.win_chance.map(alloc::borrow::ToOwned::to_owned),
+            multiplier: texts.multiplier.map(alloc::borrow::ToOwned::to_owned),
+        },
+        roulette: RouletteClaimed {
+            pocket: optional_int(pocket, "result.pocket")?,
+            color,
+        },
+    })
+}
 
 impl Out {
     /// Coinflip: the `outcome` text; dice: `roll_hundredths` in the result's slot, the

@@ -110,11 +110,18 @@ impl<'a> Fields<'a> {
         name: &str,
         parse: fn(&str) -> Option<T>,
     ) -> Result<Option<T>, Invalid> {
-        match self.string()? {
-            None => Ok(None),
-            Some(text) => parse(text).map(Some).ok_or_else(|| unknown(name, text)),
-        }
+        parse_text(name, self.string()?, parse)
     }
+}
+
+/// `text` read by `parse`; a text it does not read is an error naming the field.
+pub fn parse_text<T>(
+    name: &str,
+    text: Option<&str>,
+    parse: fn(&str) -> Option<T>,
+) -> Result<Option<T>, Invalid> {
+    text.map(|text| parse(text).ok_or_else(|| unknown(name, text)))
+        .transpose()
 }
 
 #[cold]

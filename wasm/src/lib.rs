@@ -25,14 +25,8 @@ mod out;
 use alloc::borrow::ToOwned;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use arcade_core::coinflip::{CoinflipClaimed, CoinflipParams};
-use arcade_core::dice::{DiceClaimed, DiceParams};
-use arcade_core::roulette::{RouletteClaimed, RouletteParams};
-use arcade_core::wire::{ParamsInput, ReceiptInput};
-use arcade_core::{
-    BetKind, ClaimedResult, ClaimedRoll, ClientSeed, Color, Direction, Game, Receipt, Round,
-    ServerSeed, Settlement, Side, Verification, merkle,
-};
+use arcade_core::wire::ReceiptInput;
+use arcade_core::{ClientSeed, Game, Receipt, Round, ServerSeed, Settlement, Verification, merkle};
 use input::{Fields, Invalid, int, optional_int};
 use out::Out;
 use wasm_bindgen::prelude::*;
@@ -111,18 +105,15 @@ pub fn verify_receipt(
         let commitment = f.required("commitment")?;
         let server_seed = f.required("server_seed")?;
         let client_seed = f.required("client_seed")?;
-        let params = params(&mut f, target, number)?;
-        let outcome = f.parse("result.outcome", Side::parse)?;
-        let win_chance = f.string()?.map(str::to_owned);
-        let multiplier = f.string()?.map(str::to_owned);
-        let color = f.parse("result.color", Color::parse)?;
-        let roll = match f.string()? {
-            Some(shortest) => Some(
-                ClaimedRoll::new(roll, shortest)
-                    .ok_or_else(|| Invalid::input("result.roll: not a number"))?,
-            ),
-            None => None,
+        let params = game_out::params_input(&mut f, target, number)?;
+        let texts = game_out::ResultTexts {
+            outcome: f.string()?,
+            win_chance: f.string()?,
+            multiplier: f.string()?,
+            color: f.string()?,
+            roll: f.string()?,
         };
+        let result = game_out::claimed(&texts, roll, roll_hundredths, pocket)?;
         let input = ReceiptInput {
             game: game.ok_or_else(|| Invalid::input("missing field `game`"))?,
             fairness_version: optional_int(fairness_version, "fairness_version")?,
@@ -132,19 +123,7 @@ pub fn verify_receipt(
             nonce: int(nonce, "nonce")?,
             wager: int(wager, "wager")?,
             params,
-            result: ClaimedResult {
-                coinflip: CoinflipClaimed { outcome },
-                dice: DiceClaimed {
-                    roll,
-                    roll_hundredths: optional_int(roll_hundredths, "result.roll_hundredths")?,
-                    win_chance,
-                    multiplier,
-                },
-                roulette: RouletteClaimed {
-                    pocket: optional_int(pocket, "result.pocket")?,
-                    color,
-                },
-            },
+            result,
             won,
             payout: int(payout, "payout")?,
             profit: input::signed(profit),
@@ -154,23 +133,6 @@ pub fn verify_receipt(
         Out::verification(&verification)
     };
     run().unwrap_or_else(Invalid::into_failure)
-}
-
-fn params(f: &mut Fields<'_>, target: f64, number: f64) -> Result<ParamsInput, Invalid> {
-    let call = f.parse("params.call", Side::parse)?;
-    let direction = f.parse("params.direction", Direction::parse)?;
-    let bet = f.parse("params.bet", BetKind::parse)?;
-    Ok(ParamsInput {
-        coinflip: CoinflipParams { call },
-        dice: DiceParams {
-            target: optional_int(target, "params.target")?,
-            direction,
-        },
-        roulette: RouletteParams {
-            bet,
-            number: optional_int(number, "params.number")?,
-        },
-    })
 }
 
 /// Settles a round of `game` from its seeds. Strings, in order: server_seed, client_seed,
@@ -203,7 +165,7 @@ pub fn derive_round(
         let mut f = Fields::new(text, &lengths)?;
         let server_seed = f.required("server_seed")?;
         let client_seed = f.required("client_seed")?;
-        let call = params(&mut f, target, number)?.to_call(game)?;
+        let call = game_out::params_input(&mut f, target, number)?.to_call(game)?;
         let server_seed = ServerSeed::parse(server_seed)?;
         let client_seed = ClientSeed::parse(client_seed)?;
         let nonce = int(nonce, "nonce")?;
