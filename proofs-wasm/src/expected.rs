@@ -2,6 +2,7 @@
 //! from the JSON answers a player already holds (receipts, commit answers, seed batches, the
 //! signed marks), per the mapping tables of docs/proofs.md.
 
+mod calls;
 mod marks;
 mod play;
 mod read;
@@ -10,8 +11,8 @@ mod rfc3339;
 use serde_json::{Map, Value, json};
 
 use crate::check::RECEIPT_WITH_HOUSE_AGENT;
-use crate::eip712::quote;
 use crate::error::Error;
+use calls::Call;
 use read::{address, bytes32, field, seconds, signed, text, unsigned};
 
 pub use marks::{Marks, signed_marks_message};
@@ -83,72 +84,17 @@ pub fn receipt_messages(receipt: &Value, marks: Option<Marks>) -> Result<Value, 
     )
 }
 
-/// The game-specific members of a `Receipt`: the bet and its outcome.
+/// The game-specific members of a `Receipt`: the call and its outcome.
 struct Bet<'a> {
-    call: &'a str,
-    target: u64,
-    number: Option<u64>,
+    call: Call<'a>,
     outcome: u64,
 }
 
 impl<'a> Bet<'a> {
     fn of(receipt: &'a Value, game: &str) -> Result<Self, Error> {
-        match game {
-            "coinflip" => Self::coinflip(receipt),
-            "dice" => Self::dice(receipt),
-            "roulette" => Self::roulette(receipt),
-            other => Err(Error::input(format!(
-                "game is {}, not coinflip, dice or roulette",
-                quote(other)
-            ))),
-        }
-    }
-
-    fn coinflip(receipt: &'a Value) -> Result<Self, Error> {
-        let outcome = match text(receipt, "result.outcome")? {
-            "heads" => 1,
-            "tails" => 0,
-            other => {
-                return Err(Error::input(format!(
-                    "result.outcome is {}, not heads or tails",
-                    quote(other)
-                )));
-            }
-        };
         Ok(Self {
-            call: text(receipt, "params.call")?,
-            target: 0,
-            number: None,
-            outcome,
-        })
-    }
-
-    fn dice(receipt: &'a Value) -> Result<Self, Error> {
-        // The direction defaults to under, as in the fairness core.
-        let direction = match field(receipt, "params.direction") {
-            Ok(_) => text(receipt, "params.direction")?,
-            Err(_) => "under",
-        };
-        Ok(Self {
-            call: direction,
-            target: unsigned(receipt, "params.target")?,
-            number: None,
-            outcome: unsigned(receipt, "result.roll_hundredths")?,
-        })
-    }
-
-    fn roulette(receipt: &'a Value) -> Result<Self, Error> {
-        let bet = text(receipt, "params.bet")?;
-        let number = if bet == "straight" {
-            Some(unsigned(receipt, "params.number")?)
-        } else {
-            None
-        };
-        Ok(Self {
-            call: bet,
-            target: 0,
-            number,
-            outcome: unsigned(receipt, "result.pocket")?,
+            call: Call::of(receipt, game)?,
+            outcome: calls::outcome(receipt, game)?,
         })
     }
 }
@@ -179,10 +125,10 @@ fn receipt_message(
     put("server_seed", bytes32(receipt, "server_seed")?.into());
     put("client_seed", text(receipt, "client_seed")?.into());
     put("nonce", nonce.into());
-    put("call", bet.call.into());
-    put("target", bet.target.into());
-    put("has_number", bet.number.is_some().into());
-    put("number", bet.number.unwrap_or(0).into());
+    put("call", bet.call.call.into());
+    put("target", bet.call.target.into());
+    put("has_number", bet.call.number.is_some().into());
+    put("number", bet.call.number.unwrap_or(0).into());
     put("wager", unsigned(receipt, "wager")?.into());
     put("outcome", bet.outcome.into());
     put("won", won.into());

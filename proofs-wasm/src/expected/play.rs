@@ -5,51 +5,11 @@
 
 use serde_json::{Map, Value, json};
 
-use super::read::{bytes32, field, text, unsigned};
-use crate::eip712::{domain_fields, quote, show, typed_data_hash};
+use super::calls::Call;
+use super::read::{bytes32, text, unsigned};
+use crate::eip712::{domain_fields, show, typed_data_hash};
 use crate::error::Error;
 use crate::signature::{checksum, parse_address};
-
-/// The call's members of a `Play`: what was called, dice's target, roulette's number.
-struct Call<'a> {
-    call: &'a str,
-    target: u64,
-    number: Option<u64>,
-}
-
-impl<'a> Call<'a> {
-    /// From `params` as the game body gives them: coinflip `{call}`, dice `{target,
-    /// direction?}` (under when not given), roulette `{bet, number?}`.
-    fn of(answer: &'a Value, game: &str) -> Result<Self, Error> {
-        match game {
-            "coinflip" => Ok(Self {
-                call: text(answer, "params.call")?,
-                target: 0,
-                number: None,
-            }),
-            "dice" => Ok(Self {
-                call: match field(answer, "params.direction") {
-                    Ok(_) => text(answer, "params.direction")?,
-                    Err(_) => "under",
-                },
-                target: unsigned(answer, "params.target")?,
-                number: None,
-            }),
-            "roulette" => Ok(Self {
-                call: text(answer, "params.bet")?,
-                target: 0,
-                number: match field(answer, "params.number") {
-                    Ok(_) => Some(unsigned(answer, "params.number")?),
-                    Err(_) => None,
-                },
-            }),
-            other => Err(Error::input(format!(
-                "game is {}, not coinflip, dice or roulette",
-                quote(other)
-            ))),
-        }
-    }
-}
 
 /// The `Play` message of `{round_id, address, commitment, game, client_seed, wager, params}`:
 /// a receipt, or the call a client fills in before playing. `player` in EIP-55.
