@@ -1,4 +1,6 @@
 // The audit's summary as text a person reads at a glance (the --json output is the same object).
+import { HISTOGRAMS } from './stats.mjs';
+
 const pct = (x) => (x === null ? '—' : `${(100 * x).toFixed(3)}%`);
 const p = (x) => (x === null ? '—' : x < 0.0001 ? x.toExponential(2) : x.toFixed(4));
 
@@ -77,8 +79,7 @@ export function formatReport(report, options = {}) {
     `seed batches: ${report.batches.length} (${report.batches.filter((b) => b.ok).length} hold)`,
     ...gameLines(report.games),
     '',
-    `dice rolls, 100 bins: chi-square ${report.dice_rolls.statistic?.toFixed(2) ?? '—'} (${report.dice_rolls.df} df), p = ${p(report.dice_rolls.p_value)}`,
-    `roulette pockets, 37 bins: chi-square ${report.roulette_pockets.statistic?.toFixed(2) ?? '—'} (${report.roulette_pockets.df} df), p = ${p(report.roulette_pockets.p_value)}`,
+    ...HISTOGRAMS.map(({ name, title }) => `${title}: chi-square ${report[name].statistic?.toFixed(2) ?? '—'} (${report[name].df} df), p = ${p(report[name].p_value)}`),
     ...statsLines(report, options),
     ...failureLines(report),
   ];

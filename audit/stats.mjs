@@ -194,21 +194,37 @@ export function gammaQ(a, x) {
   return Math.min(1, front * h);
 }
 
-/** A running account of re-derived rounds: a tally per game and the two histograms. */
+/**
+ * Each game's histogram of results, the one table the audit, the page and the monitor read: its
+ * key in the statistics, its game, how a re-derived result falls into a bin, each bin's chance
+ * under fairness v1, and how it is drawn and named.
+ */
+export const HISTOGRAMS = [
+  {
+    name: 'dice_rolls', game: 'dice', title: 'dice rolls, 100 bins of one point', bins: DICE_BINS,
+    bin: (result) => diceBin(result.roll_hundredths), chances: diceBinChances,
+    every: 10, xLabel: 'roll (whole points; 100.00 in the last bin)',
+  },
+  {
+    name: 'roulette_pockets', game: 'roulette', title: 'roulette pockets, 37 bins', bins: ROULETTE_BINS,
+    bin: (result) => result.pocket, chances: pocketChances,
+    every: 3, xLabel: 'pocket',
+  },
+];
+
+/** A running account of re-derived rounds: a tally per game and each histogram's counts. */
 export function newStats() {
   return {
     games: Object.fromEntries(GAMES.map((g) => [g, newTally()])),
-    dice: Array(DICE_BINS).fill(0),
-    pockets: Array(ROULETTE_BINS).fill(0),
+    bins: Object.fromEntries(HISTOGRAMS.map((h) => [h.name, Array(h.bins).fill(0)])),
   };
 }
 
-/** Adds one re-derived round `{game, params, wager, payout, house_agent, roll_hundredths?, pocket?}`. */
+/** Adds one re-derived round `{game, params, wager, payout, house_agent, result}`. */
 export function addToStats(stats, round) {
   rulesOf(round.game);
   addRound(stats.games[round.game], round);
-  if (round.game === 'dice') stats.dice[diceBin(round.roll_hundredths)] += 1;
-  if (round.game === 'roulette') stats.pockets[round.pocket] += 1;
+  for (const h of HISTOGRAMS) if (round.game === h.game) stats.bins[h.name][h.bin(round.result)] += 1;
   return stats;
 }
 
@@ -216,8 +232,7 @@ export function addToStats(stats, round) {
 export function statsOf(stats) {
   return {
     games: Object.fromEntries(GAMES.map((g) => [g, summarize(stats.games[g])])),
-    dice_rolls: { bins: stats.dice, ...chiSquare(stats.dice, diceBinChances()) },
-    roulette_pockets: { bins: stats.pockets, ...chiSquare(stats.pockets, pocketChances()) },
+    ...Object.fromEntries(HISTOGRAMS.map((h) => [h.name, { bins: stats.bins[h.name], ...chiSquare(stats.bins[h.name], h.chances()) }])),
   };
 }
 
@@ -228,8 +243,8 @@ export function fairnessStats(rounds) {
   return statsOf(stats);
 }
 
-/** Fewest rolls (pockets) for a chi-square test: an expected count of 5 per bin. */
-const MIN_CHI_ROUNDS = { dice_rolls: 5 * DICE_BINS, roulette_pockets: 5 * ROULETTE_BINS };
+/** Fewest results for a chi-square test: an expected count of 5 in the least likely bin. */
+const minChiRounds = (h) => Math.ceil(5 / Math.min(...h.chances()));
 
 /**
  * The statistics out of band, in words (empty when none is): a game's return outside its alarm
@@ -244,10 +259,10 @@ export function statsProblems(stats) {
       found.push(`${game}: return to player ${pct(s.realized_return)} over ${s.rounds} rounds, outside its band ${pct(s.alarm_interval[0])} – ${pct(s.alarm_interval[1])} (expected ${pct(s.expected_return)}, p < ${ALARM_P})`);
     }
   }
-  for (const [name, what] of [['dice_rolls', 'dice rolls'], ['roulette_pockets', 'roulette pockets']]) {
-    const test = stats[name];
-    if (test.total >= MIN_CHI_ROUNDS[name] && test.p_value !== null && test.p_value < ALARM_P) {
-      found.push(`${what}: chi-square ${test.statistic.toFixed(1)} (${test.df} df) over ${test.total} rounds, p = ${test.p_value.toExponential(2)} < ${ALARM_P}`);
+  for (const h of HISTOGRAMS) {
+    const test = stats[h.name];
+    if (test.total >= minChiRounds(h) && test.p_value !== null && test.p_value < ALARM_P) {
+      found.push(`${h.title}: chi-square ${test.statistic.toFixed(1)} (${test.df} df) over ${test.total} rounds, p = ${test.p_value.toExponential(2)} < ${ALARM_P}`);
     }
   }
   return found;

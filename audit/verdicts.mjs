@@ -51,8 +51,7 @@ export function rederive(wasm, receipt) {
     wager: receipt.wager,
     payout: derived.payout,
     house_agent: receipt.house_agent === true,
-    roll_hundredths: derived.result.roll_hundredths,
-    pocket: derived.result.pocket,
+    result: derived.result,
   };
   return { report, round, why: report.verified ? null : `re-derivation differs: ${describe(report.mismatches)}` };
 }

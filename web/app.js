@@ -7,7 +7,7 @@ import * as wasm from '../wasm/arcade.js';
 import { latestOnly, verifyBet, verifyReceipt } from './bet.mjs';
 import { startMonitor } from './monitor.js';
 import { pinned, rememberPlayer, rememberedPlayer } from './pin.js';
-import { stepsOf } from './steps.js';
+import { PAGE_GAMES, stepsOf } from './steps.js';
 import { FROM_READER, failedChecks, headline, judgeRound, refusedVerdict, subject } from './verdicts.mjs';
 import { core, modules, tone } from './verifier.js';
 
@@ -68,27 +68,26 @@ function pasted(text) {
   return run(async (signal) => verifyReceipt({ api: location.origin, receipt: text, modules: await modules(), pin: await pinned(), signal }));
 }
 
-/** Each game's params from the by-hand form's two fields: its call, and an extra one. */
-const HAND_PARAMS = {
-  coinflip: (call) => ({ call }),
-  dice: (call, extra) => ({ target: Number(call), direction: extra || 'under' }),
-  roulette: (call, extra) => ({ bet: call, number: extra === '' ? null : Number(extra) }),
-};
-
 /** The by-hand form offers every game of the wasm core, and no other. */
 function handGames() {
   $('#hand-game').replaceChildren(...wasm.games().map((game) => Object.assign(el('option', game), { value: game })));
+  const hint = () => {
+    const game = PAGE_GAMES[$('#hand-game').value];
+    $('#hand-hint').textContent = game ? game.hint : 'this page has no form for this game';
+  };
+  $('#hand-game').addEventListener('change', hint);
+  hint();
 }
 
 /** By hand: a derived round is its own receipt, the reader's, judged with no server call. */
 function byHand() {
   const game = $('#hand-game').value;
-  if (!Object.hasOwn(HAND_PARAMS, game)) {
+  if (!Object.hasOwn(PAGE_GAMES, game)) {
     // A game this page has no form for is refused by name, never read as another game.
-    const why = `unknown game ${JSON.stringify(game)}; this page derives ${Object.keys(HAND_PARAMS).join(', ')} by hand`;
+    const why = `unknown game ${JSON.stringify(game)}; this page derives ${Object.keys(PAGE_GAMES).join(', ')} by hand`;
     return run(async () => ({ verdict: refusedVerdict({ check: 'game', why }), receipt: null }));
   }
-  const params = HAND_PARAMS[game]($('#hand-call').value.trim(), $('#hand-extra').value.trim());
+  const params = PAGE_GAMES[game].params($('#hand-call').value.trim(), $('#hand-extra').value.trim());
   const input = {
     server_seed: $('#hand-server-seed').value.trim().toLowerCase(),
     client_seed: $('#hand-client-seed').value,

@@ -3,13 +3,13 @@
 // (the server's outcome and payout are compared, never used), its signatures checked against
 // the pinned signer, its seed shown in a signed batch and compared with the batch's row, the
 // feed's paging checked and every settled bet of the recent batches found in it. Then drawn:
-// the return to player per game beside the exact expectation and its 95% band, and the dice
-// rolls and roulette pockets against a fair law; statistics out of band raise a banner.
+// the return to player per game beside the exact expectation and its 95% band, and each game's
+// histogram of results (stats.mjs's HISTOGRAMS) against its fair law; statistics out of band raise a banner.
 // Runs when the section comes into view, and again on "Check".
 import { histogram, returnChart } from './charts.js';
 import { auditFloor } from './floor.mjs';
 import { pinned } from './pin.js';
-import { GAMES, addRound, diceBinChances, newTally, pocketChances, summarize } from './stats.mjs';
+import { GAMES, HISTOGRAMS, addRound, newTally, summarize } from './stats.mjs';
 import { modules } from './verifier.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -118,13 +118,12 @@ function showCharts(rounds, stats) {
   const points = runningReturns(rounds);
   const returns = GAMES.filter((g) => points[g].length > 0)
     .map((g) => returnChart({ title: `${g}: return to player over ${points[g].length} rounds`, points: points[g] }));
-  const { dice_rolls: dice, roulette_pockets: wheel } = stats;
-  const expect = (chances, total) => chances.map((c) => c * total);
-  $('#monitor-charts').replaceChildren(
-    ...returns,
-    histogram({ title: `dice rolls, 100 bins of one point: chi-square p = ${pValue(dice.p_value)}`, bins: dice.bins, expected: expect(diceBinChances(), dice.total), every: 10, xLabel: 'roll (whole points; 100.00 in the last bin)' }),
-    histogram({ title: `roulette pockets: chi-square p = ${pValue(wheel.p_value)}`, bins: wheel.bins, expected: expect(pocketChances(), wheel.total), every: 3, xLabel: 'pocket' }),
-  );
+  const histograms = HISTOGRAMS.map((h) => {
+    const test = stats[h.name];
+    const expected = h.chances().map((c) => c * test.total);
+    return histogram({ title: `${h.title}: chi-square p = ${pValue(test.p_value)}`, bins: test.bins, expected, every: h.every, xLabel: h.xLabel });
+  });
+  $('#monitor-charts').replaceChildren(...returns, ...histograms);
 }
 
 /** Fetches, judges and draws the last `n` rounds. */

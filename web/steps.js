@@ -1,27 +1,43 @@
-// How a round is checked, step by step: the re-derivation from the wasm core's report, then the
+// How a round is checked, step by step, and each game as the page knows it (PAGE_GAMES): the re-derivation from the wasm core's report, then the
 // house's proofs and the player's Play signature from the verdict (audit/verdicts.mjs). Shared by the verifier page and the
 // embeddable <arcade-verifier> element. Plain data out; no DOM here.
 
-/** The outcome mapping of fairness v1, in words and numbers, for each game the page explains. */
-const MAPPINGS = {
-  coinflip: (u, u0) => {
-    const heads = u >= 2n ** 31n;
-    return `u0 = ${u0} ${heads ? '≥' : '<'} 2^31 = 2147483648 → ${heads ? 'heads' : 'tails'}`;
+/**
+ * Each game as the page knows it, the page's one per-game table: the outcome mapping of
+ * fairness v1 in words and numbers (for the steps), and the by-hand form's hint and params from
+ * its two fields (a call and an extra one). A game not here is refused by name.
+ */
+export const PAGE_GAMES = {
+  coinflip: {
+    mapping: (u, u0) => {
+      const heads = u >= 2n ** 31n;
+      return `u0 = ${u0} ${heads ? '≥' : '<'} 2^31 = 2147483648 → ${heads ? 'heads' : 'tails'}`;
+    },
+    hint: 'call: heads or tails',
+    params: (call) => ({ call }),
   },
-  dice: (u) => {
-    const hundredths = (u * 10001n) >> 32n;
-    return `(u0 × 10001) >> 32 = ${hundredths} → roll ${(Number(hundredths) / 100).toFixed(2)}`;
+  dice: {
+    mapping: (u) => {
+      const hundredths = (u * 10001n) >> 32n;
+      return `(u0 × 10001) >> 32 = ${hundredths} → roll ${(Number(hundredths) / 100).toFixed(2)}`;
+    },
+    hint: 'call: target 1-99; extra: under (default) or over',
+    params: (call, extra) => ({ target: Number(call), direction: extra || 'under' }),
   },
-  roulette: (u) => {
-    const pocket = (u * 37n) >> 32n;
-    return `(u0 × 37) >> 32 = ${pocket} → pocket ${pocket}`;
+  roulette: {
+    mapping: (u) => {
+      const pocket = (u * 37n) >> 32n;
+      return `(u0 × 37) >> 32 = ${pocket} → pocket ${pocket}`;
+    },
+    hint: 'call: a bet (straight, red, black, odd, even, low, high, dozen1-3, column1-3); extra: the number of a straight bet',
+    params: (call, extra) => ({ bet: call, number: extra === '' ? null : Number(extra) }),
   },
 };
 
 /** The mapping of `game`; another game's outcome is not explained as one of these. */
 function mapping(game, u0) {
-  if (!Object.hasOwn(MAPPINGS, game)) return `no outcome mapping on this page for the unknown game ${JSON.stringify(game)}`;
-  return MAPPINGS[game](BigInt(u0), u0);
+  if (!Object.hasOwn(PAGE_GAMES, game)) return `no outcome mapping on this page for the unknown game ${JSON.stringify(game)}`;
+  return PAGE_GAMES[game].mapping(BigInt(u0), u0);
 }
 
 const state = (ok) => (ok ? 'ok' : 'fail');

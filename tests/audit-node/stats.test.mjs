@@ -86,9 +86,9 @@ test('chi-square of histograms: uniform counts score 0 (p = 1), a loaded wheel s
 
 test('fairnessStats bins dice rolls by the point (100.00 in the last bin) and pockets by number', () => {
   const stats = fairnessStats([
-    { game: 'dice', params: { target: 50, direction: 'under' }, wager: 1, payout: 2, roll_hundredths: 10000 },
-    { game: 'dice', params: { target: 50, direction: 'over' }, wager: 1, payout: 0, roll_hundredths: 0 },
-    { game: 'roulette', params: { bet: 'straight', number: 36 }, wager: 1, payout: 36, pocket: 36 },
+    { game: 'dice', params: { target: 50, direction: 'under' }, wager: 1, payout: 2, result: { roll_hundredths: 10000 } },
+    { game: 'dice', params: { target: 50, direction: 'over' }, wager: 1, payout: 0, result: { roll_hundredths: 0 } },
+    { game: 'roulette', params: { bet: 'straight', number: 36 }, wager: 1, payout: 36, result: { pocket: 36 } },
   ]);
   assert.equal(stats.dice_rolls.bins[99], 1);
   assert.equal(stats.dice_rolls.bins[0], 1);
