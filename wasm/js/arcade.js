@@ -75,7 +75,8 @@ function verifyOne(receipt) {
   const wager = u64(r.wager, r, 'wager');
   const params = objectField(r.params, r, 'params');
   const call = optionalString(params.call, params, 'call');
-  const target = optionalInteger(params.target, params, 'target', false);
+  const keys = { ...KEYS, ...shape.keys };
+  const target = optionalInteger(params[keys.target], params, keys.target, false);
   const direction = optionalString(params.direction, params, 'direction');
   const bet = optionalString(params.bet, params, 'bet');
   const number = optionalInteger(params.number, params, 'number', false);
@@ -90,8 +91,8 @@ function verifyOne(receipt) {
   else throw wrong(result, 'roll', roll, 'a number');
   const rollHundredths = optionalInteger(result.roll_hundredths, result, 'roll_hundredths', true);
   const winChance = optionalString(result.win_chance, result, 'win_chance');
-  const multiplier = optionalString(result.multiplier, result, 'multiplier');
-  const pocket = optionalInteger(result.pocket, result, 'pocket', true);
+  const multiplier = optionalString(result[keys.multiplier], result, keys.multiplier);
+  const pocket = optionalInteger(result[keys.pocket], result, keys.pocket, true);
   const color = optionalString(result.color, result, 'color');
   const won = boolean(r.won, r, 'won');
   const payout = u64(r.payout, r, 'payout');
@@ -131,7 +132,14 @@ function verifyOne(receipt) {
 }
 
 /**
- * What the glue reads of each game: how many texts its result takes, its result object from
+ * Which receipt keys go into the module's shared slots: a call's target, the result's number
+ * and its second text. A game whose receipt names them otherwise says so in its `keys`.
+ */
+const KEYS = { target: 'target', pocket: 'pocket', multiplier: 'multiplier' };
+
+/**
+ * What the glue reads of each game: its receipt keys for the shared slots (`keys`), how many
+ * texts its result takes, its result object from
  * the texts from slot `i` of `n` in `out`, and its params from a derivation (`named`, the call's
  * text; the call's number in slot 6). Only these games are read; the core's own list is
  * `games()`, and a test holds the two equal.
@@ -297,7 +305,8 @@ export function derive(game, input) {
   const wager = u64(r.wager, r, 'wager');
   const p = objectField(r.params, r, 'params');
   const call = optionalString(p.call, p, 'call');
-  const target = optionalInteger(p.target, p, 'target', false);
+  const targetKey = shape.keys?.target ?? KEYS.target;
+  const target = optionalInteger(p[targetKey], p, targetKey, false);
   const direction = optionalString(p.direction, p, 'direction');
   const bet = optionalString(p.bet, p, 'bet');
   const number = optionalInteger(p.number, p, 'number', false);
