@@ -4,6 +4,7 @@
 
 const DICE_OUTCOMES = 10001;
 const POCKETS = 37;
+const LIMBO_SCALE = 99 * 2 ** 32;
 /** Roulette bets: winning pockets W (of 37) and the multiplier of the wager paid on a win. */
 const ROULETTE = {
   straight: [1, 36],
@@ -37,6 +38,12 @@ const RULES = {
   roulette: {
     odds: (params) => ({ w: rouletteBet(params)[0], n: POCKETS }),
     winReturn: (params, wager) => ({ a: wager * rouletteBet(params)[1], b: 1 }),
+  },
+  limbo: {
+    // W = floor(99 * 2^32 / T) + 1 of N = 2^32; R = wager * 99 * 2^32 / (100 W). Both fit in a
+    // double exactly (below 2^53) for every target and every wager up to 21000 chips.
+    odds: (params) => ({ w: Math.floor(LIMBO_SCALE / params.target_hundredths) + 1, n: 2 ** 32 }),
+    winReturn: (params, wager) => ({ a: wager * LIMBO_SCALE, b: 100 * RULES.limbo.odds(params).w }),
   },
 };
 
@@ -132,6 +139,20 @@ export const diceBinChances = () =>
 export const ROULETTE_BINS = POCKETS;
 export const pocketChances = () => Array(POCKETS).fill(1 / POCKETS);
 
+/**
+ * Limbo's bins: results below 1.10x, then from each edge (in hundredths) to the next, the last
+ * from 1000.00x up. A result of `h` hundredths is drawn by the u0 in (99·2^32/(h+1), 99·2^32/h],
+ * so a bin [lo, hi) has chance (floor(S/lo) - floor(S/hi)) / 2^32 with S = 99·2^32, the cap's
+ * draws (u0 <= floor(S/1e8)) counted in the last.
+ */
+const LIMBO_EDGES = [110, 125, 150, 200, 300, 500, 1000, 2000, 10000, 100000];
+const limboBin = (result) => LIMBO_EDGES.filter((edge) => result.result_hundredths >= edge).length;
+export const limboBinChances = () => {
+  // Every draw's result is at least 1.00x; one of at least h > 1.00x is a u0 in 0 ..= floor(S/h).
+  const tail = [2 ** 32, ...LIMBO_EDGES.map((h) => Math.floor(LIMBO_SCALE / h) + 1)];
+  return tail.map((atLeast, i) => (atLeast - (i + 1 < tail.length ? tail[i + 1] : 0)) / 2 ** 32);
+};
+
 /** Pearson's chi-square of observed counts against chances; p from the chi-square law, k-1 df. */
 export function chiSquare(observed, chances) {
   const total = observed.reduce((s, x) => s + x, 0);
@@ -209,6 +230,11 @@ export const HISTOGRAMS = [
     name: 'roulette_pockets', game: 'roulette', title: 'roulette pockets, 37 bins', bins: ROULETTE_BINS,
     bin: (result) => result.pocket, chances: pocketChances,
     every: 3, xLabel: 'pocket',
+  },
+  {
+    name: 'limbo_results', game: 'limbo', title: `limbo results, ${LIMBO_EDGES.length + 1} bins`, bins: LIMBO_EDGES.length + 1,
+    bin: limboBin, chances: limboBinChances,
+    every: 1, xLabel: 'result at least (x)',
   },
 ];
 

@@ -32,6 +32,18 @@ export const PAGE_GAMES = {
     hint: 'call: a bet (straight, red, black, odd, even, low, high, dozen1-3, column1-3); extra: the number of a straight bet',
     params: (call, extra) => ({ bet: call, number: extra === '' ? null : Number(extra) }),
   },
+  limbo: {
+    mapping: (u) => {
+      const scale = 99n * 2n ** 32n;
+      const raw = u === 0n ? null : scale / u;
+      const result = raw === null ? 100000000n : raw > 100000000n ? 100000000n : raw < 100n ? 100n : raw;
+      const shown = `${result / 100n}.${String(result % 100n).padStart(2, '0')}`;
+      const how = raw === null ? 'u0 = 0 draws the cap' : `floor(99 × 2^32 / u0) = ${raw}, kept within 100 ..= 100000000`;
+      return `${how} → result ${result} hundredths → ${shown}x`;
+    },
+    hint: 'call: the target multiplier, 1.01 to 1000000.00',
+    params: (call) => ({ target_hundredths: Math.round(Number(call) * 100) }),
+  },
 };
 
 /** The mapping of `game`; another game's outcome is not explained as one of these. */

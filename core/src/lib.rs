@@ -30,12 +30,15 @@ macro_rules! for_each_game {
             dice::Dice,
             /// European single-zero roulette.
             roulette::Roulette,
+            /// A multiplier drawn from 1.00 to 1000000.00, called by a target it must reach.
+            limbo::Limbo,
         }
     };
 }
 
 pub mod coinflip;
 pub mod dice;
+pub mod limbo;
 pub mod roulette;
 
 mod call;
@@ -58,6 +61,7 @@ pub use coinflip::Side;
 pub use dice::{ClaimedRoll, DiceCall, Direction, Roll, Schedule};
 pub use error::{CallError, LimitError, PocketError, ReceiptError, SeedError};
 pub use game::{FromWire, GameRules, SignedCall, ToWire};
+pub use limbo::{LimboCall, LimboResult};
 pub use limits::{Limits, MIN_WAGER};
 pub use payout::WinReturn;
 pub use pockets::{Shares, Stake};

@@ -2,8 +2,8 @@
 //! max-wager function is tight, and nothing overflows at any settleable wager.
 
 use arcade_core::{
-    BetKind, ByteStream, Call, ClaimedRoll, ClientSeed, DiceCall, Direction, Game, Limits,
-    MAX_SETTLEABLE_WAGER, RouletteBet, Round, ServerSeed, Side,
+    BetKind, ByteStream, Call, ClaimedRoll, ClientSeed, DiceCall, Direction, Game, LimboCall,
+    Limits, MAX_SETTLEABLE_WAGER, RouletteBet, Round, ServerSeed, Side,
 };
 use hmac::{Hmac, KeyInit, Mac};
 use proptest::prelude::*;
@@ -22,6 +22,7 @@ fn any_call() -> impl Strategy<Value = Call> {
             let number = (kind == BetKind::Straight).then_some(n);
             Call::Roulette(RouletteBet::new(kind, number).unwrap())
         }),
+        (101u64..=100_000_000).prop_map(|t| Call::Limbo(LimboCall::new(t).unwrap())),
     ]
 }
 
@@ -30,6 +31,7 @@ fn documented_edge(game: Game) -> (u128, u128) {
     match game {
         Game::Coinflip | Game::Dice => (1, 100),
         Game::Roulette => (1, 37),
+        Game::Limbo => (1, 100),
     }
 }
 

@@ -4,15 +4,21 @@
 
 use arcade_core::wire::{CallParams, ParamsInput, ReceiptInput};
 use arcade_core::{
-    BetKind, Call, DiceCall, Direction, Game, GameResult, Receipt, RouletteBet, Side, SignedCall,
-    verify,
+    BetKind, Call, DiceCall, Direction, Game, GameResult, LimboCall, Receipt, RouletteBet, Side,
+    SignedCall, verify,
 };
 use serde_json::{Value, json};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/vectors/fairness-v1.json"
-);
+const VECTORS: [&str; 2] = [
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/vectors/fairness-v1.json"
+    ),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/vectors/fairness-v1-limbo.json"
+    ),
+];
 
 fn dice(target: u32, direction: Direction) -> Call {
     Call::Dice(DiceCall::new(target, direction).unwrap())
@@ -20,6 +26,10 @@ fn dice(target: u32, direction: Direction) -> Call {
 
 fn roulette(kind: BetKind, number: Option<u32>) -> Call {
     Call::Roulette(RouletteBet::new(kind, number).unwrap())
+}
+
+fn limbo(target: u64) -> Call {
+    Call::Limbo(LimboCall::new(target).unwrap())
 }
 
 fn signed(call: &'static str, target: u64, number: Option<u32>) -> SignedCall {
@@ -45,6 +55,8 @@ fn signed_call_follows_the_table() {
         (roulette(BetKind::Red, None), signed("red", 0, None)),
         (roulette(BetKind::Dozen2, None), signed("dozen2", 0, None)),
         (roulette(BetKind::Column3, None), signed("column3", 0, None)),
+        (limbo(101), signed("limbo", 101, None)),
+        (limbo(100_000_000), signed("limbo", 100_000_000, None)),
     ];
     for (call, expected) in cases {
         assert_eq!(call.signed(), expected, "{call:?}");
@@ -75,6 +87,10 @@ fn signed_outcome_follows_the_table() {
     assert_eq!(outcome(dice(50, Direction::Over), u32::MAX), 10_000);
     assert_eq!(outcome(roulette(BetKind::Red, None), 0), 0);
     assert_eq!(outcome(roulette(BetKind::Red, None), u32::MAX), 36);
+    // limbo: the result in hundredths.
+    assert_eq!(outcome(limbo(200), 0), 100_000_000);
+    assert_eq!(outcome(limbo(200), 1 << 31), 198);
+    assert_eq!(outcome(limbo(200), u32::MAX), 100);
 }
 
 /// The table of docs/proofs.md, read from a receipt's JSON by field name, as a signer outside
@@ -102,30 +118,39 @@ fn by_the_table(receipt: &Value) -> (String, u64, bool, u64, u64) {
             let (has, n) = (number.is_some(), number.unwrap_or(0));
             (text(&params["bet"]), 0, has, n, pocket)
         }
+        "limbo" => (
+            "limbo".to_owned(),
+            params["target_hundredths"].as_u64().unwrap(),
+            false,
+            0,
+            result["result_hundredths"].as_u64().unwrap(),
+        ),
         other => panic!("a game the table does not name: {other}"),
     }
 }
 
 #[test]
 fn every_golden_vector_signs_what_the_table_says() {
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(VECTORS).unwrap()).unwrap();
-    let cases = doc["cases"].as_array().unwrap();
     let mut games = Vec::new();
-    for case in cases {
-        let json = &case["receipt"];
-        let input: ReceiptInput = serde_json::from_value(json.clone()).unwrap();
-        let receipt = Receipt::try_from(input).unwrap();
-        let settled = verify(&receipt).unwrap().settlement;
-        let call = receipt.call.signed();
-        let ours = (
-            call.call.to_owned(),
-            call.target,
-            call.has_number(),
-            u64::from(call.number_or_zero()),
-            settled.result.signed_outcome(),
-        );
-        assert_eq!(ours, by_the_table(json), "{}", case["name"]);
-        games.push(receipt.call.game());
+    for path in VECTORS {
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let cases = doc["cases"].as_array().unwrap().clone();
+        for case in &cases {
+            let json = &case["receipt"];
+            let input: ReceiptInput = serde_json::from_value(json.clone()).unwrap();
+            let receipt = Receipt::try_from(input).unwrap();
+            let settled = verify(&receipt).unwrap().settlement;
+            let call = receipt.call.signed();
+            let ours = (
+                call.call.to_owned(),
+                call.target,
+                call.has_number(),
+                u64::from(call.number_or_zero()),
+                settled.result.signed_outcome(),
+            );
+            assert_eq!(ours, by_the_table(json), "{}", case["name"]);
+            games.push(receipt.call.game());
+        }
     }
     for game in Game::ALL {
         assert!(games.contains(&game), "no vector of {game:?}");
@@ -145,6 +170,7 @@ fn params_read_back_as_the_call_they_show() {
             calls.push(roulette(kind, None));
         }
     }
+    calls.extend([101, 199, 200, 12_345, 100_000_000].map(limbo));
     for call in calls {
         let shown = serde_json::to_value(CallParams(&call)).unwrap();
         let read: ParamsInput = serde_json::from_value(shown.clone()).unwrap();
@@ -163,7 +189,7 @@ fn a_game_is_named_exactly() {
     let unknown = serde_json::from_value::<Game>(json!("poker")).unwrap_err();
     assert_eq!(
         unknown.to_string(),
-        "unknown variant `poker`, expected one of `coinflip`, `dice`, `roulette`"
+        "unknown variant `poker`, expected one of `coinflip`, `dice`, `roulette`, `limbo`"
     );
     assert_eq!(Game::parse("Dice"), None);
 }

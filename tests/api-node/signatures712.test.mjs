@@ -50,7 +50,7 @@ async function commit(player) {
   return answer.body;
 }
 
-const GAME_PATHS = { coinflip: 'flip', dice: 'dice', roulette: 'roulette' };
+const GAME_PATHS = { coinflip: 'flip', dice: 'dice', roulette: 'roulette', limbo: 'limbo' };
 async function play(player, game, params, clientSeed = `seed ${game} ${JSON.stringify(params)}`) {
   const round = await commit(player);
   const played = await call('POST', `/api/arcade/${GAME_PATHS[game]}`, {
@@ -111,12 +111,12 @@ function expectedReceipt(r) {
     server_seed: `0x${r.server_seed}`,
     client_seed: r.client_seed,
     nonce: r.nonce,
-    call: { coinflip: r.params.call, dice: r.params.direction, roulette: r.params.bet }[r.game],
-    target: r.game === 'dice' ? r.params.target : 0,
+    call: { coinflip: r.params.call, dice: r.params.direction, roulette: r.params.bet, limbo: 'limbo' }[r.game],
+    target: { dice: r.params.target, limbo: r.params.target_hundredths }[r.game] ?? 0,
     has_number: straight,
     number: straight ? r.params.number : 0,
     wager: r.wager,
-    outcome: { coinflip: r.result.outcome === 'heads' ? 1 : 0, dice: r.result.roll_hundredths, roulette: r.result.pocket }[r.game],
+    outcome: { coinflip: r.result.outcome === 'heads' ? 1 : 0, dice: r.result.roll_hundredths, roulette: r.result.pocket, limbo: r.result.result_hundredths }[r.game],
     won: r.won,
     payout: r.payout,
     balance_change: r.profit,
@@ -213,9 +213,13 @@ const PLAYS = [
   ['dice', { target: 25, direction: 'over' }],
   ['roulette', { bet: 'straight', number: 17 }],
   ['roulette', { bet: 'red' }],
+  ['limbo', { target: '2.00' }],
+  ['limbo', { target: 1.5 }],
 ];
 
 test('every game’s receipt is signed, matches its fields, and is the same on /verify and the feed', async () => {
+  const { body: listing } = await call('GET', '/api/arcade/games');
+  assert.deepEqual([...new Set(PLAYS.map(([game]) => game))].sort(), listing.games.map((g) => g.name).sort(), 'a play of every game');
   const player = await newPlayer();
   for (const [game, params] of PLAYS) {
     const { round, receipt } = await play(player, game, params);

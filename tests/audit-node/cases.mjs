@@ -96,7 +96,7 @@ export async function lyingCases({ receipts, manifest, house, attacker, puppet, 
   // 14. A receipt's game renamed to one the core does not know: refused by name, never read as
   // another game's (nor counted in the statistics).
   const renamedBet = at(0.6).bet_id;
-  const rename = (r) => (r.bet_id === renamedBet ? { ...r, game: 'limbo' } : r);
+  const rename = (r) => (r.bet_id === renamedBet ? { ...r, game: 'plinko' } : r);
   return [
     {
       name: '1', title: 'proofs stripped from rounds after the signed mark', bet: strippedBet, below: at(0.1).bet_id,
@@ -179,7 +179,7 @@ export async function lyingCases({ receipts, manifest, house, attacker, puppet, 
       expect: all(fail('nonce')), victims: [renonce.bet], only: ['nonce'],
     },
     {
-      name: '14', title: 'a receipt whose game is renamed to one no verifier knows (limbo)', bet: renamedBet,
+      name: '14', title: 'a receipt whose game is renamed to one no verifier knows (plinko)', bet: renamedBet,
       lie: { rewrite: onPaths({ feed: (p) => page(p, rename), verify: (r) => rename(r) }) },
       expect: all(fail('game')), victims: [renamedBet],
     },

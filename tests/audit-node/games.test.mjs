@@ -21,7 +21,7 @@ test('the statistics count exactly the core\'s games', () => {
 
 test('a receipt of an unknown game fails `game`, named, and is not re-derived as another game', () => {
   const roulette = cases.find((c) => c.receipt.game === 'roulette').receipt;
-  for (const game of ['limbo', 'crash', '__proto__']) {
+  for (const game of ['plinko', 'crash', '__proto__']) {
     for (const from of [FROM_READER, FROM_HOUSE]) {
       const verdict = judgeRound({ wasm, proofs, trust: null, batches: null }, { ...roulette, bet_id: 5, game }, { from });
       assert.equal(verdict.verdict, FAIL);
@@ -36,9 +36,9 @@ test('a receipt of an unknown game fails `game`, named, and is not re-derived as
 
 test('the statistics refuse a round of an unknown game by name, and count nothing of it', () => {
   const stats = newStats();
-  const round = { game: 'limbo', params: { target_hundredths: 200 }, wager: 10, payout: 0, house_agent: false };
-  assert.throws(() => addToStats(stats, round), (e) => !(e instanceof TypeError) && /unknown game "limbo"/.test(e.message));
-  assert.throws(() => winOdds('limbo', {}), /unknown game "limbo"/);
+  const round = { game: 'plinko', params: { target_hundredths: 200 }, wager: 10, payout: 0, house_agent: false };
+  assert.throws(() => addToStats(stats, round), (e) => !(e instanceof TypeError) && /unknown game "plinko"/.test(e.message));
+  assert.throws(() => winOdds('plinko', {}), /unknown game "plinko"/);
   assert.throws(() => winReturn('crash', {}, 10), /unknown game "crash"/);
   for (const game of GAMES) assert.equal(stats.games[game].rounds, 0, game);
 });

@@ -120,7 +120,7 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11
       // Refused by name, and left out of every game's statistics (no guess at what it is).
       const renamed = failures.filter((f) => f.bet_id === c.bet);
       assert.equal(renamed[0]?.check, 'game', JSON.stringify(renamed));
-      assert.match(renamed[0].why, /unknown game "limbo"/);
+      assert.match(renamed[0].why, /unknown game "plinko"/);
       assert.equal(Object.values(run.report.games).reduce((sum, s) => sum + s.rounds, 0), run.report.rounds - 1);
     }
     if (name === '6') {

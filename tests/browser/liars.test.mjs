@@ -166,7 +166,7 @@ for (const name of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9a', '10', '11
     if (name === '12') assert.match(onPage.text, /✘ HMAC-SHA256[\s\S]*arcade rounds use nonce 0/);
     if (name === '14') {
       // The page names the unknown game and explains no other game's outcome for it.
-      assert.match(onPage.text, /FAIL: game[\s\S]*unknown game "limbo"/);
+      assert.match(onPage.text, /FAIL: game[\s\S]*unknown game "plinko"/);
       assert.doesNotMatch(onPage.text, /pocket|u0 × 37/);
     }
     if (name === '1') {

@@ -232,10 +232,10 @@ test('by hand, the games offered are the core\'s, and a game the page does not k
   // A form changed in the page (or a game the core knows and the page does not read).
   await page.evaluate(() => {
     const option = document.createElement('option');
-    option.value = 'limbo';
-    option.textContent = 'limbo';
+    option.value = 'plinko';
+    option.textContent = 'plinko';
     document.querySelector('#hand-game').append(option);
-    document.querySelector('#hand-game').value = 'limbo';
+    document.querySelector('#hand-game').value = 'plinko';
   });
   await page.fill('#hand-server-seed', '388a737d4967d7cc147c240266c3d04322a9e55a763eae9bbca5754dd745e90d');
   await page.fill('#hand-client-seed', 'a');
@@ -245,7 +245,7 @@ test('by hand, the games offered are the core\'s, and a game the page does not k
   assert.equal(await verdict.getAttribute('data-verdict'), 'fail');
   assert.equal(await verdict.getAttribute('data-check'), 'game');
   const text = await verdict.textContent();
-  assert.match(text, /FAIL: game[\s\S]*unknown game "limbo"/);
+  assert.match(text, /FAIL: game[\s\S]*unknown game "plinko"/);
   assert.doesNotMatch(text, /pocket|u0 × 37/);
   await page.close();
 });

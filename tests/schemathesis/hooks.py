@@ -19,7 +19,7 @@ PLAYER = Player(BASE_URL)
 # The same choices every run (schemathesis's own cases are fixed by its --seed).
 random.seed(20261123)
 PURCHASES = {"cases": 0}
-GAMES = {"/api/arcade/flip", "/api/arcade/dice", "/api/arcade/roulette"}
+GAMES = {"/api/arcade/flip", "/api/arcade/dice", "/api/arcade/roulette", "/api/arcade/limbo"}
 CASHOUTS = []
 # (method, path) -> status -> count, written out when schemathesis ends (run.py reads it).
 STATUSES = defaultdict(lambda: defaultdict(int))
@@ -75,6 +75,9 @@ def map_case(ctx, case):
     elif path in GAMES and body is not None:
         body["round_id"] = PLAYER.commit()
         body["wager"] = min(body.get("wager", 1), random.choice([1, 5, 50]))
+        if path == "/api/arcade/limbo" and random.random() < 0.5:
+            # Most generated targets pay above the payout limit; half the cases take one that fits.
+            body["target"] = random.choice(["2.00", 1.5, "10"])
         if random.random() < 0.5:
             body["signature"] = PLAYER.signature
         else:

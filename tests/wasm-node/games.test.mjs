@@ -3,7 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builds } from './builds.mjs';
+import { readFileSync } from 'node:fs';
 import { cases } from './vectors.mjs';
+
+const limbo = JSON.parse(readFileSync(new URL('../vectors/fairness-v1-limbo.json', import.meta.url), 'utf8'));
 
 const dice = cases.find((c) => c.receipt.game === 'dice').receipt;
 const seeds = { server_seed: dice.server_seed, client_seed: dice.client_seed, wager: 100 };
@@ -18,11 +21,12 @@ const namesTheGame = (code, game) => (e) => {
 
 for (const [name, wasm] of builds) {
   test(`${name}: games() is the core's list, and the glue reads every game of it`, () => {
-    assert.deepEqual(wasm.games(), ['coinflip', 'dice', 'roulette']);
+    assert.deepEqual(wasm.games(), ['coinflip', 'dice', 'roulette', 'limbo']);
     // The golden vectors come from the native core: every game the core lists has some.
-    assert.deepEqual(wasm.games(), [...new Set(cases.map((c) => c.receipt.game))]);
+    const all = [...cases, ...limbo.cases];
+    assert.deepEqual(wasm.games(), [...new Set(all.map((c) => c.receipt.game))]);
     for (const game of wasm.games()) {
-      const receipt = cases.find((c) => c.receipt.game === game).receipt;
+      const receipt = all.find((c) => c.receipt.game === game).receipt;
       assert.equal(wasm.verify(structuredClone(receipt)).verified, true, game);
       const derived = wasm.derive(game, { ...seeds, params: receipt.params });
       assert.equal(derived.game, game);
@@ -31,14 +35,14 @@ for (const [name, wasm] of builds) {
   });
 
   test(`${name}: a receipt of an unknown game is refused by name (verify, verifyMany, derive)`, () => {
-    for (const game of ['limbo', 'crash', 'Dice', '__proto__', 'toString']) {
+    for (const game of ['plinko', 'crash', 'Dice', '__proto__', 'toString']) {
       assert.throws(() => wasm.verify({ ...structuredClone(dice), game }), namesTheGame('invalid_input', game));
       assert.throws(() => wasm.derive(game, { ...seeds, params: dice.params }), namesTheGame('invalid_input', game));
     }
-    const line = JSON.stringify({ ...dice, game: 'limbo' });
+    const line = JSON.stringify({ ...dice, game: 'plinko' });
     assert.throws(() => wasm.verifyMany(`${JSON.stringify(dice)}\n${line}`), (e) => {
       assert.deepEqual([e.code, e.index, e.line], ['invalid_input', 1, 2]);
-      assert.match(e.message, /^line 2: game: unknown game "limbo"/);
+      assert.match(e.message, /^line 2: game: unknown game "plinko"/);
       return true;
     });
   });

@@ -24,6 +24,17 @@ export function sha256Hex(text) {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
+const LIMBO_SCALE = 99n * 2n ** 32n;
+
+/** Limbo (the addendum): the result in hundredths, the win, `W` and the return per chip. */
+export function limboDraw(u, t) {
+  let result = u === 0n ? 100000000n : LIMBO_SCALE / u;
+  if (result > 100000000n) result = 100000000n;
+  if (result < 100n) result = 100n;
+  const w = LIMBO_SCALE / t + 1n;
+  return { result, won: result >= t, winningCount: w, perChip: [LIMBO_SCALE, 100n * w] };
+}
+
 export function rederive({ server_seed, client_seed, nonce = 0, wager, game, params }) {
   const block0 = createHmac("sha256", Buffer.from(server_seed, "ascii"))
     .update(`${client_seed}:${nonce}:0`, "utf8")
@@ -45,11 +56,18 @@ export function rederive({ server_seed, client_seed, nonce = 0, wager, game, par
     result = { roll_hundredths: h };
     won = under ? h < t : h > t;
     [a, b] = [w * 99n * 10001n, 100n * W];
-  } else {
+  } else if (game === "roulette") {
     const pocket = Number((u0 * 37n) >> 32n);
     result = { pocket };
     won = COVERS[params.bet](pocket, params.number);
     [a, b] = [w * (MULTIPLE[params.bet] ?? 3n), 1n];
+  } else if (game === "limbo") {
+    const limbo = limboDraw(u0, BigInt(params.target_hundredths));
+    result = { result_hundredths: Number(limbo.result) };
+    won = limbo.won;
+    [a, b] = [w * limbo.perChip[0], limbo.perChip[1]];
+  } else {
+    throw new Error(`no rule for the game ${game}`);
   }
   const bonus = u1 * b < (a % b) * 2n ** 32n ? 1n : 0n;
   const payout = won ? a / b + bonus : 0n;

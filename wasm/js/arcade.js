@@ -166,6 +166,12 @@ const GAMES = {
     result: (out, n, i) => ({ pocket: n[5], color: out.slice(n[i - 1], n[i]) }),
     params: (named, n) => ({ bet: named, number: n[6] < 0 ? null : n[6] }),
   },
+  limbo: {
+    keys: { target: 'target_hundredths', pocket: 'result_hundredths', multiplier: 'crash_point' },
+    texts: 1,
+    result: (out, n, i) => ({ result_hundredths: n[5], crash_point: out.slice(n[i - 1], n[i]) }),
+    params: (named, n) => ({ target_hundredths: n[6] }),
+  },
 };
 
 /** The glue's reading of `game`; any other game is refused by name, never read as another's. */

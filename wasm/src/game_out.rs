@@ -5,6 +5,7 @@
 
 use arcade_core::coinflip::{CoinflipClaimed, CoinflipParams, CoinflipResult};
 use arcade_core::dice::{DiceClaimed, DiceParams, DiceResult};
+use arcade_core::limbo::{LimboClaimed, LimboDrawn, LimboParams, two_decimals};
 use arcade_core::roulette::{RouletteClaimed, RouletteParams, RouletteResult};
 use arcade_core::wire::ParamsInput;
 use arcade_core::{BetKind, Call, ClaimedResult, ClaimedRoll, Color, Direction, GameResult, Side};
@@ -32,6 +33,10 @@ pub(crate) fn params_input(
         roulette: RouletteParams {
             bet,
             number: optional_int(number, "params.number")?,
+        },
+        // The glue passes limbo's `target_hundredths` as the call's target.
+        limbo: LimboParams {
+            target_hundredths: optional_int(target, "params.target_hundredths")?,
         },
     })
 }
@@ -75,12 +80,19 @@ pub(crate) fn claimed(
             pocket: optional_int(pocket, "result.pocket")?,
             color,
         },
+        // The glue passes limbo's `result_hundredths` as the result's number and its
+        // `crash_point` as the result's second text.
+        limbo: LimboClaimed {
+            result_hundredths: optional_int(pocket, "result.result_hundredths")?,
+            crash_point: texts.multiplier.map(alloc::borrow::ToOwned::to_owned),
+        },
     })
 }
 
 impl Out {
     /// Coinflip: the `outcome` text; dice: `roll_hundredths` in the result's slot, the
-    /// `win_chance` and `multiplier` texts; roulette: `pocket` in the slot, the `color` text.
+    /// `win_chance` and `multiplier` texts; roulette: `pocket` in the slot, the `color` text;
+    /// limbo: `result_hundredths` in the slot, the `crash_point` text.
     pub(crate) fn result(&mut self, result: &GameResult) {
         match *result {
             GameResult::Coinflip(CoinflipResult { outcome }) => self.text(outcome.as_str()),
@@ -93,11 +105,16 @@ impl Out {
                 Out::count(slot::RESULT, u32::from(pocket));
                 self.text(color.as_str());
             }
+            GameResult::Limbo(LimboDrawn { result }) => {
+                Out::count(slot::RESULT, result.hundredths());
+                self.text(&two_decimals(result.hundredths()));
+            }
         }
     }
 
     /// Coinflip: the `call` text; dice: `target` in the count's slot, the `direction` text;
-    /// roulette: `number` in the count's slot (-1: null), the `bet` text.
+    /// roulette: `number` in the count's slot (-1: null), the `bet` text; limbo:
+    /// `target_hundredths` in the count's slot, the text `limbo`.
     pub(crate) fn params(&mut self, call: &Call) {
         match call {
             Call::Coinflip(side) => self.text(side.as_str()),
@@ -108,6 +125,10 @@ impl Out {
             Call::Roulette(bet) => {
                 Out::number(slot::COUNT, bet.number().map_or(-1.0, f64::from));
                 self.text(bet.kind().as_str());
+            }
+            Call::Limbo(limbo) => {
+                Out::count(slot::COUNT, limbo.target_hundredths());
+                self.text("limbo");
             }
         }
     }

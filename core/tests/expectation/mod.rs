@@ -7,8 +7,8 @@
 #![allow(dead_code)] // each reader uses its part
 
 use arcade_core::{
-    BetKind, Call, DiceCall, Direction, Game, GameResult, Limits, Outcome, RouletteBet, Side,
-    Stake, WinReturn,
+    BetKind, Call, DiceCall, Direction, Game, GameResult, LimboCall, Limits, Outcome, RouletteBet,
+    Side, Stake, WinReturn,
 };
 
 /// Values of one draw (`u_0` or `u_1`).
@@ -25,10 +25,17 @@ impl OutcomeCounts {
     /// (`GameResult::draw`), which orders outcomes as `u_0` grows: each outcome's first `u_0` is
     /// found by bisection and checked to draw it while the value before draws the one before.
     pub fn of(game: Game) -> Self {
+        if game == Game::Limbo {
+            // One outcome per `u_0` (N = 2^32): counted per call by `winning`.
+            return Self {
+                game,
+                counts: Vec::new(),
+            };
+        }
         let call = any_call(game);
         let index = |u0: u64| outcome_index(GameResult::draw(&call, draw(u0)).outcome());
         let first = |k: u32| first_where(|u0| index(u0) >= k);
-        let n = game.outcomes();
+        let n = u32::try_from(game.outcomes()).expect("a game with few outcomes");
         let mut counts = Vec::with_capacity(n as usize);
         let mut start = 0;
         for k in 0..n {
@@ -50,13 +57,23 @@ impl OutcomeCounts {
     /// Values of `u_0` whose outcome wins `call`; checks that `W` of the `N` outcomes win.
     pub fn winning(&self, call: &Call) -> u64 {
         assert_eq!(call.game(), self.game);
+        if let Call::Limbo(_) = call {
+            // Limbo's winning draws are the `u_0` up to its boundary (the core's map, bisected).
+            let wins = first_where(|u0| !call.wins(GameResult::draw(call, draw(u0)).outcome()));
+            assert_eq!(wins, call.winning_count(), "{call:?}");
+            return wins;
+        }
         let wins: Vec<u64> = self
             .counts
             .iter()
             .filter(|(outcome, _)| call.wins(*outcome))
             .map(|(_, count)| *count)
             .collect();
-        assert_eq!(wins.len(), call.winning_count() as usize, "{call:?}");
+        assert_eq!(
+            u64::try_from(wins.len()).unwrap(),
+            call.winning_count(),
+            "{call:?}"
+        );
         wins.iter().sum()
     }
 }
@@ -155,7 +172,7 @@ impl Row {
 }
 
 /// The calls of the table: both coin sides; every dice target both ways; roulette straight
-/// (on 0, 17 and 36) and every outside bet.
+/// (on 0, 17 and 36) and every outside bet; limbo targets from 1.01 to 501.00.
 pub fn calls() -> Vec<Call> {
     let mut calls: Vec<Call> = Side::ALL.into_iter().map(Call::Coinflip).collect();
     for target in 1..=99 {
@@ -171,6 +188,11 @@ pub fn calls() -> Vec<Call> {
         for number in numbers {
             calls.push(Call::Roulette(RouletteBet::new(kind, *number).unwrap()));
         }
+    }
+    for target in [
+        101, 110, 150, 198, 200, 250, 500, 1_000, 5_000, 10_000, 50_100,
+    ] {
+        calls.push(Call::Limbo(LimboCall::new(target).unwrap()));
     }
     calls
 }
@@ -264,6 +286,10 @@ pub fn label(call: &Call) -> String {
             Some(number) => format!("{} {number}", bet.kind().as_str()),
             None => bet.kind().as_str().to_owned(),
         },
+        Call::Limbo(limbo) => format!(
+            "limbo {}",
+            arcade_core::limbo::two_decimals(limbo.target_hundredths())
+        ),
     }
 }
 
@@ -293,6 +319,7 @@ fn any_call(game: Game) -> Call {
         Game::Coinflip => Call::Coinflip(Side::Heads),
         Game::Dice => Call::Dice(DiceCall::new(50, Direction::Under).unwrap()),
         Game::Roulette => Call::Roulette(RouletteBet::new(BetKind::Red, None).unwrap()),
+        Game::Limbo => Call::Limbo(LimboCall::new(200).unwrap()),
     }
 }
 
@@ -303,6 +330,7 @@ fn outcome_index(outcome: Outcome) -> u32 {
         Outcome::Coinflip(Side::Heads) => 1,
         Outcome::Dice(roll) => u32::from(roll.hundredths()),
         Outcome::Roulette(pocket) => u32::from(pocket),
+        Outcome::Limbo(result) => result.hundredths(),
     }
 }
 

@@ -17,7 +17,8 @@ pub(super) struct Call<'a> {
 
 impl<'a> Call<'a> {
     /// From `params` as the game body gives them: coinflip `{call}`, dice `{target,
-    /// direction?}` (under when not given), roulette `{bet, number?}`.
+    /// direction?}` (under when not given), roulette `{bet, number?}`, limbo
+    /// `{target_hundredths}`.
     pub(super) fn of(answer: &'a Value, game: &str) -> Result<Self, Error> {
         match game {
             "coinflip" => Ok(Self {
@@ -41,13 +42,18 @@ impl<'a> Call<'a> {
                     Err(_) => None,
                 },
             }),
+            "limbo" => Ok(Self {
+                call: "limbo",
+                target: unsigned(answer, "params.target_hundredths")?,
+                number: None,
+            }),
             other => Err(unknown(other)),
         }
     }
 }
 
 /// The `outcome` a `Receipt` signs: coinflip 1 for heads and 0 for tails, dice the roll in
-/// hundredths, roulette the pocket.
+/// hundredths, roulette the pocket, limbo the result in hundredths.
 pub(super) fn outcome(receipt: &Value, game: &str) -> Result<u64, Error> {
     match game {
         "coinflip" => match text(receipt, "result.outcome")? {
@@ -60,13 +66,14 @@ pub(super) fn outcome(receipt: &Value, game: &str) -> Result<u64, Error> {
         },
         "dice" => unsigned(receipt, "result.roll_hundredths"),
         "roulette" => unsigned(receipt, "result.pocket"),
+        "limbo" => unsigned(receipt, "result.result_hundredths"),
         other => Err(unknown(other)),
     }
 }
 
 fn unknown(game: &str) -> Error {
     Error::input(format!(
-        "game is {}, not coinflip, dice or roulette",
+        "game is {}, not coinflip, dice, roulette or limbo",
         quote(game)
     ))
 }

@@ -3,7 +3,9 @@
 //! which the routes, the OpenAPI links, the MCP tools, the listings and the house agents read.
 //! A new game is its input struct, its `GameInput` impl and its line in that list.
 
-use arcade_core::{BetKind, Call, CallError, DiceCall, Direction, Game, RouletteBet, Side};
+use arcade_core::{
+    BetKind, Call, CallError, DiceCall, Direction, Game, LimboCall, RouletteBet, Side,
+};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -23,6 +25,8 @@ macro_rules! for_each_game_input {
                 "Dice: a roll from 0.00 to 100.00, under or over a target (1 to 99); pays 99% of the fair odds of the call, and the result carries its exact return.";
             Roulette, "roulette", $crate::inputs::games::RouletteInput, roulette,
                 "European roulette: one of 13 bets on 37 pockets; pays 36x straight, 3x dozens and columns, 2x even-money bets.";
+            Limbo, "limbo", $crate::inputs::games::LimboInput, limbo,
+                "Limbo: a multiplier from 1.00 to 1000000.00 is drawn; win if it reaches your target (1.01 to 1000000.00), paid 99% of the fair odds of the target.";
         }
     };
 }
@@ -155,6 +159,55 @@ pub struct RouletteInput {
     /// 0 to 36, for a straight bet only.
     #[schemars(range(min = 0, max = 36))]
     pub number: Option<i64>,
+}
+
+/// Limbo: a multiplier from 1.00 to 1000000.00 is drawn (Stake's crash point, in integers);
+/// win if it reaches your target. The payout is 99% of the fair odds of the target, exactly.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct LimboInput {
+    #[serde(flatten)]
+    pub round: RoundFields,
+    /// The multiplier to reach: 1.01 to 1000000.00 with at most two decimals, as a string
+    /// (`"2.00"`) or a number (`2`). A win returns a hair under `target` times the wager; the
+    /// receipt shows it in hundredths (`params.target_hundredths`).
+    pub target: LimboTarget,
+}
+
+/// A limbo target as sent: a decimal string or a JSON number.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged, expecting = "a decimal string such as \"2.00\" or a number")]
+pub enum LimboTarget {
+    Text(#[schemars(regex(pattern = r"^[0-9]{1,7}(\.[0-9]{1,2})?$"), example = &"2.00")] String),
+    Number(#[schemars(range(min = 1.01, max = 1_000_000))] f64),
+}
+
+impl Input for LimboInput {
+    const PLACE: Place = Place::Body;
+}
+
+impl GameInput for LimboInput {
+    const GAME: Game = Game::Limbo;
+
+    fn round(&self) -> &RoundFields {
+        &self.round
+    }
+
+    fn call(&self) -> Result<Call, CallError> {
+        let call = match &self.target {
+            LimboTarget::Text(text) => LimboCall::parse(text),
+            // A JSON number as its shortest decimal: 2.5 is "2.5", 1e6 is "1000000".
+            LimboTarget::Number(number) => LimboCall::parse(&number.to_string()),
+        };
+        Ok(Call::Limbo(call?))
+    }
+
+    /// Targets from even money to long odds.
+    fn house_calls() -> Vec<Call> {
+        [150, 200, 300, 500, 1_000, 2_500]
+            .into_iter()
+            .filter_map(|target| LimboCall::new(target).ok().map(Call::Limbo))
+            .collect()
+    }
 }
 
 impl Input for FlipInput {

@@ -33,6 +33,7 @@ mod feed;
 mod house_journal;
 mod housebots;
 mod identity;
+mod limbo;
 mod openapi;
 mod operations;
 mod play;

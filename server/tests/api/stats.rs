@@ -67,7 +67,8 @@ async fn house_wallets_are_split_from_players(backend: Backend) {
         [
             ("coinflip".into(), 1),
             ("dice".into(), 1),
-            ("roulette".into(), 1)
+            ("roulette".into(), 1),
+            ("limbo".into(), 0)
         ]
     );
     app.audit().await;
@@ -114,7 +115,7 @@ async fn the_games_listing_is_what_the_interface_describes() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["coinflip", "dice", "roulette"]);
+    assert_eq!(names, ["coinflip", "dice", "roulette", "limbo"]);
     assert_eq!(games["games"][0]["endpoint"], "POST /api/arcade/flip");
     // Each parameter's text is its input schema's description (one source for all documents).
     let call = games["games"][0]["params"]["call"].as_str().unwrap();
