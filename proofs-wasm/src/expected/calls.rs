@@ -34,14 +34,20 @@ impl<'a> Call<'a> {
                 target: unsigned(answer, "params.target")?,
                 number: None,
             }),
-            "roulette" => Ok(Self {
-                call: text(answer, "params.bet")?,
-                target: 0,
-                number: match field(answer, "params.number") {
+            "roulette" => {
+                let bet = text(answer, "params.bet")?;
+                // A straight bet names its number; another bet may not, and then has none.
+                let number = match field(answer, "params.number") {
                     Ok(_) => Some(unsigned(answer, "params.number")?),
+                    Err(_) if bet == "straight" => Some(unsigned(answer, "params.number")?),
                     Err(_) => None,
-                },
-            }),
+                };
+                Ok(Self {
+                    call: bet,
+                    target: 0,
+                    number,
+                })
+            }
             "limbo" => Ok(Self {
                 call: "limbo",
                 target: unsigned(answer, "params.target_hundredths")?,
