@@ -217,22 +217,22 @@ export function gammaQ(a, x) {
 
 /**
  * Each game's histogram of results, the one table the audit, the page and the monitor read: its
- * key in the statistics, its game, how a re-derived result falls into a bin, each bin's chance
+ * key in the statistics, its game, its name in a sentence and with its bins, how a re-derived result falls into a bin, each bin's chance
  * under fairness v1, and how it is drawn and named.
  */
 export const HISTOGRAMS = [
   {
-    name: 'dice_rolls', game: 'dice', title: 'dice rolls, 100 bins of one point', bins: DICE_BINS,
+    name: 'dice_rolls', game: 'dice', what: 'dice rolls', title: 'dice rolls, 100 bins', bins: DICE_BINS,
     bin: (result) => diceBin(result.roll_hundredths), chances: diceBinChances,
     every: 10, xLabel: 'roll (whole points; 100.00 in the last bin)',
   },
   {
-    name: 'roulette_pockets', game: 'roulette', title: 'roulette pockets, 37 bins', bins: ROULETTE_BINS,
+    name: 'roulette_pockets', game: 'roulette', what: 'roulette pockets', title: 'roulette pockets, 37 bins', bins: ROULETTE_BINS,
     bin: (result) => result.pocket, chances: pocketChances,
     every: 3, xLabel: 'pocket',
   },
   {
-    name: 'limbo_results', game: 'limbo', title: `limbo results, ${LIMBO_EDGES.length + 1} bins`, bins: LIMBO_EDGES.length + 1,
+    name: 'limbo_results', game: 'limbo', what: 'limbo results', title: `limbo results, ${LIMBO_EDGES.length + 1} bins`, bins: LIMBO_EDGES.length + 1,
     bin: limboBin, chances: limboBinChances,
     every: 1, xLabel: 'result at least (x)',
   },
@@ -269,8 +269,8 @@ export function fairnessStats(rounds) {
   return statsOf(stats);
 }
 
-/** Fewest results for a chi-square test: an expected count of 5 in the least likely bin. */
-const minChiRounds = (h) => Math.ceil(5 / Math.min(...h.chances()));
+/** Fewest results for a chi-square test: an expected count of about 5 in the least likely bin. */
+const minChiRounds = (h) => Math.round(5 / Math.min(...h.chances()));
 
 /**
  * The statistics out of band, in words (empty when none is): a game's return outside its alarm
@@ -288,7 +288,7 @@ export function statsProblems(stats) {
   for (const h of HISTOGRAMS) {
     const test = stats[h.name];
     if (test.total >= minChiRounds(h) && test.p_value !== null && test.p_value < ALARM_P) {
-      found.push(`${h.title}: chi-square ${test.statistic.toFixed(1)} (${test.df} df) over ${test.total} rounds, p = ${test.p_value.toExponential(2)} < ${ALARM_P}`);
+      found.push(`${h.what}: chi-square ${test.statistic.toFixed(1)} (${test.df} df) over ${test.total} rounds, p = ${test.p_value.toExponential(2)} < ${ALARM_P}`);
     }
   }
   return found;
