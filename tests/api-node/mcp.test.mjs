@@ -13,7 +13,7 @@ import { startServer } from './server.mjs';
 
 const TOOLS = [
   'arcade_balance', 'arcade_cashout', 'arcade_commit', 'arcade_dice', 'arcade_flip',
-  'arcade_free', 'arcade_games', 'arcade_house', 'arcade_rotate', 'arcade_roulette',
+  'arcade_free', 'arcade_games', 'arcade_house', 'arcade_limbo', 'arcade_rotate', 'arcade_roulette',
   'arcade_round', 'arcade_verify',
 ];
 
@@ -30,7 +30,7 @@ async function connect() {
   return { client, transport };
 }
 
-test('lists the twelve tools with object schemas that teach how to play', async () => {
+test('lists the thirteen tools with object schemas that teach how to play', async () => {
   const { client, transport } = await connect();
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
@@ -61,7 +61,7 @@ test('plays a round of each game through the tools, signed with viem, and verifi
   const free = await call('arcade_free', { address: account.address });
   assert.equal(free.granted, 100);
   const games = await call('arcade_games', {});
-  assert.equal(games.games.length, 3);
+  assert.equal(games.games.length, 4);
   const balance = await call('arcade_balance', { address: account.address });
   assert.equal(balance.chips, 100);
   const signature = await account.signMessage({ message: balance.auth_statement });
@@ -71,6 +71,7 @@ test('plays a round of each game through the tools, signed with viem, and verifi
     ['arcade_flip', { call: 'heads' }],
     ['arcade_dice', { target: 50, direction: 'over' }],
     ['arcade_roulette', { bet: 'red' }],
+    ['arcade_limbo', { target: '2.00' }],
   ]) {
     const round = await call('arcade_commit', { address: account.address, signature });
     assert.match(round.commitment, /^[0-9a-f]{64}$/);
@@ -88,7 +89,7 @@ test('plays a round of each game through the tools, signed with viem, and verifi
   }
   assert.equal((await call('arcade_balance', { address: account.address })).chips, chips);
   const house = await call('arcade_house', {});
-  assert.ok(house.all.rounds >= 3);
+  assert.ok(house.all.rounds >= 4);
   await transport.terminateSession();
   await client.close();
 });

@@ -17,7 +17,7 @@ from arcade_process import ArcadeProcess
 
 TOOLS = sorted([
     "arcade_balance", "arcade_cashout", "arcade_commit", "arcade_dice", "arcade_flip",
-    "arcade_free", "arcade_games", "arcade_house", "arcade_rotate", "arcade_roulette",
+    "arcade_free", "arcade_games", "arcade_house", "arcade_limbo", "arcade_rotate", "arcade_roulette",
     "arcade_round", "arcade_verify",
 ])
 
@@ -43,7 +43,7 @@ class OfficialPythonMcpClient(unittest.TestCase):
             self.assertEqual(len((await client.list_tools()).tools), len(TOOLS))
             games = await client.call_tool("arcade_games", {})
             self.assertFalse(games.is_error, games.content)
-            self.assertEqual(len(games.structured_content["games"]), 3)
+            self.assertEqual(len(games.structured_content["games"]), 4)
 
     async def play(self):
         account = Account.create()
@@ -64,7 +64,8 @@ class OfficialPythonMcpClient(unittest.TestCase):
             chips = 100
             for tool, bet in [("arcade_flip", {"call": "tails"}),
                               ("arcade_dice", {"target": 30, "direction": "under"}),
-                              ("arcade_roulette", {"bet": "straight", "number": 17})]:
+                              ("arcade_roulette", {"bet": "straight", "number": 17}),
+                              ("arcade_limbo", {"target": 1.5})]:
                 round_ = await call("arcade_commit", {"address": account.address, "signature": signature})
                 played = await call(tool, {"round_id": round_["round_id"], "wager": 5,
                                            "client_seed": secrets.token_hex(16), **bet})

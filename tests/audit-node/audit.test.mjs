@@ -79,7 +79,7 @@ test('the text summary reads at a glance and --limit audits the last rounds only
   const { code, stdout } = await runAudit(server.baseUrl, '--limit', '100');
   assert.equal(code, 0, stdout);
   assert.match(stdout, /rounds audited: 100 /);
-  assert.match(stdout, /coinflip[\s\S]*dice[\s\S]*roulette/);
+  assert.match(stdout, /coinflip[\s\S]*dice[\s\S]*roulette[\s\S]*limbo/);
   assert.match(stdout, /chi-square/);
   assert.match(stdout, /no failures/);
 });

@@ -66,8 +66,7 @@ export async function resignReceipt(account, receipt, marks = null) {
 
 /** The round settled again from `seed` at `nonce`: re-derived, its commitment too. */
 function settled(receipt, seed, nonce) {
-  const derive = { coinflip: wasm.deriveCoinflip, dice: wasm.deriveDice, roulette: wasm.deriveRoulette }[receipt.game];
-  const d = derive({ server_seed: seed, client_seed: receipt.client_seed, nonce, wager: receipt.wager, params: receipt.params });
+  const d = wasm.derive(receipt.game, { server_seed: seed, client_seed: receipt.client_seed, nonce, wager: receipt.wager, params: receipt.params });
   return { ...receipt, server_seed: seed, nonce, commitment: d.commitment, result: d.result, won: d.won, payout: d.payout, profit: d.profit };
 }
 

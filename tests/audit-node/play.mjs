@@ -10,7 +10,11 @@ const root = new URL('../..', import.meta.url).pathname;
 const proofs = createRequire(import.meta.url)(process.env.ARCADE_PROOFS ?? join(root, 'proofs-wasm', 'pkg-node', 'arcade_proofs.js'));
 
 /** The receipts' name of each game's endpoint. */
-const GAMES = { flip: 'coinflip', dice: 'dice', roulette: 'roulette' };
+const GAMES = { flip: 'coinflip', dice: 'dice', roulette: 'roulette', limbo: 'limbo' };
+
+/** The Play's params of a call body: limbo signs its target in hundredths, as its receipt shows it. */
+const playParams = (game, { target, ...rest }) =>
+  game === 'limbo' ? { ...rest, target_hundredths: Math.round(Number(target) * 100) } : target === undefined ? rest : { ...rest, target };
 
 /**
  * A client seed the house cannot know before the commit: 16 fresh random bytes, never reused
@@ -31,7 +35,7 @@ export async function signingDomain(baseUrl) {
  */
 export async function signedCall(account, { commit, domain, game, body }) {
   const { round_id: roundId, client_seed: clientSeed, wager, ...params } = body;
-  const call = { round_id: roundId, address: commit.address, commitment: commit.commitment, game: GAMES[game] ?? game, client_seed: clientSeed, wager, params };
+  const call = { round_id: roundId, address: commit.address, commitment: commit.commitment, game: GAMES[game] ?? game, client_seed: clientSeed, wager, params: playParams(GAMES[game] ?? game, params) };
   const typed = JSON.parse(proofs.playTypedData(JSON.stringify(call), JSON.stringify(domain)));
   return { ...body, play_signature: await account.signTypedData(typed) };
 }

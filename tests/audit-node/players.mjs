@@ -16,9 +16,13 @@ async function api(baseUrl, path, body) {
   return json;
 }
 
-/** The call of round `i`: every game, both dice directions at many targets, all 13 bets. */
+/** Limbo targets from even money to long odds (1-chip wagers fit up to 501.00). */
+const LIMBO_TARGETS = ['1.01', '1.25', '1.5', '2.00', '3', '5.55', '10', '25', '100', '500'];
+
+/** The call of round `i`: every game, both dice directions at many targets, all 13 bets, limbo targets. */
 export function callFor(i) {
-  const game = ['flip', 'dice', 'roulette'][i % 3];
+  const game = ['flip', 'dice', 'roulette', 'limbo'][i % 4];
+  if (game === 'limbo') return { game, body: { target: LIMBO_TARGETS[Math.floor(i / 4) % LIMBO_TARGETS.length] } };
   if (game === 'flip') return { game, body: { call: i % 2 ? 'heads' : 'tails' } };
   if (game === 'dice') return { game, body: { target: 2 + ((i * 7) % 97), direction: i % 2 ? 'over' : 'under' } };
   const bet = BETS[i % BETS.length];
@@ -26,14 +30,14 @@ export function callFor(i) {
 }
 
 /** One player's `rounds` rounds; stops early when out of chips. Returns the receipts. */
-async function player(baseUrl, rounds, offset, newAccount, domain) {
+async function player(baseUrl, rounds, offset, newAccount, domain, call = callFor) {
   const account = newAccount();
   await api(baseUrl, '/api/arcade/free', { address: account.address });
   const { statement } = await api(baseUrl, `/api/arcade/auth-statement/${account.address}`);
   const signature = await account.signMessage({ message: statement });
   const receipts = [];
   for (let i = 0; i < rounds; i++) {
-    const { game, body } = callFor(offset + i);
+    const { game, body } = call(offset + i);
     try {
       const commit = await api(baseUrl, '/api/arcade/commit', { address: account.address, signature });
       const call = { round_id: commit.round_id, client_seed: freshClientSeed(), wager: 1, ...body };
@@ -47,9 +51,9 @@ async function player(baseUrl, rounds, offset, newAccount, domain) {
 }
 
 /** `players` players in parallel, `rounds` each: every receipt the game calls answered. */
-export async function playMany(baseUrl, { players, rounds, newAccount }) {
+export async function playMany(baseUrl, { players, rounds, newAccount, call }) {
   const domain = await signingDomain(baseUrl);
-  const all = await Promise.all(Array.from({ length: players }, (_, p) => player(baseUrl, rounds, p * rounds, newAccount, domain)));
+  const all = await Promise.all(Array.from({ length: players }, (_, p) => player(baseUrl, rounds, p * rounds, newAccount, domain, call)));
   return all.flat().sort((a, b) => a.bet_id - b.bet_id);
 }
 

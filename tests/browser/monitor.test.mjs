@@ -75,11 +75,13 @@ test('the monitor re-derives every round played and shows what the players got',
     const row = rows.find((r) => r.game === game);
     assert.deepEqual([Number(row.rounds), Number(row.wagered), Number(row.paidOut)], [seen.rounds, seen.wagered, seen.paid_out], game);
   }
-  // Three running-return charts and two histograms, each with labelled axes and a legend.
-  assert.equal(await page.locator('#monitor-charts svg.chart').count(), 5);
-  assert.equal(await page.locator('#monitor-charts .legend').count(), 5);
+  // A running-return chart per game and a histogram per game that has one, each with labelled
+  // axes and a legend.
+  assert.equal(await page.locator('#monitor-charts svg.chart').count(), 7);
+  assert.equal(await page.locator('#monitor-charts .legend').count(), 7);
   const bars = await page.$$eval('#monitor-charts .bars', (gs) => gs.map((g) => g.querySelectorAll('rect').length));
-  assert.deepEqual(bars, [100, 37]);
+  assert.deepEqual(bars, [100, 37, 11]);
+  assert.match(await page.textContent('#monitor-charts'), /limbo results, 11 bins: chi-square p = \d/);
   assert.match(await page.textContent('#monitor-charts'), /dice rolls[\s\S]*chi-square p = \d/);
   await page.locator('#monitor').screenshot({ path: join(shots, 'monitor-clean.png') });
   await page.close();

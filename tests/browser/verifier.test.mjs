@@ -223,12 +223,33 @@ test('by hand, offline: seeds and a call re-derive with no server call at all, c
   await page.close();
 });
 
+test('by hand, a limbo round shows each step: the crash point from u0, the target, the exact return', async () => {
+  const page = await openPage();
+  await page.route('**/api/**', (route) => route.abort());
+  await page.click('#tab-hand');
+  // Limbo's first golden vector: target 1.01, client seed "a", drew 1.00 (u0 = 4248896143).
+  await page.selectOption('#hand-game', 'limbo');
+  assert.match(await page.textContent('#hand-hint'), /target multiplier/);
+  await page.fill('#hand-server-seed', '32756cb6992d90515ecd94f70d008f3224595be66a4b4d94969d01642c17a211');
+  await page.fill('#hand-client-seed', 'a');
+  await page.fill('#hand-call', '1.01');
+  await page.click('#panel-hand button[type="submit"]');
+  const verdict = await page.waitForSelector('#result [data-verdict]');
+  assert.equal(await verdict.getAttribute('data-verdict'), 'consistent, not proven');
+  const text = await verdict.textContent();
+  assert.match(text, /u0 = bytes 0\.\.4 = 0xfd41028f = 4248896143/);
+  assert.match(text, /floor\(99 × 2\^32 \/ u0\) = 100[\s\S]*→ result 100 hundredths → 1\.00x/);
+  assert.match(text, /"result_hundredths":100/);
+  await page.screenshot({ path: join(shots, 'limbo-steps.png'), fullPage: true });
+  await page.close();
+});
+
 test('by hand, the games offered are the core\'s, and a game the page does not know fails `game` by name', async () => {
   const page = await openPage();
   await page.route('**/api/**', (route) => route.abort());
   await page.click('#tab-hand');
   const offered = await page.$$eval('#hand-game option', (options) => options.map((o) => o.value));
-  assert.deepEqual(offered, ['coinflip', 'dice', 'roulette']);
+  assert.deepEqual(offered, ['coinflip', 'dice', 'roulette', 'limbo']);
   // A form changed in the page (or a game the core knows and the page does not read).
   await page.evaluate(() => {
     const option = document.createElement('option');
