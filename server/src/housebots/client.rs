@@ -6,14 +6,13 @@ use std::time::Duration;
 use alloy::primitives::Address;
 use alloy::signers::local::PrivateKeySigner;
 use arcade_core::Call;
-use arcade_core::wire::CallParams;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use crate::error::ErrorBody;
 use crate::identity::AuthStatement;
-use crate::inputs::games::endpoint;
+use crate::inputs::games::{call_body, endpoint};
 use crate::rate_limits::HOUSE_AGENT_HEADER;
 use crate::service::now_ms;
 use crate::service::play::Played;
@@ -102,11 +101,8 @@ impl ArcadeClient {
             "signature": round.signature,
             "play_signature": round.play_signature,
         });
-        if let (Some(body), Ok(serde_json::Value::Object(call))) = (
-            body.as_object_mut(),
-            serde_json::to_value(CallParams(round.call)),
-        ) {
-            body.extend(call);
+        if let Some(body) = body.as_object_mut() {
+            body.extend(call_body(round.call));
         }
         let path = format!("/api/arcade/{}", endpoint(round.call.game()));
         self.post(&path, &body).await

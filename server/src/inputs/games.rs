@@ -3,11 +3,14 @@
 //! which the routes, the OpenAPI links, the MCP tools, the listings and the house agents read.
 //! A new game is its input struct, its `GameInput` impl and its line in that list.
 
+use arcade_core::limbo::two_decimals;
+use arcade_core::wire::CallParams;
 use arcade_core::{
     BetKind, Call, CallError, DiceCall, Direction, Game, LimboCall, RouletteBet, Side,
 };
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use super::fields::{Choice, ClientSeedText};
 use super::{Input, Place, schema};
@@ -52,6 +55,13 @@ macro_rules! lookups {
         pub fn about(game: Game) -> &'static str {
             match game {
                 $(Game::$Game => $about,)*
+            }
+        }
+
+        /// A call as its game's REST body gives it, without the round's fields.
+        pub fn call_body(call: &Call) -> Map<String, Value> {
+            match call.game() {
+                $(Game::$Game => <$Input as GameInput>::body(call),)*
             }
         }
 
@@ -110,6 +120,14 @@ pub trait GameInput: Input {
     fn call(&self) -> Result<Call, CallError>;
     /// The calls the house agents play in this game, in turn.
     fn house_calls() -> Vec<Call>;
+
+    /// `call` as this game's body gives it: the receipt's params, unless the game says otherwise.
+    fn body(call: &Call) -> Map<String, Value> {
+        match serde_json::to_value(CallParams(call)) {
+            Ok(Value::Object(fields)) => fields,
+            _ => Map::new(),
+        }
+    }
 
     /// The service's command for this input.
     fn play(&self) -> Result<Play, CallError> {
@@ -199,6 +217,16 @@ impl GameInput for LimboInput {
             LimboTarget::Number(number) => LimboCall::parse(&number.to_string()),
         };
         Ok(Call::Limbo(call?))
+    }
+
+    /// The body takes the target as text with two decimals; the receipt shows it in hundredths.
+    fn body(call: &Call) -> Map<String, Value> {
+        let mut fields = Map::new();
+        if let Call::Limbo(limbo) = call {
+            let target = two_decimals(limbo.target_hundredths());
+            fields.insert("target".into(), Value::String(target));
+        }
+        fields
     }
 
     /// Targets from even money to long odds.
@@ -298,5 +326,24 @@ mod tests {
             assert!(!calls.is_empty(), "{game:?}");
             assert!(calls.iter().all(|call| call.game() == game), "{game:?}");
         }
+    }
+
+    /// What the house agents send: every house call's body reads back as that very call.
+    #[test]
+    fn every_house_call_body_reads_back_as_its_call() {
+        macro_rules! read_back {
+            ($($Game:ident, $endpoint:literal, $Input:ty, $handler:ident, $about:literal;)*) => {
+                $(for call in house_calls(Game::$Game) {
+                    let mut body = call_body(&call);
+                    body.insert("round_id".into(), "r".into());
+                    body.insert("client_seed".into(), "c".into());
+                    body.insert("wager".into(), 1.into());
+                    let input: $Input = serde_json::from_value(Value::Object(body.clone()))
+                        .unwrap_or_else(|e| panic!("{body:?}: {e}"));
+                    assert_eq!(input.call(), Ok(call), "{body:?}");
+                })*
+            };
+        }
+        for_each_game_input!(read_back);
     }
 }
