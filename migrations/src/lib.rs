@@ -96,27 +96,36 @@ impl MigrationTrait for GamesFromTheList {
             DbBackend::Postgres => {
                 db.execute_unprepared("ALTER TABLE bets DROP CONSTRAINT IF EXISTS bets_game_check")
                     .await?;
+                let left = one_number(
+                    db,
+                    "SELECT count(*) FROM pg_constraint WHERE conrelid = 'bets'::regclass \
+                     AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%game IN%'",
+                )
+                .await?;
+                if left != 0 {
+                    return Err(DbErr::Migration("bets.game keeps a CHECK on games".into()));
+                }
             }
             DbBackend::Sqlite => {
-                let version = db
-                    .query_one_raw(sea_orm_migration::sea_orm::Statement::from_string(
-                        DbBackend::Sqlite,
-                        "PRAGMA schema_version",
-                    ))
-                    .await?
-                    .ok_or_else(|| DbErr::Migration("no schema_version".into()))?
-                    .try_get_by_index::<i64>(0)?;
-                let rewrite = format!(
-                    "PRAGMA writable_schema = ON;\n\
+                let version = one_number(db, "PRAGMA schema_version").await?;
+                // One call, so every statement runs on the same connection, in order.
+                db.execute_unprepared(&format!(
+                    "PRAGMA writable_schema = ON; \
                      UPDATE sqlite_master SET sql = replace(sql, '{}', 'NOT NULL') \
-                     WHERE type = 'table' AND name = 'bets';\n\
-                     PRAGMA schema_version = {};\n\
-                     PRAGMA writable_schema = OFF",
+                     WHERE type = 'table' AND name = 'bets'; \
+                     PRAGMA schema_version = {}; \
+                     PRAGMA writable_schema = OFF;",
                     GAME_CHECK.replace('\'', "''"),
                     version + 1
-                );
-                for statement in statements(&rewrite) {
-                    db.execute_unprepared(statement).await?;
+                ))
+                .await?;
+                let left = one_number(
+                    db,
+                    "SELECT count(*) FROM sqlite_master WHERE name = 'bets' AND sql LIKE '%game IN%'",
+                )
+                .await?;
+                if left != 0 {
+                    return Err(DbErr::Migration("bets.game keeps a CHECK on games".into()));
                 }
             }
             other => {
@@ -127,6 +136,17 @@ impl MigrationTrait for GamesFromTheList {
         }
         Ok(())
     }
+}
+
+/// The first column of the one row `sql` answers, as a number.
+async fn one_number(db: &SchemaManagerConnection<'_>, sql: &str) -> Result<i64, DbErr> {
+    let backend = db.get_database_backend();
+    db.query_one_raw(sea_orm_migration::sea_orm::Statement::from_string(
+        backend, sql,
+    ))
+    .await?
+    .ok_or_else(|| DbErr::Migration(format!("no answer to {sql}")))?
+    .try_get_by_index::<i64>(0)
 }
 
 /// A migration written as portable SQL. `{id}` becomes the backend's auto-increment key.
