@@ -42,7 +42,11 @@ export const PAGE_GAMES = {
       return `${how} → result ${result} hundredths → ${shown}x`;
     },
     hint: 'call: the target multiplier, 1.01 to 1000000.00',
-    params: (call) => ({ target_hundredths: Math.round(Number(call) * 100) }),
+    // As the server reads a target: digits, then at most two decimals; anything else derives nothing.
+    params: (call) => {
+      const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(call);
+      return { target_hundredths: m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : null };
+    },
   },
 };
 
