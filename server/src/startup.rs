@@ -53,7 +53,7 @@ pub enum StartupError {
     #[error("chain: {0}")]
     Chain(#[from] ConnectError),
     #[error(transparent)]
-    HouseBot(#[from] crate::housebots::BadKey),
+    HouseBot(#[from] crate::housebots::HouseBotsError),
     #[error(
         "server.public_url is required when listening on {0}, a non-loopback host: the auth statement names the URL clients reach the service at"
     )]
@@ -76,6 +76,8 @@ pub enum StartupError {
     SignedMarks(#[from] crate::service::signed_marks::MarksError),
     #[error(transparent)]
     Rail(#[from] RailError),
+    #[error(transparent)]
+    Pattern(#[from] crate::inputs::BadPattern),
 }
 
 pub struct Application {
@@ -101,6 +103,7 @@ impl Application {
         settings: Settings,
         registry: &[RailEntry],
     ) -> Result<Self, StartupError> {
+        crate::inputs::compile_patterns()?;
         let rails = Rails::from_settings(&settings, registry)?;
         if settings.server.public_url.is_none() && !is_loopback(&settings.server.host) {
             return Err(StartupError::PublicUrlRequired(
@@ -194,10 +197,7 @@ impl Application {
             tokio::spawn(server.serve(api::metrics_service(self.arcade.clone())))
         });
         tracing::info!(url = %self.base_url, "arcade listening");
-        let house_token = self.arcade.rate_limits.house_token();
-        self.arcade
-            .house_bots
-            .spawn(&local_url, house_token, &self.shutdown);
+        self.arcade.house_bots.spawn(&local_url, &self.shutdown);
         server.serve(self.service).await;
         if let Some(reconciler) = reconciler {
             reconciler.abort();
@@ -230,7 +230,8 @@ fn arcade(
     public_url: &PublicUrl,
     (signer, marks): (HouseSigner, SignedMarks),
 ) -> Result<Arcade, StartupError> {
-    let house_bots = HouseBots::new(&settings.housebots)?;
+    let rate_limits = RateLimits::new(&settings.rate_limits, random_token()?)?;
+    let house_bots = HouseBots::new(&settings.housebots, rate_limits.house_token())?;
     let house_wallets: HashSet<String> = settings
         .house
         .wallets
@@ -249,7 +250,7 @@ fn arcade(
         house_bots,
         floor: Floor::default(),
         settled_mark: SettledMark::default(),
-        rate_limits: RateLimits::new(&settings.rate_limits, random_token()?)?,
+        rate_limits,
         rounds: settings.rounds.clone(),
         seeds: Seeds::new(
             signer,
