@@ -6,6 +6,7 @@
 use tokio::sync::{Mutex, MutexGuard};
 
 use super::Arcade;
+use crate::chain::SignedTx;
 use crate::store::{self, Db, DbErr, Tx};
 
 /// Held while a house transaction is signed and broadcast; [`HouseSender::release`] it after.
@@ -37,5 +38,24 @@ impl<'a> HouseSender<'a> {
         {
             tracing::warn!(%error, "releasing the house sender row");
         }
+    }
+}
+
+/// The house journal's record of `tx`, whose hash is `hash` (as text), for a write-ahead.
+pub fn journal_entry<'a>(tx: &'a SignedTx, hash: &'a str) -> store::house::Signed<'a> {
+    store::house::Signed {
+        hash,
+        raw: &tx.raw,
+        nonce: tx.nonce,
+        sender: tx.sender,
+    }
+}
+
+/// A write-ahead that updated no row refuses: the row moved on, so nothing is broadcast.
+pub fn journalled(updated: bool) -> Result<(), DbErr> {
+    if updated {
+        Ok(())
+    } else {
+        Err(DbErr::RecordNotUpdated)
     }
 }

@@ -12,7 +12,7 @@ use alloy::primitives::B256;
 use async_trait::async_trait;
 
 use super::settler::{Presented, RailContext, ResumeError, Resumed, Settler, Submission};
-use super::{RailEntry, RailError};
+use super::{Built, RailEntry, RailError};
 use crate::service::now_ms;
 use crate::service::purchases::Claim;
 use crate::settings::Settings;
@@ -30,7 +30,7 @@ pub const ENTRY: RailEntry = RailEntry {
     build,
 };
 
-fn build(settings: &Settings) -> Result<Option<Box<dyn Settler>>, RailError> {
+fn build(settings: &Settings) -> Built {
     let Some(url) = &settings.payments.facilitator_url else {
         return Ok(None);
     };

@@ -9,6 +9,7 @@ use super::RailEntry;
 use super::settler::{Presented, RailContext, ResumeError, Resumed, Settler, Submission};
 use crate::chain::{SendError, SignedTx};
 use crate::faults::{CrashPoint, crash_if};
+use crate::service::house_sender::{journal_entry, journalled};
 use crate::service::now_ms;
 use crate::service::purchases::{Claim, decide};
 use crate::store::entities::payment::{self, Rail};
@@ -92,17 +93,10 @@ async fn journal_settlement(
     tx: SignedTx,
 ) -> Result<(), DbErr> {
     let hash = tx.hash.to_string();
-    let signed = store::house::Signed {
-        hash: &hash,
-        raw: &tx.raw,
-        nonce: tx.nonce,
-        sender: tx.sender,
-    };
-    let journalled =
+    let signed = journal_entry(&tx, &hash);
+    let updated =
         store::payments::journal_settlement(context.db, claim.id, claim.attempt, &signed, now_ms());
-    if !journalled.await? {
-        return Err(DbErr::RecordNotUpdated);
-    }
+    journalled(updated.await?)?;
     crash_if(context.crash_after, CrashPoint::SettlementSigned);
     Ok(())
 }

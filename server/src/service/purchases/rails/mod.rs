@@ -34,8 +34,11 @@ pub struct RailEntry {
     /// The setting that configures it, if it has one of its own.
     pub needs: Option<&'static str>,
     /// Builds it, or `None` when its own settings are unset.
-    pub build: fn(&Settings) -> Result<Option<Box<dyn Settler>>, RailError>,
+    pub build: fn(&Settings) -> Built,
 }
+
+/// A rail built from the settings, or `None` when its own settings are unset.
+pub type Built = Result<Option<Box<dyn Settler>>, RailError>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RailError {
