@@ -109,6 +109,7 @@ impl Identity {
 
     /// Generation 0: derived, never stored.
     pub fn first_generation(&self, address: &Address) -> Generation {
+        // Cannot fail: HMAC takes a key of any length.
         let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.secret)
             .expect("HMAC takes a key of any length");
         mac.update(address::key(address).as_bytes());

@@ -25,7 +25,8 @@ use crate::service::expiry::spawn_upkeep;
 use crate::service::floor::Floor;
 use crate::service::instances::spawn_heartbeat;
 use crate::service::play_writer::{PlayWriter, spawn_play_writers};
-use crate::service::purchases::{FacilitatorRail, HouseRail, Payments, Settler};
+use crate::service::purchases::Payments;
+use crate::service::purchases::rails::{self, RailEntry, RailError, Rails};
 use crate::service::reconcile::spawn_reconciler;
 use crate::service::seed_batches::Seeds;
 use crate::service::settled_mark::SettledMark;
@@ -35,7 +36,6 @@ use crate::settings::Settings;
 use crate::store;
 use crate::telemetry::metrics;
 use crate::x402::Terms;
-use crate::x402::facilitator::Facilitator;
 
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
@@ -53,7 +53,7 @@ pub enum StartupError {
     #[error("chain: {0}")]
     Chain(#[from] ConnectError),
     #[error(transparent)]
-    HouseBot(#[from] crate::housebots::BadKey),
+    HouseBot(#[from] crate::housebots::HouseBotsError),
     #[error(
         "server.public_url is required when listening on {0}, a non-loopback host: the auth statement names the URL clients reach the service at"
     )]
@@ -74,6 +74,10 @@ pub enum StartupError {
     Secrets(#[from] crate::secrets::SecretsError),
     #[error("the signed marks: {0}")]
     SignedMarks(#[from] crate::service::signed_marks::MarksError),
+    #[error(transparent)]
+    Rail(#[from] RailError),
+    #[error(transparent)]
+    Pattern(#[from] crate::inputs::BadPattern),
 }
 
 pub struct Application {
@@ -91,6 +95,16 @@ pub struct Application {
 
 impl Application {
     pub async fn build(settings: Settings) -> Result<Self, StartupError> {
+        Self::build_with_rails(settings, rails::REGISTERED).await
+    }
+
+    /// [`Application::build`] choosing the payment rail among `registry`.
+    pub async fn build_with_rails(
+        settings: Settings,
+        registry: &[RailEntry],
+    ) -> Result<Self, StartupError> {
+        crate::inputs::compile_patterns()?;
+        let rails = Rails::from_settings(&settings, registry)?;
         if settings.server.public_url.is_none() && !is_loopback(&settings.server.host) {
             return Err(StartupError::PublicUrlRequired(
                 settings.server.host.clone(),
@@ -101,21 +115,8 @@ impl Application {
         let secrets = crate::secrets::resolve(&settings, &db).await?;
         let payments = Chain::connect(&settings.chain)
             .await?
-            .map(|chain| payments(chain, &settings));
-        let (acceptor, port) = bind(&settings).await?;
-        if settings.metrics.enabled {
-            metrics::install();
-        }
-        let metrics_acceptor = match (&settings.metrics.listen, settings.metrics.enabled) {
-            (Some(listen), true) => Some(listen_on(listen).await?),
-            _ => None,
-        };
-        let base_url = settings
-            .server
-            .public_url
-            .clone()
-            .map(|url| url.trim_end_matches('/').to_owned())
-            .unwrap_or_else(|| format!("http://{}:{port}", settings.server.host));
+            .map(|chain| payments(chain, &settings, rails));
+        let (acceptor, metrics_acceptor, base_url) = listeners(&settings).await?;
         let public_url = PublicUrl::parse(&base_url)?;
         let signer = HouseSigner::new(secrets.signing_key.expose(), settings.chain.chain_id)?;
         // Before the play writer exists: no receipt is signed before the marks are known.
@@ -196,10 +197,7 @@ impl Application {
             tokio::spawn(server.serve(api::metrics_service(self.arcade.clone())))
         });
         tracing::info!(url = %self.base_url, "arcade listening");
-        let house_token = self.arcade.rate_limits.house_token();
-        self.arcade
-            .house_bots
-            .spawn(&local_url, house_token, &self.shutdown);
+        self.arcade.house_bots.spawn(&local_url, &self.shutdown);
         server.serve(self.service).await;
         if let Some(reconciler) = reconciler {
             reconciler.abort();
@@ -232,7 +230,8 @@ fn arcade(
     public_url: &PublicUrl,
     (signer, marks): (HouseSigner, SignedMarks),
 ) -> Result<Arcade, StartupError> {
-    let house_bots = HouseBots::new(&settings.housebots)?;
+    let rate_limits = RateLimits::new(&settings.rate_limits, random_token()?)?;
+    let house_bots = HouseBots::new(&settings.housebots, rate_limits.house_token())?;
     let house_wallets: HashSet<String> = settings
         .house
         .wallets
@@ -251,7 +250,7 @@ fn arcade(
         house_bots,
         floor: Floor::default(),
         settled_mark: SettledMark::default(),
-        rate_limits: RateLimits::new(&settings.rate_limits, random_token()?)?,
+        rate_limits,
         rounds: settings.rounds.clone(),
         seeds: Seeds::new(
             signer,
@@ -338,7 +337,28 @@ async fn stop_on_signal(handle: ServerHandle, shutdown: CancellationToken) {
     handle.stop_graceful(SHUTDOWN_GRACE);
 }
 
-fn payments(chain: Chain, settings: &Settings) -> Payments {
+/// The main listener, the metrics' own if set, and the URL clients reach this instance at.
+async fn listeners(
+    settings: &Settings,
+) -> Result<(TcpAcceptor, Option<TcpAcceptor>, String), StartupError> {
+    let (acceptor, port) = bind(settings).await?;
+    if settings.metrics.enabled {
+        metrics::install();
+    }
+    let metrics_acceptor = match (&settings.metrics.listen, settings.metrics.enabled) {
+        (Some(listen), true) => Some(listen_on(listen).await?),
+        _ => None,
+    };
+    let base_url = settings
+        .server
+        .public_url
+        .clone()
+        .map(|url| url.trim_end_matches('/').to_owned())
+        .unwrap_or_else(|| format!("http://{}:{port}", settings.server.host));
+    Ok((acceptor, metrics_acceptor, base_url))
+}
+
+fn payments(chain: Chain, settings: &Settings, rails: Rails) -> Payments {
     let domain = chain.token_domain();
     let terms = Terms {
         network: chain.network(),
@@ -348,29 +368,19 @@ fn payments(chain: Chain, settings: &Settings) -> Payments {
         token_version: domain.version.clone(),
         max_timeout_seconds: settings.payments.max_timeout_seconds,
     };
-    // A settle waits for the receipt: allow the chain's confirmation time and a call on top.
-    let facilitator_timeout =
-        Duration::from_millis(settings.chain.settle_timeout_ms + settings.chain.rpc_timeout_ms);
-    let rail: Box<dyn Settler> = match &settings.payments.facilitator_url {
-        Some(url) => Box::new(FacilitatorRail(Facilitator::new(
-            url.expose(),
-            facilitator_timeout,
-        ))),
-        None => Box::new(HouseRail),
-    };
     tracing::info!(
         network = %terms.network,
         token = %terms.asset,
         name = %terms.token_name,
         version = %terms.token_version,
         pay_to = %terms.pay_to,
-        facilitator = if settings.payments.facilitator_url.is_some() { "configured" } else { "none (the house settles)" },
+        rail = ?rails.chosen().rail(),
         "chip purchases enabled"
     );
     Payments {
         chain,
         terms,
-        rail,
+        rails,
         treasury: Treasury::new(settings.treasury.clone()),
     }
 }

@@ -99,6 +99,7 @@ pub fn document(arcade_routes: &Router, housebot_routes: &Router) -> Document {
     doc.info
         .extensions
         .insert("x-server-version".into(), json!(env!("CARGO_PKG_VERSION")));
+    // At start (`api::service`); and it cannot fail: the document's maps have string keys.
     let mut value = serde_json::to_value(&doc).expect("the document serializes");
     add_links(&mut value);
     Document(Arc::new(value))

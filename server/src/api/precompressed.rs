@@ -19,6 +19,12 @@ use salvo::prelude::*;
 use sha2::{Digest, Sha256, Sha384};
 use tokio::sync::OnceCell;
 
+/// A file could not be compressed: a write into memory failed, or the compressing task
+/// ended without an answer.
+#[derive(Debug, thiserror::Error)]
+#[error("compressing a file: {0}")]
+pub struct CompressError(String);
+
 /// One file's bodies, one per encoding, and the tag they share (suffixed per encoding).
 #[derive(Debug)]
 pub struct Encoded {
@@ -50,7 +56,8 @@ impl Encoding {
 
 impl Encoded {
     /// Compresses `identity` (CPU-bound: call it off the async threads).
-    pub fn new(identity: Vec<u8>) -> Self {
+    pub fn new(identity: Vec<u8>) -> Result<Self, CompressError> {
+        let failed = |error: std::io::Error| CompressError(error.to_string());
         let digest = Sha256::digest(&identity);
         let tag = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
         let mut brotli = Vec::new();
@@ -60,19 +67,19 @@ impl Encoded {
                 ..Default::default()
             };
             let mut writer = brotli::CompressorWriter::with_params(&mut brotli, 32 * 1024, &params);
-            writer.write_all(&identity).expect("writing to memory");
+            writer.write_all(&identity).map_err(failed)?;
         }
         let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        gzip.write_all(&identity).expect("writing to memory");
-        let gzip = gzip.finish().expect("writing to memory");
+        gzip.write_all(&identity).map_err(failed)?;
+        let gzip = gzip.finish().map_err(failed)?;
         let integrity = format!("sha384-{}", STANDARD.encode(Sha384::digest(&identity)));
-        Self {
+        Ok(Self {
             identity,
             brotli,
             gzip,
             tag,
             integrity,
-        }
+        })
     }
 
     /// The file's own bytes, before any encoding.
@@ -135,9 +142,8 @@ impl Encoded {
     }
 }
 
-/// Brotli's best (11) costs about 2 ms per KB here; above 100 KB, 9 takes a tenth of that
-/// for about 10% more bytes, so a first request for a large file waits tens of milliseconds,
-/// not half a second.
+/// Brotli's best (11) up to 100 KB; above, quality 9, which compresses about ten times faster
+/// for about 10% more bytes, so a first request for a large file does not wait on the best.
 fn brotli_quality(bytes: usize) -> i32 {
     if bytes <= 100 * 1024 { 11 } else { 9 }
 }
@@ -179,9 +185,10 @@ type Cell = Arc<OnceCell<Arc<Encoded>>>;
 static CACHE: LazyLock<Mutex<HashMap<Source, (Stamp, Cell)>>> = LazyLock::new(Mutex::default);
 
 /// The file's encoded bodies, made once per content. `read` gives its bytes when they are not
-/// kept yet; its error is the caller's to answer.
+/// kept yet; its error, and a failed compression, are the caller's to answer.
 pub async fn encoded<E, F, R>(source: Source, read: F) -> Result<Arc<Encoded>, E>
 where
+    E: From<CompressError>,
     F: FnOnce() -> R,
     R: Future<Output = Result<Vec<u8>, E>>,
 {
@@ -206,7 +213,7 @@ where
         let identity = read().await?;
         let encoded = tokio::task::spawn_blocking(move || Encoded::new(identity))
             .await
-            .expect("compressing a file does not panic");
+            .map_err(|error| CompressError(error.to_string()))??;
         Ok(Arc::new(encoded))
     })
     .await

@@ -5,7 +5,6 @@
 //! and its modules carry the page's Content-Security-Policy (`security`). The element's pinned
 //! set for other sites is `embed`; it reads its files through `load`.
 
-use std::convert::Infallible;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,7 +13,7 @@ use salvo::http::StatusCode;
 use salvo::prelude::*;
 
 use super::edge::{Shared, shared};
-use super::precompressed::{self, Encoded, Source};
+use super::precompressed::{self, CompressError, Encoded, Source};
 use super::security;
 use crate::error::ApiError;
 
@@ -153,13 +152,23 @@ pub enum Unavailable {
     NotBuilt(NotBuilt),
     /// No file the server serves has that path.
     Unknown,
+    /// The file could not be compressed.
+    Compression(CompressError),
+}
+
+impl From<CompressError> for Unavailable {
+    fn from(error: CompressError) -> Self {
+        Self::Compression(error)
+    }
 }
 
 #[handler]
-pub async fn page(req: &mut Request, res: &mut Response) {
+pub async fn page(req: &mut Request, res: &mut Response) -> Result<(), ApiError> {
     let (name, kind, _) = FILES[0];
+    let encoded = compiled(name).await.map_err(ApiError::internal)?;
     security::page_policy(res);
-    compiled(name).await.send(req, res, kind, "no-cache");
+    encoded.send(req, res, kind, "no-cache");
+    Ok(())
 }
 
 #[handler]
@@ -173,6 +182,7 @@ pub async fn asset(
         Ok(file) => file,
         Err(Unavailable::Unknown) => return Err(ApiError::NotFound),
         Err(Unavailable::NotBuilt(error)) => return Err(ApiError::internal(error)),
+        Err(Unavailable::Compression(error)) => return Err(ApiError::internal(error)),
     };
     security::page_policy(res);
     file.encoded.send(req, res, file.kind, "no-cache");
@@ -180,10 +190,10 @@ pub async fn asset(
 }
 
 #[handler]
-pub async fn vectors(req: &mut Request, res: &mut Response) {
-    compiled(VECTORS_NAME)
-        .await
-        .send(req, res, "application/json", "public, max-age=3600");
+pub async fn vectors(req: &mut Request, res: &mut Response) -> Result<(), ApiError> {
+    let encoded = compiled(VECTORS_NAME).await.map_err(ApiError::internal)?;
+    encoded.send(req, res, "application/json", "public, max-age=3600");
+    Ok(())
 }
 
 #[handler]
@@ -196,6 +206,7 @@ pub async fn wasm(
     match load(shared(depot)?, &format!("wasm/{name}")).await {
         Ok(file) => file.encoded.send(req, res, file.kind, "no-cache"),
         Err(Unavailable::Unknown) => return Err(ApiError::NotFound),
+        Err(Unavailable::Compression(error)) => return Err(ApiError::internal(error)),
         Err(Unavailable::NotBuilt(error)) => {
             tracing::warn!(%error, "the wasm package is not built");
             res.status_code(StatusCode::SERVICE_UNAVAILABLE);
@@ -210,7 +221,7 @@ pub async fn wasm(
 pub async fn load(shared: &Shared, path: &str) -> Result<Loaded, Unavailable> {
     match path.split_once('/') {
         Some(("web", PINS_NAME)) => Ok(Loaded {
-            encoded: pins(shared).await,
+            encoded: pins(shared).await?,
             kind: JAVASCRIPT,
         }),
         Some(("web", name)) => {
@@ -219,7 +230,7 @@ pub async fn load(shared: &Shared, path: &str) -> Result<Loaded, Unavailable> {
                 .find(|(file, ..)| *file == name)
                 .ok_or(Unavailable::Unknown)?;
             Ok(Loaded {
-                encoded: compiled(name).await,
+                encoded: compiled(name).await?,
                 kind,
             })
         }
@@ -228,11 +239,8 @@ pub async fn load(shared: &Shared, path: &str) -> Result<Loaded, Unavailable> {
                 .iter()
                 .find(|(file, ..)| *file == name)
                 .ok_or(Unavailable::Unknown)?;
-            let path = wasm_path(shared, file);
-            match on_disk(path.clone()).await {
-                Ok(encoded) => Ok(Loaded { encoded, kind }),
-                Err(source) => Err(Unavailable::NotBuilt(NotBuilt { path, source })),
-            }
+            let encoded = on_disk(wasm_path(shared, file)).await?;
+            Ok(Loaded { encoded, kind })
         }
         _ => Err(Unavailable::Unknown),
     }
@@ -253,7 +261,7 @@ fn wasm_path(shared: &Shared, file: &str) -> PathBuf {
 
 /// `wasm-pins.js`: the SRI hash of each `.wasm` served now (a package not built has none, and
 /// `cores.js` then refuses to run it). Made from the files, so a rebuilt package is pinned.
-async fn pins(shared: &Shared) -> Arc<Encoded> {
+async fn pins(shared: &Shared) -> Result<Arc<Encoded>, CompressError> {
     let mut text = String::from(
         "// Made by the server from the wasm files it serves: the SRI hash each is fetched with.\n\
          export const WASM_INTEGRITY = Object.freeze({\n",
@@ -267,25 +275,30 @@ async fn pins(shared: &Shared) -> Arc<Encoded> {
         }
     }
     text.push_str("});\n");
-    let read = || async { Ok::<_, Infallible>(text.clone().into_bytes()) };
-    let Ok(encoded) = precompressed::encoded(Source::Made(text.clone()), read).await;
-    encoded
+    let read = || async { Ok(text.clone().into_bytes()) };
+    precompressed::encoded(Source::Made(text.clone()), read).await
 }
 
 /// A compiled-in file (a page file's name, or `VECTORS_NAME`), compressed once.
-async fn compiled(name: &'static str) -> Arc<Encoded> {
+async fn compiled(name: &'static str) -> Result<Arc<Encoded>, CompressError> {
     let text = FILES
         .iter()
         .find(|(file, ..)| *file == name)
         .map_or(VECTORS, |(.., text)| text);
-    let read = || async { Ok::<_, Infallible>(text.as_bytes().to_vec()) };
-    let Ok(encoded) = precompressed::encoded(Source::Compiled(name), read).await;
-    encoded
+    let read = || async { Ok(text.as_bytes().to_vec()) };
+    precompressed::encoded(Source::Compiled(name), read).await
 }
 
 /// A file of a wasm package, compressed once per build of it.
-async fn on_disk(path: PathBuf) -> std::io::Result<Arc<Encoded>> {
-    let read = || tokio::fs::read(path.clone());
+async fn on_disk(path: PathBuf) -> Result<Arc<Encoded>, Unavailable> {
+    let read = || async {
+        tokio::fs::read(&path).await.map_err(|source| {
+            Unavailable::NotBuilt(NotBuilt {
+                path: path.clone(),
+                source,
+            })
+        })
+    };
     precompressed::encoded(Source::Disk(path.clone()), read).await
 }
 
@@ -294,7 +307,9 @@ async fn on_disk(path: PathBuf) -> std::io::Result<Arc<Encoded>> {
 /// checker) are compressed when first asked for; a package not built yet is skipped.
 pub async fn warm(wasm_dir: PathBuf) {
     for (name, ..) in FILES {
-        compiled(name).await;
+        if let Err(error) = compiled(name).await {
+            tracing::error!(name, %error, "the page's file is answered 500 until it compresses");
+        }
     }
     for (file, ..) in WASM_FILES.iter().filter(|(.., proofs)| !proofs) {
         let _ = on_disk(wasm_dir.join(file)).await;

@@ -96,6 +96,8 @@ pub enum ConnectError {
     },
     #[error("chain.max_fee_per_gas_wei is zero: no transaction the house signs could be mined")]
     FeeCap,
+    #[error("building the RPC's HTTP client: {0}")]
+    HttpClient(String),
     #[error("reading the token: {0}")]
     Token(#[from] ChainError),
 }
@@ -197,12 +199,11 @@ impl Chain {
             return Err(ConnectError::FeeCap);
         }
         let timeout = Duration::from_millis(settings.rpc_timeout_ms);
-        let provider = ProviderBuilder::default().with_reqwest(url, |builder| {
-            builder
-                .timeout(timeout)
-                .build()
-                .expect("an HTTP client with a timeout builds")
-        });
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .build()
+            .map_err(|error| ConnectError::HttpClient(error.to_string()))?;
+        let provider = ProviderBuilder::default().connect_reqwest(client, url);
         let rpc_chain = provider.get_chain_id().await.map_err(rpc_error)?;
         if rpc_chain != settings.chain_id {
             return Err(ConnectError::ChainId {

@@ -29,12 +29,18 @@ pub async fn checks(settings: &Settings) -> Vec<Check> {
         return checks;
     };
     let timeout = Duration::from_millis(chain.rpc_timeout_ms);
-    let provider = ProviderBuilder::default().with_reqwest(url, |builder| {
-        builder
-            .timeout(timeout)
-            .build()
-            .expect("an HTTP client with a timeout builds")
-    });
+    let client = match reqwest::Client::builder().timeout(timeout).build() {
+        Ok(client) => client,
+        Err(error) => {
+            checks.push(Check::fatal(
+                "RPC",
+                format!("no HTTP client could be built: {error}"),
+                "the error names what the system lacks (a TLS backend, its certificates)",
+            ));
+            return checks;
+        }
+    };
+    let provider = ProviderBuilder::default().connect_reqwest(client, url);
     let house = house_key(chain, &mut checks);
     if !rpc(&provider, chain, &mut checks).await {
         return checks;

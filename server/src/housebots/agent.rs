@@ -24,8 +24,8 @@ use crate::settings::HouseBotSettings;
 pub struct Run {
     pub agent: Arc<Agent>,
     pub base_url: String,
-    /// Presented with every call: the house's agents are not rate limited.
-    pub house_token: String,
+    /// Presents the house's token with every call: the house's agents are not rate limited.
+    pub http: reqwest::Client,
     pub settings: HouseBotSettings,
     pub shutdown: CancellationToken,
 }
@@ -46,7 +46,7 @@ enum StepError {
 
 impl Run {
     pub async fn play(self) {
-        let client = ArcadeClient::new(&self.base_url, &self.house_token);
+        let client = ArcadeClient::new(self.http.clone(), &self.base_url);
         let cadence = Duration::from_millis(self.settings.cadence_ms);
         let mut pause = Duration::ZERO;
         let mut signature = None;

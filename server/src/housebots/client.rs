@@ -48,24 +48,29 @@ pub struct RoundPlay<'a> {
     pub call: &'a Call,
 }
 
+/// The agents' HTTP client: `house_token` identifies them to the rate limits (they are not
+/// limited).
+pub fn http_client(house_token: &str) -> Result<reqwest::Client, reqwest::Error> {
+    let mut headers = reqwest::header::HeaderMap::new();
+    if let Ok(token) = reqwest::header::HeaderValue::from_str(house_token) {
+        headers.insert(HOUSE_AGENT_HEADER, token);
+    }
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .default_headers(headers)
+        .build()
+}
+
 pub struct ArcadeClient {
     http: reqwest::Client,
     base_url: String,
 }
 
 impl ArcadeClient {
-    /// `house_token` identifies the house's agents to the rate limits (they are not limited).
-    pub fn new(base_url: &str, house_token: &str) -> Self {
-        let mut headers = reqwest::header::HeaderMap::new();
-        if let Ok(token) = reqwest::header::HeaderValue::from_str(house_token) {
-            headers.insert(HOUSE_AGENT_HEADER, token);
-        }
+    /// `http` is built once at start by [`http_client`].
+    pub fn new(http: reqwest::Client, base_url: &str) -> Self {
         Self {
-            http: reqwest::Client::builder()
-                .timeout(Duration::from_secs(30))
-                .default_headers(headers)
-                .build()
-                .expect("an HTTP client builds"),
+            http,
             base_url: base_url.to_owned(),
         }
     }

@@ -78,14 +78,21 @@ pub struct Agent {
 pub struct HouseBots {
     pub agents: Vec<Arc<Agent>>,
     pub settings: HouseBotSettings,
+    /// Their HTTP client, built at start when there are agents.
+    http: Option<reqwest::Client>,
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("housebots.keys[{0}] is not a private key (0x + 64 hex)")]
-pub struct BadKey(usize);
+pub enum HouseBotsError {
+    #[error("housebots.keys[{0}] is not a private key (0x + 64 hex)")]
+    BadKey(usize),
+    #[error("building the house agents' HTTP client: {0}")]
+    HttpClient(#[from] reqwest::Error),
+}
 
 impl HouseBots {
-    pub fn new(settings: &HouseBotSettings) -> Result<Self, BadKey> {
+    /// The agents of `settings`, presenting `house_token` with every call.
+    pub fn new(settings: &HouseBotSettings, house_token: &str) -> Result<Self, HouseBotsError> {
         let keys = if settings.enabled {
             &settings.keys[..]
         } else {
@@ -95,7 +102,10 @@ impl HouseBots {
             .iter()
             .enumerate()
             .map(|(i, key)| {
-                let signer: PrivateKeySigner = key.expose().parse().map_err(|_| BadKey(i))?;
+                let signer: PrivateKeySigner = key
+                    .expose()
+                    .parse()
+                    .map_err(|_| HouseBotsError::BadKey(i))?;
                 let strategy = Strategy::for_agent(i);
                 let name = strategy.agent_name(i);
                 let status = AgentStatus {
@@ -119,10 +129,16 @@ impl HouseBots {
                     status: Mutex::new(status),
                 }))
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<_>, HouseBotsError>>()?;
+        let http = if agents.is_empty() {
+            None
+        } else {
+            Some(client::http_client(house_token)?)
+        };
         Ok(Self {
             agents,
             settings: settings.clone(),
+            http,
         })
     }
 
@@ -130,14 +146,16 @@ impl HouseBots {
         self.agents.iter().map(|a| a.signer.address()).collect()
     }
 
-    /// Starts every agent against `base_url`, presenting `house_token`; they stop when
-    /// `shutdown` is cancelled.
-    pub fn spawn(&self, base_url: &str, house_token: &str, shutdown: &CancellationToken) {
+    /// Starts every agent against `base_url`; they stop when `shutdown` is cancelled.
+    pub fn spawn(&self, base_url: &str, shutdown: &CancellationToken) {
+        let Some(http) = &self.http else {
+            return;
+        };
         for agent in &self.agents {
             let run = agent::Run {
                 agent: agent.clone(),
                 base_url: base_url.to_owned(),
-                house_token: house_token.to_owned(),
+                http: http.clone(),
                 settings: self.settings.clone(),
                 shutdown: shutdown.clone(),
             };

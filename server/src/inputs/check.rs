@@ -8,10 +8,6 @@
 //! `required`, `additionalProperties: false`. A property may carry `x-rule`, a sentence: a
 //! `pattern` or `minLength` it fails is then reported as pydantic's `value_error` with it.
 
-use std::collections::HashMap;
-use std::sync::{Arc, LazyLock, Mutex};
-
-use regex::Regex;
 use serde_json::{Map, Number, Value, json};
 
 use super::problems::FieldError;
@@ -152,7 +148,7 @@ fn string(schema: &Map<String, Value>, value: &Value, loc: &[Value]) -> Result<(
         ));
     }
     if let Some(pattern) = schema.get("pattern").and_then(Value::as_str)
-        && !compiled(pattern).is_match(text)
+        && !super::patterns::matches(pattern, text)
     {
         return Err(refused_by_rule(
             FieldError::new(
@@ -260,17 +256,6 @@ fn whole(number: &Number) -> Option<i128> {
     let float = number.as_f64()?;
     #[allow(clippy::cast_possible_truncation)] // whole: exact, or saturated past every bound
     (float.is_finite() && float.fract() == 0.0).then_some(float as i128)
-}
-
-fn compiled(pattern: &str) -> Arc<Regex> {
-    static CACHE: LazyLock<Mutex<HashMap<String, Arc<Regex>>>> = LazyLock::new(Default::default);
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    cache
-        .entry(pattern.to_owned())
-        .or_insert_with(|| {
-            Arc::new(Regex::new(pattern).expect("the input structs' patterns are valid"))
-        })
-        .clone()
 }
 
 fn quoted_list<'n>(names: impl Iterator<Item = &'n str>) -> String {

@@ -8,6 +8,7 @@ use arcade_core::{BetKind, Direction, MAX_CLIENT_SEED_CHARS, Side};
 use rmcp::schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer};
 
+use super::patterns::NO_CONTROL_CHARACTERS;
 use crate::address;
 use crate::tiers::{TIERS, Tier};
 
@@ -50,9 +51,6 @@ impl<'de> Deserialize<'de> for WalletAddress {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(transparent)]
 pub struct ClientSeedText(pub String);
-
-/// Unicode's control characters (general category Cc), which `char::is_control` refuses.
-const NO_CONTROL_CHARACTERS: &str = r"^[^\u0000-\u001F\u007F-\u009F]*$";
 
 impl JsonSchema for ClientSeedText {
     fn schema_name() -> Cow<'static, str> {

@@ -20,6 +20,7 @@ pub mod chips;
 pub mod fields;
 pub mod games;
 pub mod messages;
+mod patterns;
 mod problems;
 pub mod queries;
 pub mod schema;
@@ -32,6 +33,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 pub use check::Place;
+pub use patterns::{BadPattern, compile as compile_patterns};
 pub use problems::{FieldError, ValidationError, json_object};
 
 /// An operation's input.

@@ -61,6 +61,7 @@ impl ToSchema for ValidationError {
     }
 }
 
+/// At start, for the OpenAPI document, over `json!` object literals: it cannot fail.
 fn as_object(value: &Value) -> &Map<String, Value> {
     value.as_object().expect("a schema literal is an object")
 }

@@ -56,7 +56,7 @@ fn unwrap_descriptions(schema: &mut Map<String, Value>) {
 }
 
 /// A JSON Schema in salvo's types. Round-trips losslessly for the keywords the inputs use
-/// (checked by the tests below).
+/// (checked by the tests below). Called while the documents are built, at start.
 pub fn openapi(schema: &Map<String, Value>) -> RefOr<Schema> {
     serde_json::from_value(Value::Object(schema.clone()))
         .expect("salvo reads every JSON Schema the inputs generate")

@@ -16,8 +16,8 @@ use sha2::Sha256;
 
 /// Trees kept in memory, the least recently used dropped first, so the batches whose rounds are
 /// being played stay however many were published since. A tree of 1,024 seeds takes ~64 KB and
-/// ~3 ms of a core to build (a seed, its commitment and its leaf hashed per index): built per
-/// play, it took 45% of the server's CPU under load.
+/// three hashes per index to build (a seed, its commitment and its leaf), so it is built once
+/// per batch and kept, not built per play.
 const TREES_KEPT: usize = 64;
 
 /// The seeds secret and the trees of the batches in use.

@@ -100,6 +100,7 @@ impl RateLimits {
             enabled: false,
             ..crate::settings::Settings::default().rate_limits
         };
+        // Cannot fail: it refuses only trusted proxies that do not parse, and there are none.
         Self::new(&settings, String::new()).expect("no proxies to parse")
     }
 
@@ -198,6 +199,7 @@ impl RateLimits {
 fn quota(bucket: Bucket) -> Quota {
     let every = Duration::from_millis(bucket.every_ms.max(1));
     let burst = NonZeroU32::new(bucket.burst).unwrap_or(NonZeroU32::MIN);
+    // Cannot fail: it refuses only a zero period, and `every` is at least 1 ms.
     Quota::with_period(every)
         .expect("a period of at least 1 ms")
         .allow_burst(burst)

@@ -3,10 +3,11 @@
 //! mutex does it; on PostgreSQL the `house_sender` row is also held (`store::house`), so
 //! instances sharing the database queue behind each other.
 
-use tokio::sync::MutexGuard;
+use tokio::sync::{Mutex, MutexGuard};
 
 use super::Arcade;
-use crate::store::{self, DbErr, Tx};
+use crate::chain::SignedTx;
+use crate::store::{self, Db, DbErr, Tx};
 
 /// Held while a house transaction is signed and broadcast; [`HouseSender::release`] it after.
 pub struct HouseSender<'a> {
@@ -16,21 +17,45 @@ pub struct HouseSender<'a> {
 
 impl Arcade {
     pub async fn house_sender(&self) -> Result<HouseSender<'_>, DbErr> {
-        let in_process = self.house_lock.lock().await;
-        let across_instances = store::house::hold_sender(&self.db).await?;
-        Ok(HouseSender {
+        HouseSender::hold(&self.house_lock, &self.db).await
+    }
+}
+
+impl<'a> HouseSender<'a> {
+    /// Waits for `lock` in this process, then for the `house_sender` row in `db`.
+    pub async fn hold(lock: &'a Mutex<()>, db: &Db) -> Result<Self, DbErr> {
+        let in_process = lock.lock().await;
+        let across_instances = store::house::hold_sender(db).await?;
+        Ok(Self {
             _in_process: in_process,
             across_instances,
         })
     }
-}
 
-impl HouseSender<'_> {
     pub async fn release(self) {
         if let Some(txn) = self.across_instances
             && let Err(error) = txn.commit().await
         {
             tracing::warn!(%error, "releasing the house sender row");
         }
+    }
+}
+
+/// The house journal's record of `tx`, whose hash is `hash` (as text), for a write-ahead.
+pub fn journal_entry<'a>(tx: &'a SignedTx, hash: &'a str) -> store::house::Signed<'a> {
+    store::house::Signed {
+        hash,
+        raw: &tx.raw,
+        nonce: tx.nonce,
+        sender: tx.sender,
+    }
+}
+
+/// A write-ahead that updated no row refuses: the row moved on, so nothing is broadcast.
+pub fn journalled(updated: bool) -> Result<(), DbErr> {
+    if updated {
+        Ok(())
+    } else {
+        Err(DbErr::RecordNotUpdated)
     }
 }

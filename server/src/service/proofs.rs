@@ -143,9 +143,8 @@ impl Arcade {
     }
 
     /// Signs a batch's receipts, in order (`None` for rounds from before batches): from
-    /// `SIGN_IN_TWO_FROM` receipts on, the second half on the signing thread beside this one
-    /// (a signature costs ~80 µs on this machine kind), so the writer's transaction waits about
-    /// half as long for them.
+    /// `SIGN_IN_TWO_FROM` receipts on, the second half on the signing thread beside this one,
+    /// so the writer's transaction waits about half as long for them.
     pub(super) fn sign_receipts(
         &self,
         receipts: &[(&BetReceipt, &round::Model)],

@@ -3,8 +3,8 @@
 //! stopped mid-way. Runs at start and then periodically, and decides each `settling` payment
 //! exactly as the request would have (`purchases::decide`, over `chain::proof`): credited on a
 //! receipt that proves the transfer, failed when the chain proves it never will be paid
-//! (including expiry by the chain's clock), otherwise left alone, with the house's own signed
-//! settlement rebroadcast if it is in no block.
+//! (including expiry by the chain's clock), otherwise left to the rail that recorded it
+//! (`Settler::resume`: the house rebroadcasts its own signed settlement if it is in no block).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,11 +12,12 @@ use std::time::Duration;
 use alloy::primitives::B256;
 
 use super::cashouts::CashoutsReconciled;
+use super::purchases::rails::{ResumeError, Resumed};
 use super::purchases::{Claim, Decision, Payments};
 use super::{Arcade, now_ms};
 use crate::error::ApiError;
 use crate::store;
-use crate::store::entities::payment::{self, Rail};
+use crate::store::entities::payment;
 use crate::telemetry::metrics;
 
 /// What one pass did, for logs and tests.
@@ -62,29 +63,27 @@ impl Arcade {
             Decision::Open { reverted } => reverted,
             Decision::Unconfirmed => return Ok(Step::Waiting),
         };
-        // The nonce is unused and the authorization still valid.
-        if reverted || row.settled_by == Rail::Facilitator {
-            // Our settlement reverted (it cannot be sent again), or a facilitator holds the
-            // authorization and may still land it: wait for the chain, or for expiry.
+        // The nonce is unused and the authorization still valid. Our settlement reverted (it
+        // cannot be sent again): wait for the chain, or for expiry.
+        if reverted {
             return Ok(Step::Waiting);
         }
-        let Some(raw) = row.raw_tx.as_deref() else {
-            // Nothing was signed, so nothing was sent by the house, and no one else has used
-            // the authorization: release it.
-            self.mark_failed(&claim, "stopped before the settlement was signed")
-                .await?;
-            return Ok(Step::Failed);
+        // The rail that recorded it knows who else may hold the authorization. A rail this
+        // instance does not run: wait for the chain, or for expiry.
+        let Some(rail) = payments.rails.recorded(row.settled_by) else {
+            return Ok(Step::Waiting);
         };
-        let raw = alloy::hex::decode(raw)?;
-        if let Err(error) = payments.chain.rebroadcast(&raw).await {
-            tracing::info!(payment = row.id, %error, "rebroadcast refused; checking again later");
-        }
-        Ok(Step::Rebroadcast)
+        let context = self.rail_context(payments);
+        Ok(match rail.resume(&context, &claim, row).await? {
+            Resumed::Released => Step::Failed,
+            Resumed::Rebroadcast => Step::Rebroadcast,
+            Resumed::Waiting => Step::Waiting,
+        })
     }
 }
 
 /// Why one payment could not be reconciled this pass (it is tried again next pass).
-type Failure = Box<dyn std::error::Error + Send + Sync>;
+type Failure = ResumeError;
 
 enum Step {
     Credited,

@@ -228,6 +228,9 @@ pub struct PaymentSettings {
     /// of the house. Unset (default): the house verifies and settles itself. A secret: hosted
     /// facilitators' URLs may carry a key.
     pub facilitator_url: Option<Secret>,
+    /// The rail that settles purchases (`house`, `facilitator`). Unset: `facilitator` when
+    /// `facilitator_url` is set, else `house`.
+    pub rail: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -282,6 +285,7 @@ impl Default for Settings {
                 max_timeout_seconds: 300,
                 reconcile_interval_ms: 15_000,
                 facilitator_url: None,
+                rail: None,
             },
             house: HouseSettings::default(),
             housebots: HouseBotSettings {

@@ -39,15 +39,13 @@ pub enum FacilitatorError {
 
 impl Facilitator {
     /// `url` is the facilitator's base URL; `timeout` bounds each call (a settle waits for the
-    /// receipt, so allow the chain's confirmation time).
-    pub fn new(url: &str, timeout: Duration) -> Self {
-        Self {
-            client: reqwest::Client::builder()
-                .timeout(timeout)
-                .build()
-                .expect("an HTTP client with a timeout builds"),
+    /// receipt, so allow the chain's confirmation time). Built at start: an HTTP client that
+    /// cannot be built (no TLS backend) stops the start.
+    pub fn new(url: &str, timeout: Duration) -> Result<Self, reqwest::Error> {
+        Ok(Self {
+            client: reqwest::Client::builder().timeout(timeout).build()?,
             url: url.trim_end_matches('/').to_owned(),
-        }
+        })
     }
 
     pub async fn verify(

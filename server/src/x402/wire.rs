@@ -104,6 +104,9 @@ pub struct SettleResponse {
 
 /// Standard padded base64 of the JSON, as x402 headers carry it.
 pub fn encode_header(value: &impl Serialize) -> String {
+    // Cannot fail: the header shapes are derived structs of strings, numbers and JSON values,
+    // and serde_json fails only on a map key that is no string or number, or a failing
+    // hand-written `Serialize`.
     STANDARD.encode(serde_json::to_vec(value).expect("x402 shapes serialize"))
 }
 

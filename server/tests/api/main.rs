@@ -27,6 +27,7 @@ mod public_secrets;
 mod restore;
 mod rpc;
 mod secrets;
+mod sketch_rail;
 
 mod batches;
 mod feed;

@@ -14,6 +14,7 @@ use regex::Regex;
 
 /// `from '…'` and `import '…'` (static), `import('…')` (dynamic), not a method such as
 /// `Array.from('…')`; and `new URL('…', import.meta.url)`.
+/// A literal pattern, compiled by every test below: it cannot fail at run time.
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r#"(?m)(?:^|[^.\w$])(?:(?:from|import)\s*|import\s*\(\s*)['"](?P<module>[^'"\n]+)['"]|\bnew\s+URL\(\s*['"](?P<url>[^'"\n]+)['"]\s*,\s*import\.meta\.url"#,

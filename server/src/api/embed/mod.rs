@@ -61,5 +61,6 @@ async fn current(shared: &Shared) -> Result<set::EmbedSet, ApiError> {
             ApiError::WasmNotBuilt
         }
         outside @ SetError::Outside { .. } => ApiError::internal(outside),
+        compression @ SetError::Compression(_) => ApiError::internal(compression),
     })
 }

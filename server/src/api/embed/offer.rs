@@ -49,6 +49,7 @@ pub fn answer(base_url: &str, set: &EmbedSet, signer: &str) -> EmbedSnippet {
             (url, json!(file.encoded.integrity()))
         })
         .collect();
+    // Cannot fail: a JSON value whose maps have string keys always serializes.
     let map = serde_json::to_string_pretty(&json!({ "integrity": modules }))
         .expect("a map of strings serializes")
         // Inside <script>, `</script` would end the element early; JSON reads \u003c as `<`.

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::imports::{self, Reference};
 use crate::api::edge::Shared;
+use crate::api::precompressed::CompressError;
 use crate::api::web::{self, Loaded, NotBuilt, Unavailable};
 
 /// The element's script, where the walk starts.
@@ -40,6 +41,8 @@ impl EmbedSet {
 pub enum SetError {
     #[error(transparent)]
     NotBuilt(NotBuilt),
+    #[error(transparent)]
+    Compression(CompressError),
     /// A module refers to a file by a path that leaves the set, or to one the server does not
     /// serve: serving the rest would let that file load unpinned, or fail later.
     #[error("{from} refers to {reference:?}, which is not a file of the versioned set")]
@@ -58,6 +61,7 @@ pub async fn current(shared: &Shared) -> Result<EmbedSet, SetError> {
         let file = match web::load(shared, &path).await {
             Ok(file) => file,
             Err(Unavailable::NotBuilt(error)) => return Err(SetError::NotBuilt(error)),
+            Err(Unavailable::Compression(error)) => return Err(SetError::Compression(error)),
             Err(Unavailable::Unknown) => {
                 return Err(SetError::Outside {
                     from,

@@ -13,6 +13,7 @@ use crate::chain::fees::{Fees, Replacement};
 use crate::chain::{Chain, SendError, SignedTx};
 use crate::error::ApiError;
 use crate::faults::{CrashPoint, crash_if};
+use crate::service::house_sender::{journal_entry, journalled};
 use crate::service::purchases::Payments;
 use crate::service::{Arcade, now_ms};
 use crate::store::entities::cashout::CashoutStatus;
@@ -136,18 +137,11 @@ impl Arcade {
         tx: SignedTx,
     ) -> Result<(), DbErr> {
         let hash = tx.hash.to_string();
-        let signed = store::house::Signed {
-            hash: &hash,
-            raw: &tx.raw,
-            nonce: tx.nonce,
-            sender: tx.sender,
-        };
+        let signed = journal_entry(&tx, &hash);
         let replaced = replaced.to_string();
-        let journalled =
+        let updated =
             store::cashouts::journal_replacement(&self.db, id, &replaced, &signed, now_ms());
-        if !journalled.await? {
-            return Err(DbErr::RecordNotUpdated);
-        }
+        journalled(updated.await?)?;
         crash_if(self.crash_after, CrashPoint::Replace);
         Ok(())
     }

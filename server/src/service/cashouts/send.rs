@@ -6,6 +6,7 @@ use alloy::primitives::{Address, B256, U256};
 use crate::chain::{ChainError, SendError, SignedTx};
 use crate::error::ApiError;
 use crate::faults::{CrashPoint, crash_if};
+use crate::service::house_sender::{journal_entry, journalled};
 use crate::service::purchases::Payments;
 use crate::service::{Arcade, now_ms};
 use crate::store::entities::cashout::CashoutStatus;
@@ -89,15 +90,8 @@ impl Arcade {
     /// is broadcast).
     async fn journal_cashout(&self, id: i64, tx: SignedTx) -> Result<(), DbErr> {
         let hash = tx.hash.to_string();
-        let signed = store::house::Signed {
-            hash: &hash,
-            raw: &tx.raw,
-            nonce: tx.nonce,
-            sender: tx.sender,
-        };
-        if !store::cashouts::journal(&self.db, id, &signed, now_ms()).await? {
-            return Err(DbErr::RecordNotUpdated);
-        }
+        let signed = journal_entry(&tx, &hash);
+        journalled(store::cashouts::journal(&self.db, id, &signed, now_ms()).await?)?;
         crash_if(self.crash_after, CrashPoint::Sign);
         Ok(())
     }

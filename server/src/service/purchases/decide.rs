@@ -20,7 +20,7 @@ use crate::chain::proof::{ExpectedPayment, Settlement, Unpaid};
 use crate::service::{Arcade, now_ms};
 use crate::store::entities::payment::PaymentState;
 use crate::store::payments::{Attempt, Proven};
-use crate::store::{self, DbErr};
+use crate::store::{self, Db, DbErr};
 use crate::telemetry::money;
 use crate::tiers::Tier;
 
@@ -161,13 +161,17 @@ impl Arcade {
     /// Nothing is owed for this payment, and nothing will be: the reservation is released (the
     /// authorization may be presented again, and is checked afresh).
     pub(crate) async fn mark_failed(&self, claim: &Claim, error: &str) -> Result<(), DbErr> {
-        let failed =
-            store::payments::fail(&self.db, claim.id, claim.attempt, error, now_ms()).await?;
-        if failed {
-            money::purchase_failed(claim.id, error);
-        }
-        Ok(())
+        fail(&self.db, claim, error).await
     }
+}
+
+/// [`Arcade::mark_failed`] for a rail, which holds the database but not the arcade.
+pub(crate) async fn fail(db: &Db, claim: &Claim, error: &str) -> Result<(), DbErr> {
+    let failed = store::payments::fail(db, claim.id, claim.attempt, error, now_ms()).await?;
+    if failed {
+        money::purchase_failed(claim.id, error);
+    }
+    Ok(())
 }
 
 /// What a proven transfer of `value` base units buys: the tier whose price it is exactly, and

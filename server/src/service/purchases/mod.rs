@@ -4,8 +4,9 @@
 //! 2. reserve its `(payer, nonce)` in `payments` (unique: a replay or a racing copy stops
 //!    here), with the block the token's logs will be searched from (`reserve.rs`);
 //! 3. check the chain: authorization unused, payer funded (refused early; nothing is sent);
-//! 4. hand it to the payment rail (`rail.rs`): the house signs `transferWithAuthorization`
-//!    (`house.rs`), or a facilitator settles it (`facilitated.rs`);
+//! 4. hand it to the payment rail chosen by `payments.rail` (`rails/`): the house signs
+//!    `transferWithAuthorization` (`rails/house.rs`), or a facilitator settles it
+//!    (`rails/facilitated.rs`);
 //! 5. decide from the chain alone (`decide.rs`, over `chain::proof`): chips are credited, once,
 //!    only on a receipt proving the transfer to the pay-to address, and they are the tier of the
 //!    value it moved; the payment fails only when the chain proves it never will be paid (or
@@ -28,24 +29,20 @@ use crate::x402::wire::decode_payment;
 
 mod decide;
 mod error;
-mod facilitated;
-mod house;
-mod rail;
+pub mod rails;
 mod reserve;
 
 pub use decide::Claim;
 pub(crate) use decide::Decision;
 pub use error::{PurchaseError, payment_state};
-pub use facilitated::FacilitatorRail;
-pub use house::HouseRail;
-pub use rail::{Presented, Settler, Submission};
+pub use rails::{Presented, RailContext, Rails, Settler, Submission};
 
-/// The chain, the terms every offer is made on, and the rail that settles; present when a
+/// The chain, the terms every offer is made on, and the rails that settle; present when a
 /// chain is configured.
 pub struct Payments {
     pub chain: Chain,
     pub terms: Terms,
-    pub rail: Box<dyn Settler>,
+    pub rails: Rails,
     /// The house's balances against their floors.
     pub treasury: crate::service::treasury::Treasury,
 }
@@ -95,6 +92,16 @@ impl Arcade {
         self.payments.as_ref().ok_or(PurchaseError::Unavailable)
     }
 
+    /// What a rail may use of the arcade.
+    pub(crate) fn rail_context<'a>(&'a self, payments: &'a Payments) -> RailContext<'a> {
+        RailContext {
+            db: &self.db,
+            chain: &payments.chain,
+            house_lock: &self.house_lock,
+            crash_after: self.crash_after,
+        }
+    }
+
     /// Buys `tier` with the payment in `header`.
     pub async fn buy_chips(
         &self,
@@ -118,7 +125,12 @@ impl Arcade {
                     header,
                     offer: &offer,
                 };
-                payments.rail.submit(self, &claim, &presented).await
+                let context = self.rail_context(payments);
+                payments
+                    .rails
+                    .chosen()
+                    .submit(&context, &claim, &presented)
+                    .await
             }
         };
         self.conclude(payments, &claim, submission).await
