@@ -195,7 +195,7 @@ pub struct LimboInput {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(untagged, expecting = "a decimal string such as \"2.00\" or a number")]
 pub enum LimboTarget {
-    Text(#[schemars(regex(pattern = r"^[0-9]{1,7}(\.[0-9]{1,2})?$"), example = &"2.00")] String),
+    Text(#[schemars(regex(pattern = super::patterns::TWO_PLACES), example = &"2.00")] String),
     Number(#[schemars(range(min = 1.01, max = 1_000_000))] f64),
 }
 

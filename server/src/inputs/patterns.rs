@@ -14,8 +14,11 @@ use crate::address::ADDRESS_PATTERN;
 /// Unicode's control characters (general category Cc), which `char::is_control` refuses.
 pub const NO_CONTROL_CHARACTERS: &str = r"^[^\u0000-\u001F\u007F-\u009F]*$";
 
+/// A decimal with at most two places (limbo's target as text: `"2.00"`).
+pub const TWO_PLACES: &str = r"^[0-9]{1,7}(\.[0-9]{1,2})?$";
+
 /// Every pattern the inputs' field types use.
-pub const PATTERNS: [&str; 2] = [ADDRESS_PATTERN, NO_CONTROL_CHARACTERS];
+pub const PATTERNS: [&str; 3] = [ADDRESS_PATTERN, NO_CONTROL_CHARACTERS, TWO_PLACES];
 
 #[derive(Debug, thiserror::Error)]
 #[error("the input pattern {pattern:?} does not compile: {source}")]
@@ -90,9 +93,12 @@ mod tests {
         patterns_of::<wallets::AddressPath>(&mut found);
         patterns_of::<wallets::CashoutInput>(&mut found);
         patterns_of::<wallets::CashoutPath>(&mut found);
-        patterns_of::<games::FlipInput>(&mut found);
-        patterns_of::<games::DiceInput>(&mut found);
-        patterns_of::<games::RouletteInput>(&mut found);
+        macro_rules! game_inputs {
+            ($($Game:ident, $endpoint:literal, $Input:ty, $handler:ident, $about:literal;)*) => {
+                $(patterns_of::<$Input>(&mut found);)*
+            };
+        }
+        games::for_each_game_input!(game_inputs);
         patterns_of::<queries::BetPath>(&mut found);
         patterns_of::<queries::RoundPath>(&mut found);
         patterns_of::<queries::RecentQuery>(&mut found);
