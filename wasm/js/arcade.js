@@ -4,9 +4,8 @@
 // check, outcome, payout and text of a report comes from the core. See wasm/src/lib.rs for
 // the flat form of each answer.
 //
-// `wasm/js/package.mjs` copies this file and fields.js (reading the fields) into each built
-// package: as they are for the `web` build, without the web-only line for `bundler`, as
-// CommonJS for `nodejs` (imports and exports rewritten).
+// `wasm/js/package.mjs` copies this file and fields.js into each built package: as they are
+// for `web`, without the web-only line for `bundler`, as CommonJS for `nodejs`.
 import * as raw from './arcade_wasm.js';
 import {
   boolean,
@@ -47,8 +46,7 @@ function encoded(text) {
   return bytes.subarray(0, encoder.encodeInto(text, bytes).written);
 }
 
-// The numbers of an answer: a view of the module's memory, made again when the memory grows
-// (which leaves the old view empty).
+// The numbers of an answer: a view of the module's memory, remade when the memory grows.
 let numbers;
 
 function slots() {
@@ -58,9 +56,9 @@ function slots() {
   return numbers;
 }
 
-// Slots: flags, payout, profit, u0, u1, the result's number, a count (mismatches) or the
-// call's number, then the ends of the texts. Flags: bit 0 verified, bits 1-3 the checks
-// commitment, outcome and payout, bit 4 won, bit 5 the bonus chip.
+// Slots: flags, payout, profit, u0, u1, the result's number, a count (mismatches) or the call's
+// number, then the ends of the texts. Flags: bit 0 verified, bits 1-3 the checks commitment,
+// outcome and payout, bit 4 won, bit 5 the bonus chip.
 const TEXTS = 7;
 
 function verifyOne(receipt) {
@@ -131,18 +129,13 @@ function verifyOne(receipt) {
   return report(out, shape, serverSeed);
 }
 
-/**
- * Which receipt keys go into the module's shared slots: a call's target, the result's number
- * and its second text. A game whose receipt names them otherwise says so in its `keys`.
- */
+/** The receipt keys of the module's shared slots (a game with other names overrides them). */
 const KEYS = { target: 'target', pocket: 'pocket', multiplier: 'multiplier' };
 
 /**
- * What the glue reads of each game: its receipt keys for the shared slots (`keys`), how many
- * texts its result takes, its result object from
+ * What the glue reads of each game: its `keys`, how many texts its result takes, its result from
  * the texts from slot `i` of `n` in `out`, and its params from a derivation (`named`, the call's
- * text; the call's number in slot 6). Only these games are read; the core's own list is
- * `games()`, and a test holds the two equal.
+ * text; its number in slot 6). Only these games are read; a test holds them to `games()`.
  */
 const GAMES = {
   coinflip: {
