@@ -20,7 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 // The installed package's bin; ARCADE_AUDIT (audit/audit.mjs, with ARCADE_WASM and
 // ARCADE_PROOFS) runs it from a checkout instead.
 const BIN = process.env.ARCADE_AUDIT ?? join(here, 'node_modules', '.bin', 'arcade-audit');
-const PLAYERS = 24;
+const PLAYERS = 32;
 const ROUNDS = 125;
 
 /** Runs the audit: `{code, stdout, stderr, report}` (report parsed when --json). */
