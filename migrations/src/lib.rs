@@ -6,6 +6,8 @@ use sea_orm_migration::sea_orm::{ConnectionTrait, DbBackend};
 
 pub use sea_orm_migration::MigratorTrait;
 
+mod drop_check;
+
 /// Runs the arcade's migrations in order.
 pub struct Migrator;
 
@@ -65,88 +67,10 @@ impl MigratorTrait for Migrator {
                 name: "m0015_play_signatures",
                 up: include_str!("sql/0015_play_signatures.sql"),
             }),
-            Box::new(GamesFromTheList),
+            Box::new(drop_check::GAMES_FROM_THE_LIST),
+            Box::new(drop_check::RAILS_FROM_THE_LIST),
         ]
     }
-}
-
-/// Drops the first migration's `CHECK (game IN (…))` on `bets.game`: which games exist is the
-/// fairness core's list, read where a bet is written and read back, so a new game needs no
-/// migration. PostgreSQL drops the named constraint; SQLite, which cannot drop a constraint,
-/// takes its documented way for a change that leaves every stored row valid
-/// (<https://www.sqlite.org/lang_altertable.html>, "otheralter"): the table's schema text is
-/// rewritten without the clause, and the schema version moves on so every connection reloads it.
-struct GamesFromTheList;
-
-/// The clause, exactly as `0001_init.sql` wrote it.
-const GAME_CHECK: &str = "NOT NULL CHECK (game IN ('coinflip', 'dice', 'roulette'))";
-
-impl MigrationName for GamesFromTheList {
-    fn name(&self) -> &str {
-        "m0016_games_from_the_list"
-    }
-}
-
-#[sea_orm_migration::async_trait::async_trait]
-impl MigrationTrait for GamesFromTheList {
-    #[allow(elided_lifetimes_in_paths)] // the trait is declared this way
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        let db = manager.get_connection();
-        match manager.get_database_backend() {
-            DbBackend::Postgres => {
-                db.execute_unprepared("ALTER TABLE bets DROP CONSTRAINT IF EXISTS bets_game_check")
-                    .await?;
-                let left = one_number(
-                    db,
-                    "SELECT count(*) FROM pg_constraint WHERE conrelid = 'bets'::regclass \
-                     AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%game IN%'",
-                )
-                .await?;
-                if left != 0 {
-                    return Err(DbErr::Migration("bets.game keeps a CHECK on games".into()));
-                }
-            }
-            DbBackend::Sqlite => {
-                let version = one_number(db, "PRAGMA schema_version").await?;
-                // One call, so every statement runs on the same connection, in order.
-                db.execute_unprepared(&format!(
-                    "PRAGMA writable_schema = ON; \
-                     UPDATE sqlite_master SET sql = replace(sql, '{}', 'NOT NULL') \
-                     WHERE type = 'table' AND name = 'bets'; \
-                     PRAGMA schema_version = {}; \
-                     PRAGMA writable_schema = OFF;",
-                    GAME_CHECK.replace('\'', "''"),
-                    version + 1
-                ))
-                .await?;
-                let left = one_number(
-                    db,
-                    "SELECT count(*) FROM sqlite_master WHERE name = 'bets' AND sql LIKE '%game IN%'",
-                )
-                .await?;
-                if left != 0 {
-                    return Err(DbErr::Migration("bets.game keeps a CHECK on games".into()));
-                }
-            }
-            other => {
-                return Err(DbErr::Migration(format!(
-                    "unsupported database backend {other:?}"
-                )));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The first column of the one row `sql` answers, as a number.
-async fn one_number(db: &SchemaManagerConnection<'_>, sql: &str) -> Result<i64, DbErr> {
-    let backend = db.get_database_backend();
-    db.query_one_raw(sea_orm_migration::sea_orm::Statement::from_string(
-        backend, sql,
-    ))
-    .await?
-    .ok_or_else(|| DbErr::Migration(format!("no answer to {sql}")))?
-    .try_get_by_index::<i64>(0)
 }
 
 /// A migration written as portable SQL. `{id}` becomes the backend's auto-increment key.
@@ -203,10 +127,5 @@ mod tests {
         let creates = all.iter().filter(|s| s.contains("CREATE ")).count();
         assert_eq!(creates, all.len());
         assert_eq!(all.len(), 8);
-    }
-
-    #[test]
-    fn the_game_check_is_the_one_the_first_migration_wrote() {
-        assert!(include_str!("sql/0001_init.sql").contains(GAME_CHECK));
     }
 }

@@ -374,7 +374,7 @@ fn payments(chain: Chain, settings: &Settings, rails: Rails) -> Payments {
         name = %terms.token_name,
         version = %terms.token_version,
         pay_to = %terms.pay_to,
-        rail = ?rails.chosen().rail(),
+        rail = rails.chosen_name(),
         "chip purchases enabled"
     );
     Payments {

@@ -1,11 +1,12 @@
-//! Checks that need no chain: the database, the public URL, the verifier page's wasm, and
-//! secrets or keys that anyone else knows.
+//! Checks that need no chain: the database, the public URL, the verifier page's wasm, secrets
+//! or keys that anyone else knows, and the payment rail.
 
 use std::path::Path;
 use std::time::Duration;
 
 use super::Check;
 use crate::public_url::PublicUrl;
+use crate::service::purchases::rails::{REGISTERED, Rails};
 use crate::settings::Settings;
 use crate::startup::is_loopback;
 use crate::store;
@@ -31,7 +32,33 @@ pub async fn checks(settings: &Settings) -> Vec<Check> {
             "wasm-pack build proofs-wasm --release --target web --out-dir pkg-web",
         ),
         secrets(settings),
+        payment_rail(settings),
     ]
+}
+
+/// The rail `serve` would choose: settings it would refuse to start with are fatal here too.
+fn payment_rail(settings: &Settings) -> Check {
+    const NAME: &str = "payment rail";
+    match Rails::from_settings(settings, REGISTERED) {
+        Ok(rails) => Check::pass(
+            NAME,
+            format!(
+                "chip purchases settle through the {} rail",
+                rails.chosen_name()
+            ),
+        ),
+        Err(error) => {
+            let known: Vec<&str> = REGISTERED.iter().map(|entry| entry.name).collect();
+            Check::fatal(
+                NAME,
+                error.to_string(),
+                format!(
+                    "set payments.rail (ARCADE__PAYMENTS__RAIL) to one of {} and set only that rail's own settings",
+                    known.join(", ")
+                ),
+            )
+        }
+    }
 }
 
 async fn database(settings: &Settings) -> Check {
@@ -142,4 +169,26 @@ fn secrets(settings: &Settings) -> Check {
         format!("anyone else knows these: {}", why.join("; ")),
         "generate each with `openssl rand -hex 32` (keys: 0x + 64 hex) and set it from the environment (ARCADE__SIGNING__KEY, ARCADE__SEEDS__SECRET, ARCADE__AUTH__SECRET, ARCADE__CHAIN__HOUSE_KEY), or unset signing.key, seeds.secret and auth.secret to have them generated and kept in the database; see deploy/README.md",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Secret;
+
+    #[test]
+    fn a_rail_serve_would_refuse_is_fatal() {
+        let mut settings = Settings::default();
+        assert!(payment_rail(&settings).passed());
+        settings.payments.rail = Some("house".into());
+        settings.payments.facilitator_url = Some(Secret::new("http://127.0.0.1:1"));
+        let check = payment_rail(&settings);
+        assert!(check.is_fatal(), "{check}");
+        assert!(
+            check.to_string().contains("payments.facilitator_url"),
+            "{check}"
+        );
+        settings.payments.rail = Some("carrier-pigeon".into());
+        assert!(payment_rail(&settings).is_fatal());
+    }
 }

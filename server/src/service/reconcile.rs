@@ -70,7 +70,7 @@ impl Arcade {
         }
         // The rail that recorded it knows who else may hold the authorization. A rail this
         // instance does not run: wait for the chain, or for expiry.
-        let Some(rail) = payments.rails.recorded(row.settled_by) else {
+        let Some(rail) = payments.rails.recorded(&row.settled_by) else {
             return Ok(Step::Waiting);
         };
         let context = self.rail_context(payments);

@@ -20,7 +20,7 @@ use sea_orm::{
 
 use super::entities::house_transaction::Purpose;
 use super::entities::ledger::LedgerKind;
-use super::entities::payment::{self, PaymentState, Rail};
+use super::entities::payment::{self, PaymentState};
 use super::ledger::{self, Entry, Pocket};
 use super::{Db, house};
 
@@ -37,7 +37,8 @@ pub struct NewPayment {
     pub pay_to: String,
     pub valid_before: i64,
     pub from_block: i64,
-    pub rail: Rail,
+    /// The name of the rail it goes to.
+    pub rail: &'static str,
     pub at: i64,
 }
 
@@ -92,7 +93,7 @@ async fn insert(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
         valid_before: Set(new.valid_before),
         from_block: Set(new.from_block),
         state: Set(PaymentState::Settling),
-        settled_by: Set(new.rail),
+        settled_by: Set(new.rail.to_owned()),
         tx_hash: Set(None),
         raw_tx: Set(None),
         error: Set(None),

@@ -6,7 +6,7 @@
 //! must not fail the row, whose settlement could then land with nothing credited. Shown on the
 //! store that both go through, with the reconciler's stale writes made by hand.
 
-use arcade_server::entities::payment::{self, PaymentState, Rail};
+use arcade_server::entities::payment::{self, PaymentState};
 use arcade_server::store::payments::{self as payments, Attempt, NewPayment, Reserved};
 use sea_orm::EntityTrait;
 
@@ -25,7 +25,7 @@ fn presented(at: i64, tier: &'static str, chips: i64, amount: &str) -> NewPaymen
         pay_to: "0x00000000000000000000000000000000000000c3".into(),
         valid_before: at / 1000 + 300,
         from_block: 0,
-        rail: Rail::House,
+        rail: "house",
         at,
     }
 }

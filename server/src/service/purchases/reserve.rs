@@ -47,7 +47,7 @@ impl Arcade {
             // x402::verify bounds validBefore to a few minutes ahead, so it fits.
             valid_before: i64::try_from(auth.validBefore).unwrap_or(i64::MAX),
             from_block: i64::try_from(from_block).map_err(PurchaseError::internal)?,
-            rail: payments.rails.chosen().rail(),
+            rail: payments.rails.chosen_name(),
             at: now_ms(),
         };
         match store::payments::reserve(&self.db, new).await? {

@@ -17,7 +17,8 @@ pub struct Model {
     /// The token's logs are searched from this block for the transaction that used the nonce.
     pub from_block: i64,
     pub state: PaymentState,
-    pub settled_by: Rail,
+    /// The name of the rail that recorded it (`payments.rail`), which resumes it.
+    pub settled_by: String,
     pub tx_hash: Option<String>,
     pub raw_tx: Option<String>,
     pub error: Option<String>,
@@ -43,16 +44,4 @@ pub enum PaymentState {
     Settled,
     #[sea_orm(string_value = "failed")]
     Failed,
-}
-
-/// Who submits a payment's settlement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, EnumIter, DeriveActiveEnum)]
-#[sea_orm(rs_type = "String", db_type = "Text")]
-pub enum Rail {
-    /// The house, with its own key (the signed transaction is journalled on the row).
-    #[sea_orm(string_value = "house")]
-    House,
-    /// An x402 facilitator (the transaction is whatever it reports).
-    #[sea_orm(string_value = "facilitator")]
-    Facilitator,
 }

@@ -17,7 +17,7 @@ use crate::service::now_ms;
 use crate::service::purchases::Claim;
 use crate::settings::Settings;
 use crate::store;
-use crate::store::entities::payment::{self, Rail};
+use crate::store::entities::payment;
 use crate::telemetry::money;
 use crate::x402::facilitator::{Facilitator, FacilitatorError};
 use crate::x402::reasons;
@@ -46,10 +46,6 @@ pub struct FacilitatorRail(pub Facilitator);
 
 #[async_trait]
 impl Settler for FacilitatorRail {
-    fn rail(&self) -> Rail {
-        Rail::Facilitator
-    }
-
     async fn submit(
         &self,
         context: &RailContext<'_>,

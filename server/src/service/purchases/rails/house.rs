@@ -12,7 +12,7 @@ use crate::faults::{CrashPoint, crash_if};
 use crate::service::house_sender::{journal_entry, journalled};
 use crate::service::now_ms;
 use crate::service::purchases::{Claim, decide};
-use crate::store::entities::payment::{self, Rail};
+use crate::store::entities::payment;
 use crate::store::{self, DbErr};
 use crate::telemetry::money;
 
@@ -27,10 +27,6 @@ pub struct HouseRail;
 
 #[async_trait]
 impl Settler for HouseRail {
-    fn rail(&self) -> Rail {
-        Rail::House
-    }
-
     async fn submit(
         &self,
         context: &RailContext<'_>,

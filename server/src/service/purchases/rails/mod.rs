@@ -8,6 +8,9 @@
 //!
 //! Unset, `payments.rail` is the one rail whose own settings are set, or `house` if none is.
 //! A rail chosen without its settings, or settings of a rail that is not chosen, stop the start.
+//! A payment row records its rail's name (`settled_by`), and only that rail resumes it: an
+//! instance without that rail leaves it to the chain or to its authorization's expiry. So two
+//! rails never share a name.
 
 mod facilitated;
 mod house;
@@ -18,7 +21,6 @@ pub use house::HouseRail;
 pub use settler::{Presented, RailContext, ResumeError, Resumed, Settler, Submission};
 
 use crate::settings::Settings;
-use crate::store::entities::payment::Rail;
 
 /// The rails this server knows.
 pub const REGISTERED: &[RailEntry] = &[house::ENTRY, facilitated::ENTRY];
@@ -29,7 +31,7 @@ const DEFAULT: &str = "house";
 /// How the settings choose and build one rail.
 #[derive(Clone, Copy)]
 pub struct RailEntry {
-    /// Its `payments.rail` value.
+    /// Its `payments.rail` value, which its payments record as `settled_by`: unique.
     pub name: &'static str,
     /// The setting that configures it, if it has one of its own.
     pub needs: Option<&'static str>,
@@ -56,6 +58,8 @@ pub enum RailError {
     },
     #[error("{0} and {1} are both set: choose one rail with payments.rail")]
     Ambiguous(&'static str, &'static str),
+    #[error("two rails are registered as {0:?}: each rail records its payments under its own name")]
+    Duplicate(&'static str),
     #[error("building the {0} rail: {1}")]
     Build(&'static str, String),
 }
@@ -63,13 +67,27 @@ pub enum RailError {
 /// The rail new payments go to, and every rail the settings build, so that each open payment
 /// is resumed by the rail that recorded it.
 pub struct Rails {
-    chosen: Box<dyn Settler>,
-    others: Vec<Box<dyn Settler>>,
+    chosen: Named,
+    others: Vec<Named>,
+}
+
+/// A built rail and the name its payments record.
+struct Named {
+    name: &'static str,
+    settler: Box<dyn Settler>,
 }
 
 impl Rails {
     /// Chooses and builds the rails of `registry` from `settings`.
     pub fn from_settings(settings: &Settings, registry: &[RailEntry]) -> Result<Self, RailError> {
+        for (at, entry) in registry.iter().enumerate() {
+            if registry[..at]
+                .iter()
+                .any(|earlier| earlier.name == entry.name)
+            {
+                return Err(RailError::Duplicate(entry.name));
+            }
+        }
         let mut built = Vec::new();
         for entry in registry {
             if let Some(settler) = (entry.build)(settings)? {
@@ -102,24 +120,33 @@ impl Rails {
                 needs: entry.needs.unwrap_or_default(),
             });
         };
-        let (_, chosen) = built.remove(at);
+        let named = |(entry, settler): (&RailEntry, Box<dyn Settler>)| Named {
+            name: entry.name,
+            settler,
+        };
+        let chosen = named(built.remove(at));
         Ok(Self {
             chosen,
-            others: built.into_iter().map(|(_, settler)| settler).collect(),
+            others: built.into_iter().map(named).collect(),
         })
     }
 
     /// The rail new payments go to.
     pub fn chosen(&self) -> &dyn Settler {
-        self.chosen.as_ref()
+        self.chosen.settler.as_ref()
     }
 
-    /// The rail that records payments as `rail` (the chosen one first), if this server has it.
-    pub fn recorded(&self, rail: Rail) -> Option<&dyn Settler> {
+    /// The name new payments record.
+    pub fn chosen_name(&self) -> &'static str {
+        self.chosen.name
+    }
+
+    /// The rail that recorded payments as `name`, if this server has it.
+    pub fn recorded(&self, name: &str) -> Option<&dyn Settler> {
         std::iter::once(&self.chosen)
             .chain(&self.others)
-            .find(|settler| settler.rail() == rail)
-            .map(AsRef::as_ref)
+            .find(|rail| rail.name == name)
+            .map(|rail| rail.settler.as_ref())
     }
 }
 

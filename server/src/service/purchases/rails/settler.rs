@@ -10,7 +10,7 @@ use super::super::Claim;
 use crate::chain::Chain;
 use crate::faults::CrashPoint;
 use crate::service::house_sender::HouseSender;
-use crate::store::entities::payment::{self, Rail};
+use crate::store::entities::payment;
 use crate::store::{Db, DbErr};
 use crate::x402::verify::Verified;
 use crate::x402::wire::PaymentRequirements;
@@ -26,9 +26,6 @@ pub struct Presented<'a> {
 
 #[async_trait]
 pub trait Settler: Send + Sync {
-    /// Who this is, as the payment row records it.
-    fn rail(&self) -> Rail;
-
     /// Step 4: submits the settlement of `payment`, reserved as `claim`.
     async fn submit(
         &self,

@@ -8,26 +8,26 @@ fn settings(rail: Option<&str>, facilitator_url: Option<&str>) -> Settings {
     settings
 }
 
-fn chosen(rail: Option<&str>, facilitator_url: Option<&str>) -> Result<Rail, RailError> {
+fn chosen(rail: Option<&str>, facilitator_url: Option<&str>) -> Result<&'static str, RailError> {
     let rails = Rails::from_settings(&settings(rail, facilitator_url), REGISTERED)?;
-    Ok(rails.chosen().rail())
+    Ok(rails.chosen_name())
 }
 
 #[test]
 fn unset_it_is_the_house_or_the_facilitator_whose_url_is_set() {
-    assert_eq!(chosen(None, None).unwrap(), Rail::House);
+    assert_eq!(chosen(None, None).unwrap(), "house");
     assert_eq!(
         chosen(None, Some("http://127.0.0.1:1")).unwrap(),
-        Rail::Facilitator
+        "facilitator"
     );
 }
 
 #[test]
 fn each_rail_is_chosen_by_name_with_its_settings() {
-    assert_eq!(chosen(Some("house"), None).unwrap(), Rail::House);
+    assert_eq!(chosen(Some("house"), None).unwrap(), "house");
     assert_eq!(
         chosen(Some("facilitator"), Some("http://127.0.0.1:1")).unwrap(),
-        Rail::Facilitator
+        "facilitator"
     );
 }
 
@@ -56,10 +56,30 @@ fn an_open_payment_goes_to_the_rail_that_recorded_it() {
     let facilitated =
         Rails::from_settings(&settings(None, Some("http://127.0.0.1:1")), REGISTERED).unwrap();
     // The house needs no settings: its payments are resumed whichever rail is chosen.
-    assert_eq!(
-        facilitated.recorded(Rail::House).map(|r| r.rail()),
-        Some(Rail::House)
-    );
+    assert!(facilitated.recorded("house").is_some());
+    assert!(facilitated.recorded("facilitator").is_some());
     let house = Rails::from_settings(&settings(None, None), REGISTERED).unwrap();
-    assert!(house.recorded(Rail::Facilitator).is_none());
+    assert!(house.recorded("house").is_some());
+    assert!(house.recorded("facilitator").is_none());
+    assert!(house.recorded("sketch").is_none());
+}
+
+#[test]
+fn two_rails_under_one_name_stop_the_start() {
+    let imposter = RailEntry {
+        build: |_| Ok(Some(Box::new(HouseRail))),
+        ..facilitated::ENTRY
+    };
+    for registry in [
+        vec![house::ENTRY, facilitated::ENTRY, imposter],
+        vec![imposter, facilitated::ENTRY],
+    ] {
+        let error = Rails::from_settings(&settings(None, None), &registry)
+            .err()
+            .expect("a registry with a name twice is refused");
+        assert!(
+            matches!(error, RailError::Duplicate("facilitator")),
+            "{error}"
+        );
+    }
 }
