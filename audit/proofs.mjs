@@ -1,7 +1,6 @@
-// The checks' one contact with the wasm proof functions: arcade-proofs' checkSigned,
-// recoverTypedDataSigner, expectedReceiptMessages, expectedCommitMessage and
-// expectedSeedBatchMessage, arcade-wasm's
-// verifyInclusion and merkleRoot. Each check answers null when it holds, or why it does not.
+// The checks' one contact with the wasm proof functions: arcade-proofs' checkSigned (which
+// expects the member lists of its `signedTypes`), expectedReceiptMessages, expectedCommitMessage
+// and expectedSeedBatchMessage, arcade-wasm's verifyInclusion and merkleRoot. Each check answers null when it holds, or why it does not.
 // The signer and domain always come from the trust (the pinned signer, or the manifest's),
 // never from the object checked.
 
@@ -19,20 +18,6 @@ export function checkSignature(proofs, signed, { trust, primaryType, message }) 
   } catch (error) {
     return `${primaryType} signature: ${failed(error)}`;
   }
-}
-
-/** True when the signature module's `checkSigned` knows the type `name`. */
-export function knowsType(proofs, name) {
-  try {
-    return Object.hasOwn(parse(proofs.signedTypes()), name);
-  } catch {
-    return false;
-  }
-}
-
-/** The EIP-55 address that signed typed data, or throws why not. */
-export function recoverSigner(proofs, { signature, typed_data: typedData }) {
-  return proofs.recoverTypedDataSigner(JSON.stringify(typedData), signature);
 }
 
 /**

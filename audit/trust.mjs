@@ -3,42 +3,14 @@
 // signed marks, the first bet ids signed at all and signed with `house_agent` in the Receipt.
 // A manifest naming another signer than the pinned one, or marks whose signature does not
 // hold, is a problem every verdict that relies on the manifest fails with.
-import { checkSignature, knowsType, recoverSigner } from './proofs.mjs';
+import { checkSignature } from './proofs.mjs';
 
 /** Without published marks every bet must carry its proofs: strict by default. */
 export const STRICT_MARKS = Object.freeze({ signed_from: 1, house_agent_signed_from: null, published: false });
 
-const MARKS_TYPE = [
-  { name: 'signed_from', type: 'uint256' },
-  { name: 'house_agent_signed_from', type: 'uint256' },
-];
-
 const isBetId = (value) => Number.isSafeInteger(value) && value >= 1;
 export const isAddress = (value) => typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value);
 export const sameAddress = (a, b) => isAddress(a) && isAddress(b) && a.toLowerCase() === b.toLowerCase();
-const canonical = (object) => JSON.stringify(Object.keys(object ?? {}).sort().map((k) => [k, String(object[k])]));
-
-/**
- * The marks' signature where the signature module does not know the SignedMarks type yet:
- * the typed data compared field by field, then its signer recovered and compared.
- */
-function checkMarksByRecovery(proofs, trust, signed, message) {
-  const typed = signed.typed_data ?? {};
-  const found = [];
-  if (typed.primaryType !== 'SignedMarks') found.push(`primaryType is ${JSON.stringify(typed.primaryType)}, expected "SignedMarks"`);
-  if (JSON.stringify(typed.types?.SignedMarks) !== JSON.stringify(MARKS_TYPE)) found.push('types.SignedMarks is not (uint256 signed_from, uint256 house_agent_signed_from)');
-  if (canonical(typed.domain) !== canonical(trust.domain)) found.push(`domain ${JSON.stringify(typed.domain)} is not the signing domain`);
-  for (const [name, value] of Object.entries(message)) {
-    if (Number(typed.message?.[name]) !== value) found.push(`message.${name} is ${typed.message?.[name]}, the manifest says ${value}`);
-  }
-  try {
-    const recovered = recoverSigner(proofs, signed);
-    if (!sameAddress(recovered, trust.signer)) found.push(`signed by ${recovered}, not the signer ${trust.signer}`);
-  } catch (error) {
-    found.push(`signature: ${error.message}`);
-  }
-  return found.length === 0 ? null : `SignedMarks signature: ${found.join('; ')}`;
-}
 
 /** Why the manifest's `signed_marks` do not hold (null when they do). */
 export function checkMarks(proofs, trust, marks) {
@@ -47,8 +19,8 @@ export function checkMarks(proofs, trust, marks) {
     return 'signed_marks: signed_from and house_agent_signed_from must be bet ids (positive integers)';
   }
   const message = { signed_from: marks.signed_from, house_agent_signed_from: marks.house_agent_signed_from };
-  if (knowsType(proofs, 'SignedMarks')) return checkSignature(proofs, marks, { trust, primaryType: 'SignedMarks', message });
-  return checkMarksByRecovery(proofs, trust, marks, message);
+  // The member list expected is the signature module's (`signedTypes().SignedMarks`).
+  return checkSignature(proofs, marks, { trust, primaryType: 'SignedMarks', message });
 }
 
 /**

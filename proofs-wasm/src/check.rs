@@ -13,9 +13,7 @@ use crate::error::Error;
 use crate::signature::{checksum, parse_address, recover};
 use compare::{compare_domain, compare_message, compare_type, normalize};
 
-pub use signed_types::{
-    RECEIPT_WITH_HOUSE_AGENT, SIGNED_TYPES, expected_type, signed_type, signed_types_json,
-};
+pub use signed_types::{RECEIPT_WITH_HOUSE_AGENT, expected_type, signed_type, signed_types_json};
 
 /// What the caller expects.
 struct Expected {

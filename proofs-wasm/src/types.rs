@@ -105,3 +105,41 @@ export interface PlayTypedData extends TypedData {
 /** `expectedSignedMarksMessage`'s answer (JSON text). */
 export interface SignedMarksMessage { signed_from: number; house_agent_signed_from: number }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use crate::check::signed_type;
+
+    /// This file: the section `wasm-bindgen` hands to the `.d.ts` is not a constant at run time.
+    const TYPES: &str = include_str!("types.rs");
+
+    /// The member names of `export interface {name} { … }`, in order (comments skipped).
+    fn interface_members(name: &str) -> Vec<&'static str> {
+        let start = TYPES
+            .find(&format!("export interface {name} {{"))
+            .unwrap_or_else(|| panic!("no interface {name}"));
+        let body = &TYPES[start..];
+        let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
+        body.split(['\n', ';'])
+            .map(str::trim)
+            .filter(|part| !part.starts_with("/*") && !part.starts_with('*'))
+            .filter_map(|part| part.split_once(':').map(|(member, _)| member.trim()))
+            .collect()
+    }
+
+    /// The TypeScript messages list the members of their signed types, in the same order.
+    #[test]
+    fn the_typescript_messages_are_the_signed_types() {
+        for (interface, signed) in [
+            ("PlayMessage", "Play"),
+            ("SignedMarksMessage", "SignedMarks"),
+        ] {
+            let declared: Vec<String> = signed_type(signed)
+                .unwrap()
+                .into_iter()
+                .map(|field| field.name)
+                .collect();
+            assert_eq!(interface_members(interface), declared, "{interface}");
+        }
+    }
+}

@@ -1,51 +1,20 @@
-//! The member lists of the types the arcade signs (docs/proofs.md).
+//! The member lists of the types the arcade signs, from their `sol!` declarations
+//! (`arcade-signed-types`, the ones the server signs with; docs/proofs.md states them).
 
 use serde_json::{Map, Value, json};
 
 use crate::eip712::Field;
 
-/// The name `signedTypes` gives the `Receipt` type of bets at or above the signed marks'
-/// `house_agent_signed_from`: EIP-712 names it `Receipt` too, its last member `bool house_agent`.
-pub const RECEIPT_WITH_HOUSE_AGENT: &str = "Receipt+house_agent";
+pub use arcade_signed_types::RECEIPT_WITH_HOUSE_AGENT;
 
-/// The types the arcade signs, exactly as docs/proofs.md defines them, each under the name
-/// `signedTypes` lists it by: the one place a verifier takes them from.
-pub const SIGNED_TYPES: [(&str, &str); 6] = [
-    (
-        "Commitment",
-        "Commitment(string round_id,address player,bytes32 commitment,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 created_at)",
-    ),
-    (
-        "Receipt",
-        "Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at)",
-    ),
-    (
-        RECEIPT_WITH_HOUSE_AGENT,
-        "Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at,bool house_agent)",
-    ),
-    (
-        "SeedBatch",
-        "SeedBatch(uint256 batch_id,uint256 size,bytes32 merkle_root,uint256 created_at)",
-    ),
-    (
-        "SignedMarks",
-        "SignedMarks(uint256 signed_from,uint256 house_agent_signed_from)",
-    ),
-    // Signed by the player, not the house: the commitment they were shown and their call.
-    (
-        "Play",
-        "Play(string round_id,address player,bytes32 commitment,string game,string client_seed,string call,uint256 target,bool has_number,uint256 number,uint256 wager)",
-    ),
-];
-
-/// The members of the signed type listed as `name`, or `None` for another name.
+/// The members of the signed type listed as `name` (as `signedTypes` lists it), or `None` for
+/// another name.
 pub fn signed_type(name: &str) -> Option<Vec<Field>> {
-    let (_, text) = SIGNED_TYPES.iter().find(|(listed, _)| *listed == name)?;
-    let inner = &text[text.find('(')? + 1..text.len() - 1];
+    let (_, text) = arcade_signed_types::signed_types()
+        .into_iter()
+        .find(|(listed, _)| *listed == name)?;
     Some(
-        inner
-            .split(',')
-            .filter_map(|member| member.split_once(' '))
+        arcade_signed_types::members(&text)
             .map(|(kind, name)| Field::new(name, kind))
             .collect(),
     )
@@ -67,7 +36,7 @@ pub fn expected_type(primary_type: &str, message: &Map<String, Value>) -> Option
 /// SignedMarks: […], Play: […]}`.
 pub fn signed_types_json() -> Value {
     let mut out = Map::new();
-    for (name, _) in SIGNED_TYPES {
+    for (name, _) in arcade_signed_types::signed_types() {
         let fields: Vec<Value> = signed_type(name)
             .unwrap_or_default()
             .iter()

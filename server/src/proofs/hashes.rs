@@ -1,82 +1,13 @@
-//! The EIP-712 signing hashes of a commitment and a receipt, from static types: what
-//! `typed.rs`'s JSON hashes to, without building, parsing and walking that JSON on every
-//! commit and play. The tests below hold the two equal, field by field.
+//! The EIP-712 signing hashes of a commitment and a receipt, from their `sol!` declarations
+//! (`arcade-signed-types`): what `typed.rs`'s JSON hashes to, without building, parsing and
+//! walking that JSON on every commit and play. The tests below hold the two equal, field by
+//! field.
 
 use alloy::primitives::{Address, B256, I256, U256};
-use alloy::sol;
 use alloy::sol_types::{Eip712Domain, SolStruct};
+use arcade_signed_types::{Commitment, Receipt, ReceiptWithHouseAgent};
 
 use super::typed::{CommitmentMessage, ReceiptMessage};
-
-sol! {
-    /// `Commitment`, as `typed::commitment` declares it.
-    struct Commitment {
-        string round_id;
-        address player;
-        bytes32 commitment;
-        uint256 batch_id;
-        uint256 index;
-        uint256 fairness_version;
-        uint256 created_at;
-    }
-
-    /// `Receipt`, as `typed::receipt` declares it.
-    struct Receipt {
-        string round_id;
-        uint256 bet_id;
-        address player;
-        string game;
-        bytes32 commitment;
-        bytes32 server_seed;
-        string client_seed;
-        uint256 nonce;
-        string call;
-        uint256 target;
-        bool has_number;
-        uint256 number;
-        uint256 wager;
-        uint256 outcome;
-        bool won;
-        uint256 payout;
-        int256 balance_change;
-        uint256 batch_id;
-        uint256 index;
-        uint256 fairness_version;
-        uint256 settled_at;
-    }
-}
-
-/// `Receipt` from the signed marks' `house_agent_signed_from` on: the same members and
-/// `house_agent` last (a struct of its own, since EIP-712 names both `Receipt`).
-mod with_house_agent {
-    alloy::sol! {
-        /// `Receipt`, as `typed::receipt` declares it when `house_agent` is signed.
-        struct Receipt {
-            string round_id;
-            uint256 bet_id;
-            address player;
-            string game;
-            bytes32 commitment;
-            bytes32 server_seed;
-            string client_seed;
-            uint256 nonce;
-            string call;
-            uint256 target;
-            bool has_number;
-            uint256 number;
-            uint256 wager;
-            uint256 outcome;
-            bool won;
-            uint256 payout;
-            int256 balance_change;
-            uint256 batch_id;
-            uint256 index;
-            uint256 fairness_version;
-            uint256 settled_at;
-            bool house_agent;
-        }
-    }
-}
 
 /// A message field that does not fit its EIP-712 type (a store defect: the JSON path would
 /// refuse it too).
@@ -138,7 +69,7 @@ pub fn receipt(domain: &Eip712Domain, m: &ReceiptMessage<'_>) -> Result<B256, Un
     let Some(house_agent) = m.house_agent else {
         return Ok(r.eip712_signing_hash(domain));
     };
-    Ok(with_house_agent::Receipt {
+    Ok(ReceiptWithHouseAgent {
         round_id: r.round_id,
         bet_id: r.bet_id,
         player: r.player,
@@ -253,17 +184,6 @@ mod tests {
                 "{game} {call} {number:?} {house_agent:?}"
             );
         }
-    }
-
-    /// The type strings of docs/proofs.md: every verifier hashes these.
-    #[test]
-    fn the_two_receipt_types_are_the_documented_ones() {
-        const BEFORE: &str = "Receipt(string round_id,uint256 bet_id,address player,string game,bytes32 commitment,bytes32 server_seed,string client_seed,uint256 nonce,string call,uint256 target,bool has_number,uint256 number,uint256 wager,uint256 outcome,bool won,uint256 payout,int256 balance_change,uint256 batch_id,uint256 index,uint256 fairness_version,uint256 settled_at)";
-        assert_eq!(Receipt::eip712_encode_type(), BEFORE);
-        assert_eq!(
-            with_house_agent::Receipt::eip712_encode_type(),
-            format!("{},bool house_agent)", BEFORE.trim_end_matches(')'))
-        );
     }
 
     /// `house_agent` is signed: flipping it, or signing the type before it, is another hash.

@@ -1,35 +1,20 @@
 //! The player's `Play` signature (`docs/proofs.md`): the one proof the house cannot make. The
 //! round's owner signs, in the house's domain, the commitment they were shown and the call they
 //! play, before the outcome exists; a receipt re-seeded onto another commitment no longer
-//! matches it. Its typed data (shown beside the stored signature), its hash from a static type,
-//! and the check that it recovers to the round's owner.
+//! matches it. Its typed data (shown beside the stored signature) and its hash, both from the
+//! `sol!` declaration of `Play` (`arcade-signed-types`), and the check that it recovers to the
+//! round's owner.
 
 use std::sync::LazyLock;
 
 use alloy::primitives::{Address, B256, Signature, U256};
-use alloy::sol;
 use alloy::sol_types::{Eip712Domain, SolStruct};
 use arcade_core::Call;
+use arcade_signed_types::Play;
 use serde_json::json;
 use serde_json::value::RawValue;
 
-use super::typed::{TypedData, bytes32, typed, types};
-
-sol! {
-    /// `Play`, as `typed` below declares it.
-    struct Play {
-        string round_id;
-        address player;
-        bytes32 commitment;
-        string game;
-        string client_seed;
-        string call;
-        uint256 target;
-        bool has_number;
-        uint256 number;
-        uint256 wager;
-    }
-}
+use super::typed::{TypedData, bytes32, typed, types_of};
 
 /// What the player signs: the round, the commitment they were shown, and the call.
 #[derive(Debug, Clone)]
@@ -97,27 +82,10 @@ pub enum PlaySignatureError {
 
 /// The typed data the player signs, as a receipt shows it.
 pub fn typed_data(domain: &serde_json::Value, m: &PlayMessage<'_>) -> TypedData {
-    const PRIMARY: &str = "Play";
-    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(|| {
-        types(
-            PRIMARY,
-            &[
-                ("round_id", "string"),
-                ("player", "address"),
-                ("commitment", "bytes32"),
-                ("game", "string"),
-                ("client_seed", "string"),
-                ("call", "string"),
-                ("target", "uint256"),
-                ("has_number", "bool"),
-                ("number", "uint256"),
-                ("wager", "uint256"),
-            ],
-        )
-    });
+    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(types_of::<Play>);
     typed(
         domain,
-        PRIMARY,
+        Play::NAME,
         &TYPES,
         json!({
             "round_id": m.round_id,

@@ -1,10 +1,15 @@
 //! The EIP-712 typed data the house signs, as full `{domain, types, primaryType, message}`
-//! objects so any library verifies them without knowing these types. Field by field as
+//! objects so any library verifies them without knowing these types. Their `types` come from
+//! the `sol!` declarations of `arcade-signed-types`; the messages field by field as
 //! `docs/proofs.md` lists them: no nulls, no floats, unix seconds, `int256` for the balance
 //! change, `bytes32` as `0x` + hex.
 
 use std::sync::LazyLock;
 
+use alloy::sol_types::SolStruct;
+use arcade_signed_types::{
+    Commitment, Receipt, ReceiptWithHouseAgent, SeedBatch, SignedMarks, members,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
@@ -50,17 +55,16 @@ fn domain_type() -> Value {
     ])
 }
 
-fn fields(list: &[(&str, &str)]) -> Value {
-    list.iter()
-        .map(|(name, kind)| json!({ "name": name, "type": kind }))
-        .collect()
-}
-
-/// A kind's `types`, printed.
-pub(super) fn types(primary: &str, list: &[(&str, &str)]) -> Box<RawValue> {
+/// A signed type's `types`: `EIP712Domain` and its members as `{name, type}`, in the order of
+/// its `sol!` declaration.
+pub(super) fn types_of<S: SolStruct>() -> Box<RawValue> {
+    let encode_type = S::eip712_root_type();
+    let fields: Value = members(&encode_type)
+        .map(|(kind, name)| json!({ "name": name, "type": kind }))
+        .collect();
     let mut types = serde_json::Map::new();
     types.insert("EIP712Domain".into(), domain_type());
-    types.insert(primary.into(), fields(list));
+    types.insert(S::NAME.into(), fields);
     RawValue::from_string(Value::Object(types).to_string()).unwrap_or_else(|_| unreachable!())
 }
 
@@ -94,24 +98,10 @@ pub struct CommitmentMessage<'a> {
 }
 
 pub fn commitment(domain: &Value, m: &CommitmentMessage<'_>) -> TypedData {
-    const PRIMARY: &str = "Commitment";
-    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(|| {
-        types(
-            PRIMARY,
-            &[
-                ("round_id", "string"),
-                ("player", "address"),
-                ("commitment", "bytes32"),
-                ("batch_id", "uint256"),
-                ("index", "uint256"),
-                ("fairness_version", "uint256"),
-                ("created_at", "uint256"),
-            ],
-        )
-    });
+    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(types_of::<Commitment>);
     typed(
         domain,
-        PRIMARY,
+        Commitment::NAME,
         &TYPES,
         json!({
             "round_id": m.round_id,
@@ -158,41 +148,11 @@ pub struct ReceiptMessage<'a> {
     pub house_agent: Option<bool>,
 }
 
-/// `Receipt`'s members, up to `house_agent`.
-const RECEIPT_FIELDS: [(&str, &str); 21] = [
-    ("round_id", "string"),
-    ("bet_id", "uint256"),
-    ("player", "address"),
-    ("game", "string"),
-    ("commitment", "bytes32"),
-    ("server_seed", "bytes32"),
-    ("client_seed", "string"),
-    ("nonce", "uint256"),
-    ("call", "string"),
-    ("target", "uint256"),
-    ("has_number", "bool"),
-    ("number", "uint256"),
-    ("wager", "uint256"),
-    ("outcome", "uint256"),
-    ("won", "bool"),
-    ("payout", "uint256"),
-    ("balance_change", "int256"),
-    ("batch_id", "uint256"),
-    ("index", "uint256"),
-    ("fairness_version", "uint256"),
-    ("settled_at", "uint256"),
-];
-
 pub fn receipt(domain: &Value, m: &ReceiptMessage<'_>) -> TypedData {
-    const PRIMARY: &str = "Receipt";
     /// Bets below `house_agent_signed_from`.
-    static BEFORE_HOUSE_AGENT: LazyLock<Box<RawValue>> =
-        LazyLock::new(|| types(PRIMARY, &RECEIPT_FIELDS));
-    static WITH_HOUSE_AGENT: LazyLock<Box<RawValue>> = LazyLock::new(|| {
-        let mut list = RECEIPT_FIELDS.to_vec();
-        list.push(("house_agent", "bool"));
-        types(PRIMARY, &list)
-    });
+    static BEFORE_HOUSE_AGENT: LazyLock<Box<RawValue>> = LazyLock::new(types_of::<Receipt>);
+    static WITH_HOUSE_AGENT: LazyLock<Box<RawValue>> =
+        LazyLock::new(types_of::<ReceiptWithHouseAgent>);
     let mut message = json!({
         "round_id": m.round_id,
         "bet_id": m.bet_id,
@@ -223,25 +183,16 @@ pub fn receipt(domain: &Value, m: &ReceiptMessage<'_>) -> TypedData {
         }
         None => &BEFORE_HOUSE_AGENT,
     };
-    typed(domain, PRIMARY, types, message)
+    typed(domain, Receipt::NAME, types, message)
 }
 
 /// The house's signed marks (docs/proofs.md, "Signed marks"): from which bet on every receipt
 /// carries its proofs, and from which on it signs `house_agent`.
 pub fn signed_marks(domain: &Value, signed_from: i64, house_agent_signed_from: i64) -> TypedData {
-    const PRIMARY: &str = "SignedMarks";
-    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(|| {
-        types(
-            PRIMARY,
-            &[
-                ("signed_from", "uint256"),
-                ("house_agent_signed_from", "uint256"),
-            ],
-        )
-    });
+    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(types_of::<SignedMarks>);
     typed(
         domain,
-        PRIMARY,
+        SignedMarks::NAME,
         &TYPES,
         json!({
             "signed_from": signed_from,
@@ -258,21 +209,10 @@ pub fn seed_batch(
     merkle_root: &str,
     created_at: i64,
 ) -> TypedData {
-    const PRIMARY: &str = "SeedBatch";
-    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(|| {
-        types(
-            PRIMARY,
-            &[
-                ("batch_id", "uint256"),
-                ("size", "uint256"),
-                ("merkle_root", "bytes32"),
-                ("created_at", "uint256"),
-            ],
-        )
-    });
+    static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(types_of::<SeedBatch>);
     typed(
         domain,
-        PRIMARY,
+        SeedBatch::NAME,
         &TYPES,
         json!({
             "batch_id": batch_id,
@@ -281,4 +221,26 @@ pub fn seed_batch(
             "created_at": created_at,
         }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bytes every answer copies: `{name, type}` in declaration order, `EIP712Domain` first.
+    #[test]
+    fn types_print_as_wallets_read_them() {
+        let domain = r#""EIP712Domain":[{"name":"name","type":"string"},{"name":"version","type":"string"},{"name":"chainId","type":"uint256"}]"#;
+        assert_eq!(
+            types_of::<SignedMarks>().get(),
+            format!(
+                r#"{{{domain},"SignedMarks":[{{"name":"signed_from","type":"uint256"}},{{"name":"house_agent_signed_from","type":"uint256"}}]}}"#
+            )
+        );
+        let receipt: Value =
+            serde_json::from_str(types_of::<ReceiptWithHouseAgent>().get()).unwrap();
+        let last = receipt["Receipt"].as_array().unwrap().last().unwrap();
+        assert_eq!(last, &json!({ "name": "house_agent", "type": "bool" }));
+        assert_eq!(receipt["Receipt"].as_array().unwrap().len(), 22);
+    }
 }
