@@ -1,10 +1,12 @@
 //! Migrations that drop a `CHECK (column IN (…))` a SQL file wrote, when the list it names
 //! belongs to the code (the fairness core's games, the server's payment rails), so that adding
-//! to that list needs no migration. PostgreSQL drops the named constraint. SQLite, which cannot
-//! drop a constraint, takes its documented way for a change that leaves every stored row valid
-//! (<https://www.sqlite.org/lang_altertable.html>, "otheralter"): the table's schema text is
-//! rewritten without the clause, and the schema version moves on so every connection reloads
-//! it. Both then check that no such CHECK is left.
+//! to that list needs no migration. PostgreSQL drops every CHECK on the column, found by the
+//! column whatever its name. SQLite, which cannot drop a constraint, takes its documented way
+//! for a change that leaves every stored row valid
+//! (<https://www.sqlite.org/lang_altertable.html>, "otheralter"): in one transaction, the
+//! table's schema text is rewritten without the clause and the schema version moves on, so
+//! every connection reloads it and a concurrent migrator fails instead of moving it back. Both
+//! then check, by the column, that no CHECK on it is left.
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::sea_orm::{ConnectionTrait, DbBackend};
@@ -13,21 +15,17 @@ use sea_orm_migration::sea_orm::{ConnectionTrait, DbBackend};
 pub struct DropCheck {
     pub name: &'static str,
     pub table: &'static str,
-    /// PostgreSQL's name for the constraint (`{table}_{column}_check` for a column's CHECK).
-    pub constraint: &'static str,
+    pub column: &'static str,
     /// The column's clause exactly as its SQL file wrote it; SQLite's text keeps `NOT NULL`.
     pub clause: &'static str,
-    /// Text found in the constraint while it exists (`column IN`).
-    pub marker: &'static str,
 }
 
 /// `bets.game`: the games are the fairness core's list (`0001_init.sql`).
 pub const GAMES_FROM_THE_LIST: DropCheck = DropCheck {
     name: "m0016_games_from_the_list",
     table: "bets",
-    constraint: "bets_game_check",
+    column: "game",
     clause: "NOT NULL CHECK (game IN ('coinflip', 'dice', 'roulette'))",
-    marker: "game IN",
 };
 
 /// `payments.settled_by`: each rail records its own name, and the rails are the server's list
@@ -35,9 +33,8 @@ pub const GAMES_FROM_THE_LIST: DropCheck = DropCheck {
 pub const RAILS_FROM_THE_LIST: DropCheck = DropCheck {
     name: "m0017_rails_from_the_list",
     table: "payments",
-    constraint: "payments_settled_by_check",
+    column: "settled_by",
     clause: "NOT NULL CHECK (settled_by IN ('house', 'facilitator'))",
-    marker: "settled_by IN",
 };
 
 impl MigrationName for DropCheck {
@@ -54,20 +51,18 @@ impl MigrationTrait for DropCheck {
         let left = match manager.get_database_backend() {
             DbBackend::Postgres => {
                 db.execute_unprepared(&format!(
-                    "ALTER TABLE {} DROP CONSTRAINT IF EXISTS {}",
-                    self.table, self.constraint
+                    "DO $$ DECLARE found record; BEGIN \
+                     FOR found IN {} LOOP \
+                     EXECUTE format('ALTER TABLE {} DROP CONSTRAINT %I', found.conname); \
+                     END LOOP; END $$",
+                    self.postgres_checks("c.conname"),
+                    self.table
                 ))
                 .await?;
-                let sql = format!(
-                    "SELECT count(*) FROM pg_constraint WHERE conrelid = '{}'::regclass \
-                     AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%{}%'",
-                    self.table, self.marker
-                );
-                one_number(db, &sql).await?
+                one_number(db, &self.postgres_checks("count(*)")).await?
             }
             DbBackend::Sqlite => {
                 let version = one_number(db, "PRAGMA schema_version").await?;
-                // One call, so every statement runs on the same connection, in order.
                 db.execute_unprepared(&format!(
                     "PRAGMA writable_schema = ON; \
                      UPDATE sqlite_master SET sql = replace(sql, '{}', 'NOT NULL') \
@@ -80,8 +75,8 @@ impl MigrationTrait for DropCheck {
                 ))
                 .await?;
                 let sql = format!(
-                    "SELECT count(*) FROM sqlite_master WHERE name = '{}' AND sql LIKE '%{}%'",
-                    self.table, self.marker
+                    "SELECT count(*) FROM sqlite_master WHERE name = '{}' AND sql LIKE '%{} IN%'",
+                    self.table, self.column
                 );
                 one_number(db, &sql).await?
             }
@@ -93,11 +88,30 @@ impl MigrationTrait for DropCheck {
         };
         if left != 0 {
             return Err(DbErr::Migration(format!(
-                "{} keeps a CHECK on {}",
-                self.table, self.marker
+                "{}.{} keeps a CHECK",
+                self.table, self.column
             )));
         }
         Ok(())
+    }
+
+    /// One transaction on every backend: on SQLite the schema text and its version move
+    /// together, or not at all.
+    fn use_transaction(&self) -> Option<bool> {
+        Some(true)
+    }
+}
+
+impl DropCheck {
+    /// Selects `what` from PostgreSQL's CHECK constraints on the column (`c`), whatever they
+    /// are named.
+    fn postgres_checks(&self, what: &str) -> String {
+        format!(
+            "SELECT {what} FROM pg_constraint c JOIN pg_attribute a \
+             ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey) \
+             WHERE c.conrelid = '{}'::regclass AND c.contype = 'c' AND a.attname = '{}'",
+            self.table, self.column
+        )
     }
 }
 
