@@ -87,6 +87,16 @@ macro_rules! games_calls_and_outcomes {
                 }
             }
 
+            /// The exact return of a win on `wager` when its game's receipts show it.
+            pub fn shown_return(&self, wager: u64) -> Option<WinReturn> {
+                match self {
+                    $(Self::$Rules(call) => {
+                        <crate::$module::$Rules as GameRules>::RECEIPT_SHOWS_RETURN
+                            .then(|| <crate::$module::$Rules as GameRules>::win_return(call, wager))
+                    })*
+                }
+            }
+
             /// The fields of this call that the signed `Receipt` and `Play` carry.
             pub fn signed(&self) -> SignedCall {
                 match self {

@@ -25,6 +25,9 @@ pub trait GameRules {
     const NAME: &'static str;
     /// `N`: how many equally likely outcomes the game has.
     const OUTCOMES: u64;
+    /// Whether a receipt's `result` also shows the exact return of a win (`return_num /
+    /// return_den` chips, the wager included, in lowest terms), as fairness v1 names it.
+    const RECEIPT_SHOWS_RETURN: bool = false;
 
     /// A validated call: what the player bets on.
     type Call: Copy + Eq + Hash + Debug;

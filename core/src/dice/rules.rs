@@ -68,6 +68,7 @@ pub struct DiceClaimed {
 impl GameRules for Dice {
     const NAME: &'static str = "dice";
     const OUTCOMES: u64 = OUTCOMES as u64;
+    const RECEIPT_SHOWS_RETURN: bool = true;
     type Call = DiceCall;
     type Outcome = Roll;
     type Result = DiceResult;

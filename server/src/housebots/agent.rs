@@ -221,7 +221,9 @@ impl Run {
         let verdict = if receipt.won { "won" } else { "lost" };
         self.acted(&format!(
             "bet {} ({}): {verdict}, profit {}",
-            receipt.bet_id, receipt.game, receipt.profit
+            receipt.bet_id,
+            receipt.game.as_str(),
+            receipt.profit
         ));
     }
 

@@ -71,7 +71,7 @@ impl Summary for Played {
         format!(
             "Bet {} ({}){replayed}: {outcome}, {verdict}; payout {}, profit {}, balance {} ({} of them free chips, play money). Server seed revealed: check sha256(server_seed) == commitment, or call arcade_verify.",
             receipt.bet_id,
-            receipt.game,
+            receipt.game.as_str(),
             receipt.payout,
             receipt.profit,
             self.balance,
@@ -120,7 +120,7 @@ impl Summary for RoundView {
                 "Round {} settled by bet {}: {} {}, payout {}.",
                 self.round_id,
                 receipt.bet_id,
-                receipt.game,
+                receipt.game.as_str(),
                 if receipt.won { "won" } else { "lost" },
                 receipt.payout
             ),

@@ -159,7 +159,7 @@ fn is_same_call(bet: &bet::Model, play: &Play) -> Result<bool, ApiError> {
     let stored: serde_json::Value =
         serde_json::from_str(&bet.params).map_err(ApiError::internal)?;
     let asked = serde_json::to_value(CallParams(&play.call)).map_err(ApiError::internal)?;
-    Ok(bet.game == play.call.game().as_str()
+    Ok(bet.game.0 == play.call.game()
         && bet.client_seed == play.client_seed
         && u64::try_from(bet.wager).ok() == Some(play.wager)
         && stored == asked)

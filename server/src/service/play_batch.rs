@@ -19,6 +19,7 @@ use super::receipts::BetReceipt;
 use super::{Arcade, now_ms, utc_day};
 use crate::error::ApiError;
 use crate::store;
+use crate::store::entities::bet::BetGame;
 use crate::store::entities::ledger::LedgerKind;
 use crate::store::entities::{bet, round};
 use crate::store::plays::{LedgerRow, WalletAfter, WalletRead};
@@ -94,7 +95,7 @@ impl Arcade {
         txn.commit().await?;
         for settled in settled(&outcomes) {
             let receipt = &settled.receipt;
-            metrics::round_settled(&receipt.game, receipt.wager, receipt.payout);
+            metrics::round_settled(receipt.game.as_str(), receipt.wager, receipt.payout);
         }
         Ok(outcomes)
     }
@@ -330,7 +331,7 @@ fn settled_bet(
         id,
         round_id: round.id.clone(),
         address: round.address.clone(),
-        game: settlement.call.game().as_str().to_owned(),
+        game: BetGame(settlement.call.game()),
         client_seed: play.client_seed.clone(),
         nonce: i64::try_from(ARCADE_NONCE).map_err(ApiError::internal)?,
         wager: i64::try_from(play.wager).map_err(ApiError::internal)?,

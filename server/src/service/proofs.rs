@@ -9,7 +9,7 @@ use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
 use arcade_core::wire::ParamsInput;
-use arcade_core::{Call, ClientSeed, Game, Round, ServerSeed};
+use arcade_core::{Call, ClientSeed, Round, ServerSeed};
 
 use super::Arcade;
 use super::play::Play;
@@ -225,7 +225,7 @@ fn receipt_message<'a>(
         round_id: &receipt.round_id,
         bet_id: receipt.bet_id,
         player: &receipt.address,
-        game: &receipt.game,
+        game: receipt.game.as_str(),
         commitment: &receipt.commitment,
         server_seed,
         client_seed: &receipt.client_seed,
@@ -263,12 +263,11 @@ impl<'a> From<&'a BetReceipt> for PlayFields<'a> {
     }
 }
 
-/// A receipt's call, read by its own game (`None` for a game or parameters the core does not
-/// know: a store defect).
+/// A receipt's call, read by its own game (`None` for parameters the core does not accept: a
+/// store defect).
 fn receipt_call(receipt: &BetReceipt) -> Option<Call> {
-    let game = Game::parse(&receipt.game)?;
     let params: ParamsInput = serde_json::from_value(receipt.params.clone()).ok()?;
-    params.to_call(game).ok()
+    params.to_call(receipt.game).ok()
 }
 
 /// The `outcome` a receipt signs: its game's, as the core derives it from the round's seeds.

@@ -1,7 +1,7 @@
 //! Settled rounds as receipts: what game calls return, `verify` re-derives and `recent` lists.
 
 use arcade_core::wire::{ParamsInput, ReceiptInput};
-use arcade_core::{Call, FAIRNESS_VERSION, Game, Receipt, verify};
+use arcade_core::{FAIRNESS_VERSION, Game, Receipt, verify};
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -20,8 +20,9 @@ pub struct BetReceipt {
     pub bet_id: i64,
     pub round_id: String,
     pub address: String,
-    /// `coinflip`, `dice` or `roulette`.
-    pub game: String,
+    /// The game's name: one of `/games`.
+    #[salvo(schema(value_type = String))]
+    pub game: Game,
     pub fairness_version: u32,
     /// SHA-256 (hex) of `server_seed`, published before the client seed was known.
     pub commitment: String,
@@ -30,13 +31,14 @@ pub struct BetReceipt {
     pub client_seed: String,
     pub nonce: i64,
     pub wager: i64,
-    /// coinflip `{call}`, dice `{target, direction}`, roulette `{bet, number}`.
+    /// coinflip `{call}`, dice `{target, direction}`, roulette `{bet, number}`, limbo
+    /// `{target_hundredths}`.
     #[salvo(schema(value_type = Object))]
     pub params: Value,
     /// coinflip `{outcome}`, dice `{roll, roll_hundredths, win_chance, multiplier, return_num,
     /// return_den}` (a win returns exactly `return_num / return_den` chips, the wager
     /// included; `multiplier` is that per chip, shown to 4 decimals), roulette `{pocket,
-    /// color}`.
+    /// color}`, limbo `{result_hundredths, crash_point}`.
     #[salvo(schema(value_type = Object))]
     pub result: Value,
     pub won: bool,
@@ -125,14 +127,17 @@ impl BetReceipt {
         params: Value,
         mut result: Value,
     ) -> Result<Self, ApiError> {
-        if bet.game == Game::Dice.as_str() {
-            add_exact_return(&params, u64::try_from(bet.wager).unwrap_or(0), &mut result)?;
-        }
+        add_shown_return(
+            bet.game.0,
+            &params,
+            u64::try_from(bet.wager).unwrap_or(0),
+            &mut result,
+        )?;
         Ok(Self {
             bet_id: bet.id,
             round_id: bet.round_id.clone(),
             address: address::display_key(&bet.address),
-            game: bet.game.clone(),
+            game: bet.game.0,
             fairness_version: FAIRNESS_VERSION,
             commitment: commitment.to_owned(),
             server_seed,
@@ -235,15 +240,24 @@ fn stored_call(bet: &bet::Model) -> Result<(Value, Value), ApiError> {
     Ok((params, result))
 }
 
-/// The dice result's exact return, as fairness v1 names it: a win pays `return_num /
-/// return_den` chips, the wager included (in lowest terms). Added here, at the receipt, so the
-/// core's own result (and the golden vectors) stay as they are.
-fn add_exact_return(params: &Value, wager: u64, result: &mut Value) -> Result<(), ApiError> {
+/// The exact return of a win, where the bet's game shows it on receipts (fairness v1 names it
+/// for dice): a win pays `return_num / return_den` chips, the wager included (in lowest terms).
+/// Added here, at the receipt, so the core's own result (and the golden vectors) stay as they
+/// are.
+fn add_shown_return(
+    game: Game,
+    params: &Value,
+    wager: u64,
+    result: &mut Value,
+) -> Result<(), ApiError> {
     let params: ParamsInput = serde_json::from_value(params.clone()).map_err(ApiError::internal)?;
-    let Ok(Call::Dice(call)) = params.to_call(Game::Dice) else {
+    let Some(exact) = params
+        .to_call(game)
+        .ok()
+        .and_then(|call| call.shown_return(wager))
+    else {
         return Ok(());
     };
-    let exact = call.win_return(wager);
     let (num, den) = (exact.numerator(), exact.denominator());
     let divisor = gcd(num, den).max(1);
     result["return_num"] = json!(u64::try_from(num / divisor).map_err(ApiError::internal)?);

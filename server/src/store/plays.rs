@@ -277,7 +277,7 @@ mod tests {
             id: 1,
             round_id: "r".into(),
             address: "a".into(),
-            game: "coinflip".into(),
+            game: bet::BetGame(arcade_core::Game::Coinflip),
             client_seed: "c".into(),
             nonce: 2,
             wager: 3,

@@ -1,3 +1,4 @@
+use arcade_core::Game;
 use sea_orm::entity::prelude::*;
 
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -7,7 +8,7 @@ pub struct Model {
     pub id: i64,
     pub round_id: String,
     pub address: String,
-    pub game: String,
+    pub game: BetGame,
     pub client_seed: String,
     pub nonce: i64,
     pub wager: i64,
@@ -52,3 +53,53 @@ impl Related<super::round::Entity> for Entity {
 }
 
 impl ActiveModelBehavior for ActiveModel {}
+
+/// A bet's game: stored as its name, read back only as a game the fairness core knows (any
+/// other name is a read error, not a guess).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, DeriveValueType)]
+#[sea_orm(
+    value_type = "String",
+    from_str = "BetGame::parse",
+    to_str = "BetGame::name"
+)]
+pub struct BetGame(pub Game);
+
+/// A stored game name the fairness core does not know.
+#[derive(Debug, thiserror::Error)]
+#[error("no game is named {0:?}")]
+pub struct UnknownGame(String);
+
+impl BetGame {
+    fn parse(name: &str) -> Result<Self, UnknownGame> {
+        Game::parse(name)
+            .map(Self)
+            .ok_or_else(|| UnknownGame(name.to_owned()))
+    }
+
+    fn name(&self) -> &'static str {
+        self.0.as_str()
+    }
+}
+
+impl serde::Serialize for BetGame {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_stored_by_its_name_and_only_a_known_name_reads_back() {
+        for game in Game::ALL {
+            let stored: sea_orm::Value = BetGame(game).into();
+            assert_eq!(stored, sea_orm::Value::from(game.as_str()));
+            let read = <BetGame as sea_orm::sea_query::ValueType>::try_from(stored).unwrap();
+            assert_eq!(read, BetGame(game));
+        }
+        let plinko = sea_orm::Value::from("plinko");
+        assert!(<BetGame as sea_orm::sea_query::ValueType>::try_from(plinko).is_err());
+    }
+}
