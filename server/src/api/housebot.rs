@@ -6,7 +6,7 @@ use super::checked::Checked;
 use super::edge::arcade;
 use crate::error::ApiError;
 use crate::housebots::BotsStatus;
-use crate::housebots::message::Reply;
+use crate::housebots::message::{Reply, answer};
 use crate::inputs::messages::AgentMessage;
 
 /// What the house's own agents are doing: per agent its state, rounds, wins and losses, net
@@ -24,5 +24,5 @@ pub async fn message(
     input: Checked<AgentMessage>,
     depot: &mut Depot,
 ) -> Result<Json<Reply>, ApiError> {
-    Ok(Json(arcade(depot)?.answer_message(&input.0).await?))
+    Ok(Json(answer(arcade(depot)?, &input.0).await?))
 }

@@ -53,64 +53,63 @@ fn topic(text: &str) -> Topic {
     }
 }
 
-impl Arcade {
-    pub async fn answer_message(&self, message: &AgentMessage) -> Result<Reply, ApiError> {
-        let text = message.message.to_lowercase();
-        let games = self.games().await?;
-        let limits = &games.limits;
-        let how = games.how_to_play.join(" ");
-        let odds = format!(
-            "{} Wagers {}-{} chips, at most {} chips profit per round, at most {} chips net winnings a day; cashouts {}-{} chips after a purchase.",
-            Game::ALL.map(about).join(" "),
-            limits.min_wager_chips,
-            limits.max_wager_chips,
-            limits.max_payout_chips,
-            limits.daily_win_cap_chips,
-            limits.min_cashout_chips,
-            limits.max_cashout_chips
-        );
-        let verify = "Every round is committed first: the house publishes sha256(server_seed) before seeing your client seed, and reveals the seed after. Check sha256(server_seed) == commitment and re-derive the roll from HMAC-SHA256(server_seed, client_seed:0:0), or GET /api/arcade/verify/{bet_id}, or open the verifier page at / (the same core, in wasm, in your browser).";
-        let greeting = match &message.from_name {
-            Some(name) => format!("Hello {name}. "),
-            None => "Hello. ".to_owned(),
-        };
-        let body = match topic(&text) {
-            Topic::HowToPlay => how,
-            Topic::Odds => odds,
-            Topic::Verify => verify.to_owned(),
-            Topic::General => format!("I play this floor too. {how} {odds}"),
-        };
-        let tool = if message.use_tools.unwrap_or(false) {
-            self.read_only_tool(&text).await?
-        } else {
-            Value::Null
-        };
-        Ok(Reply {
-            from: "house".into(),
-            to: message.from_id.clone(),
-            reply: format!("{greeting}{body}"),
-            tool,
-        })
-    }
+/// The house's answer to `message`, from what the service shows anyone.
+pub async fn answer(arcade: &Arcade, message: &AgentMessage) -> Result<Reply, ApiError> {
+    let text = message.message.to_lowercase();
+    let games = arcade.games().await?;
+    let limits = &games.limits;
+    let how = games.how_to_play.join(" ");
+    let odds = format!(
+        "{} Wagers {}-{} chips, at most {} chips profit per round, at most {} chips net winnings a day; cashouts {}-{} chips after a purchase.",
+        Game::ALL.map(about).join(" "),
+        limits.min_wager_chips,
+        limits.max_wager_chips,
+        limits.max_payout_chips,
+        limits.daily_win_cap_chips,
+        limits.min_cashout_chips,
+        limits.max_cashout_chips
+    );
+    let verify = "Every round is committed first: the house publishes sha256(server_seed) before seeing your client seed, and reveals the seed after. Check sha256(server_seed) == commitment and re-derive the roll from HMAC-SHA256(server_seed, client_seed:0:0), or GET /api/arcade/verify/{bet_id}, or open the verifier page at / (the same core, in wasm, in your browser).";
+    let greeting = match &message.from_name {
+        Some(name) => format!("Hello {name}. "),
+        None => "Hello. ".to_owned(),
+    };
+    let body = match topic(&text) {
+        Topic::HowToPlay => how,
+        Topic::Odds => odds,
+        Topic::Verify => verify.to_owned(),
+        Topic::General => format!("I play this floor too. {how} {odds}"),
+    };
+    let tool = if message.use_tools.unwrap_or(false) {
+        read_only_tool(arcade, &text).await?
+    } else {
+        Value::Null
+    };
+    Ok(Reply {
+        from: "house".into(),
+        to: message.from_id.clone(),
+        reply: format!("{greeting}{body}"),
+        tool,
+    })
+}
 
-    /// The read-only tool a message asks for: the balance of an address it names, recent
-    /// rounds, the house stats, or the games listing.
-    async fn read_only_tool(&self, text: &str) -> Result<Value, ApiError> {
-        let named = text
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .find_map(address::parse);
-        if let Some(who) = named {
-            return Ok(json!({ "name": "balance", "result": self.balance(&who).await? }));
-        }
-        if text.contains("recent") || text.contains("latest") {
-            return Ok(json!({ "name": "recent", "result": self.recent(8).await? }));
-        }
-        if text.contains("house") || text.contains("stats") || text.contains("floor") {
-            return Ok(json!({ "name": "house", "result": self.house().await? }));
-        }
-        if text.contains("game") || text.contains("odds") || text.contains("limit") {
-            return Ok(json!({ "name": "games", "result": self.games().await? }));
-        }
-        Ok(Value::Null)
+/// The read-only tool a message asks for: the balance of an address it names, recent
+/// rounds, the house stats, or the games listing.
+async fn read_only_tool(arcade: &Arcade, text: &str) -> Result<Value, ApiError> {
+    let named = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find_map(address::parse);
+    if let Some(who) = named {
+        return Ok(json!({ "name": "balance", "result": arcade.balance(&who).await? }));
     }
+    if text.contains("recent") || text.contains("latest") {
+        return Ok(json!({ "name": "recent", "result": arcade.recent(8).await? }));
+    }
+    if text.contains("house") || text.contains("stats") || text.contains("floor") {
+        return Ok(json!({ "name": "house", "result": arcade.house().await? }));
+    }
+    if text.contains("game") || text.contains("odds") || text.contains("limit") {
+        return Ok(json!({ "name": "games", "result": arcade.games().await? }));
+    }
+    Ok(Value::Null)
 }
