@@ -13,10 +13,10 @@ export function invalid(message) {
   return error('invalid_input', message);
 }
 
-// Reading values as the module needs them, by the same rules as before the flat boundary
-// (serde-wasm-bindgen's): a struct is any object; an absent, undefined or null optional field
-// is none; integers are safe integers (or BigInts within them, for 64-bit fields), never
-// rounded. Each reader has a fast path; the slow paths work out the error.
+// Reading values as the module needs them, by serde-wasm-bindgen's rules: a struct is any
+// object; an absent, undefined or null optional field is none; integers are safe integers (or
+// BigInts within them, for 64-bit fields), never rounded. Each reader has a fast path; the slow
+// paths work out the error.
 
 export function kind(value) {
   if (value === null) return 'null';
