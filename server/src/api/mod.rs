@@ -22,6 +22,7 @@
 //! | POST, GET, DELETE | /api/mcp | the same operations as MCP tools (`crate::mcp`) |
 //! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
 //! | GET | /, /web/{file}, /wasm/{file}, /vectors/fairness-v1.json | the verifier page (`web`) |
+//! | GET | /llms.txt, /rules.md, /docs/proofs.md, /vectors/fairness-v1-limbo.json | the documents (`documents`) |
 //! | GET | /healthz, /readyz, /metrics | for monitoring (`health`), outside the rate limits |
 //!
 //! Every request gets an id and is counted and timed by route (`observe`); every answer says
@@ -35,6 +36,7 @@ mod checked;
 mod chips;
 mod client;
 mod cors;
+mod documents;
 mod edge;
 mod embed;
 mod health;
@@ -181,10 +183,11 @@ fn arcade_routes() -> Router {
         .push(Router::with_path("cashout/{cashout_id}").get(cashout::cashout_status))
 }
 
-/// The verifier page, its modules, the wasm and the golden vectors, each compressed once
-/// (`precompressed`: the 48 KB wasm to about 18 KB), and the element's versioned set.
+/// The verifier page, its modules, the wasm, the golden vectors and the documents, each
+/// compressed once (`precompressed`), and the element's versioned set.
 fn page_routes() -> Router {
     Router::new()
+        .push(documents::routes())
         .push(Router::with_path("web/{file}").get(web::asset))
         .push(Router::with_path("wasm/{file}").get(web::wasm))
         .push(Router::with_path("vectors/fairness-v1.json").get(web::vectors))

@@ -118,7 +118,7 @@ pub enum ApiError {
     },
     #[error("requests from the browser origin {0:?} are not allowed here")]
     OriginForbidden(String),
-    #[error("no such resource")]
+    #[error("no such resource; the whole flow, with a link to every entry point, is at /llms.txt")]
     NotFound,
     #[error(
         "the verifier's wasm is not built: wasm/build.sh web (wasm-pack build and its entry, arcade.js), and proofs-wasm: wasm-pack build proofs-wasm --release --target web --out-dir pkg-web"

@@ -11,6 +11,7 @@ mod chain_control;
 mod clocks;
 mod crashes;
 mod discovery;
+mod documents;
 mod embed;
 mod facilitator;
 mod fee_bump;

@@ -1,0 +1,118 @@
+//! What an agent given only the base URL reads first: `/llms.txt` with the whole flow, the
+//! fairness rules and the proofs as markdown, both golden vector files, every entry point linked
+//! from `/` and from `/llms.txt`, and a 404 that says where to start.
+
+use std::path::Path;
+
+use crate::helpers::{Backend, TestApp};
+
+/// A file of the repository, as the binary compiled it in.
+fn repository_file(path: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::read_to_string(root.join(path)).unwrap()
+}
+
+async fn fetch(app: &TestApp, path: &str) -> (u16, String, String) {
+    let response = app
+        .client
+        .get(format!("{}{path}", app.base_url))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    (status, kind, response.text().await.unwrap())
+}
+
+/// The site paths a text links to: markdown `](/…)` and HTML `href="/…"`.
+fn links(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (start, end) in [("](/", ')'), ("href=\"/", '"')] {
+        for piece in text.split(start).skip(1) {
+            let path = piece.split(end).next().unwrap();
+            found.push(format!("/{path}"));
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn the_documents_are_served_as_the_repository_has_them() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let documents = [
+        ("/llms.txt", "text/plain", "docs/llms.txt"),
+        ("/rules.md", "text/markdown", "docs/fairness.md"),
+        ("/docs/proofs.md", "text/markdown", "docs/proofs.md"),
+        (
+            "/vectors/fairness-v1-limbo.json",
+            "application/json",
+            "tests/vectors/fairness-v1-limbo.json",
+        ),
+        (
+            "/vectors/fairness-v1.json",
+            "application/json",
+            "tests/vectors/fairness-v1.json",
+        ),
+    ];
+    for (path, kind, file) in documents {
+        let (status, served_kind, body) = fetch(&app, path).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(served_kind.starts_with(kind), "{path}: {served_kind}");
+        assert_eq!(body, repository_file(file), "{path}");
+    }
+    let (_, _, rules) = fetch(&app, "/rules.md").await;
+    for part in [
+        "## Byte stream and floats",
+        "bonus = 1 iff",
+        "## Addendum: limbo",
+    ] {
+        assert!(rules.contains(part), "the rules have {part}");
+    }
+}
+
+#[tokio::test]
+async fn every_entry_point_is_linked_from_the_page_and_from_llms_txt() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let entry_points = [
+        "/llms.txt",
+        "/rules.md",
+        "/docs/proofs.md",
+        "/api/openapi.json",
+        "/api/mcp",
+        "/.well-known/x402",
+    ];
+    for page in ["/", "/llms.txt"] {
+        let (_, _, text) = fetch(&app, page).await;
+        let linked = links(&text);
+        for entry in entry_points.iter().filter(|entry| **entry != page) {
+            assert!(linked.iter().any(|l| l == entry), "{page} links {entry}");
+        }
+        for link in linked
+            .iter()
+            .filter(|l| !l.starts_with("/web/") && !l.starts_with("/wasm/"))
+        {
+            let (status, ..) = fetch(&app, link).await;
+            assert_ne!(status, 404, "{page} links {link}, which answers 404");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_404_says_where_to_start() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let missing = app.get("/api/arcade/nothing-here").await;
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.body["code"], "not_found");
+    assert!(
+        missing.body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("/llms.txt"),
+        "{}",
+        missing.body
+    );
+}
