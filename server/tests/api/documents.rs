@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use crate::helpers::{Backend, TestApp};
+use crate::paying::PaidApp;
 
 /// A file of the repository, as the binary compiled it in.
 fn repository_file(path: &str) -> String {
@@ -44,7 +45,6 @@ fn links(text: &str) -> Vec<String> {
 async fn the_documents_are_served_as_the_repository_has_them() {
     let app = TestApp::spawn(Backend::Sqlite).await;
     let documents = [
-        ("/llms.txt", "text/plain", "docs/llms.txt"),
         ("/rules.md", "text/markdown", "docs/fairness.md"),
         ("/docs/proofs.md", "text/markdown", "docs/proofs.md"),
         (
@@ -64,6 +64,16 @@ async fn the_documents_are_served_as_the_repository_has_them() {
         assert!(served_kind.starts_with(kind), "{path}: {served_kind}");
         assert_eq!(body, repository_file(file), "{path}");
     }
+    let (status, kind, llms) = fetch(&app, "/llms.txt").await;
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/plain"), "{kind}");
+    let template = repository_file("docs/llms.txt");
+    let (before, after) = template.split_once("{payment_terms}").unwrap();
+    assert!(llms.starts_with(before) && llms.ends_with(after), "{llms}");
+    assert!(
+        llms.contains("sells no chips"),
+        "no chain, no purchase: {llms}"
+    );
     let (_, _, rules) = fetch(&app, "/rules.md").await;
     for part in [
         "## Byte stream and floats",
@@ -114,5 +124,33 @@ async fn a_404_says_where_to_start() {
             .contains("/llms.txt"),
         "{}",
         missing.body
+    );
+}
+
+/// With a chain, `/llms.txt` names the network and token the 402 offers, and the official
+/// clients' setting that allows them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn llms_txt_names_the_token_the_402_offers() {
+    let app = PaidApp::spawn(Backend::Sqlite).await;
+    let challenge = app.challenge("/api/arcade/chips").await;
+    let offer = &challenge["accepts"][0];
+    let (network, asset) = (
+        offer["network"].as_str().unwrap(),
+        offer["asset"].as_str().unwrap(),
+    );
+    let (_, _, llms) = fetch(&app, "/llms.txt").await;
+    let allowed = format!(r#"{{ network: "{network}", asset: "{asset}" }}"#);
+    assert!(
+        llms.contains(&format!(
+            "client.setSpendControls({{ allowedAssets: [{allowed}] }});"
+        )),
+        "{llms}"
+    );
+    let allowed = format!(r#"{{"network": "{network}", "asset": "{asset}"}}"#);
+    assert!(
+        llms.contains(&format!(
+            r#"client.set_spend_controls({{"allowed_assets": [{allowed}]}})"#
+        )),
+        "{llms}"
     );
 }
