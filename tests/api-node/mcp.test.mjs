@@ -43,6 +43,22 @@ test('lists the thirteen tools with object schemas that teach how to play', asyn
     ['call', 'client_seed', 'play_signature', 'round_id', 'signature', 'wager']);
   assert.match(flip.inputSchema.properties.client_seed.description, /fresh random/);
   assert.ok(!JSON.stringify(flip.inputSchema).includes('$ref'), 'no $ref in input schemas');
+  // What each tool does, as the client reads it: reads only; writes in the arcade (taking away
+  // or only adding, a repeat a no-op or not); or sends on the chain.
+  const hints = (name) => {
+    const a = tools.find((t) => t.name === name).annotations;
+    return [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint];
+  };
+  for (const name of ['arcade_games', 'arcade_balance', 'arcade_round', 'arcade_verify', 'arcade_house']) {
+    assert.deepEqual(hints(name), [true, undefined, undefined, false], name);
+  }
+  assert.deepEqual(hints('arcade_free'), [false, false, true, false]);
+  assert.deepEqual(hints('arcade_commit'), [false, false, false, false]);
+  assert.deepEqual(hints('arcade_rotate'), [false, true, false, false]);
+  assert.deepEqual(hints('arcade_cashout'), [false, true, false, true]);
+  for (const game of ['arcade_flip', 'arcade_dice', 'arcade_roulette', 'arcade_limbo']) {
+    assert.deepEqual(hints(game), [false, true, true, false], game);
+  }
   await transport.terminateSession();
   await client.close();
 });

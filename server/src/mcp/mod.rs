@@ -11,6 +11,7 @@
 //! own idlest sessions, never another client's while it holds the most), and a body is bounded
 //! by `server.max_body_bytes` like every other route's.
 
+mod annotations;
 mod arguments;
 mod games;
 mod origin;

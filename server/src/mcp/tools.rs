@@ -18,6 +18,7 @@ use serde::Serialize;
 use super::summaries::{BalanceAnswer, Summary};
 use serde_json::{Value, json};
 
+use super::annotations::{annotations, effect};
 use super::arguments::{Arguments, NoArguments};
 use crate::error::ApiError;
 use crate::inputs::Input;
@@ -54,11 +55,15 @@ pub struct ArcadeTools {
 }
 
 impl ArcadeTools {
-    /// Every tool: those below, and the game tools (`super::games`).
+    /// Every tool: those below, and the game tools (`super::games`), each annotated with what
+    /// it does (`super::annotations`).
     pub fn router() -> ToolRouter<Self> {
         let mut router = Self::tool_router();
         for route in super::games::routes() {
             router.add_route(route);
+        }
+        for route in router.map.values_mut() {
+            route.attr.annotations = effect(&route.attr.name).map(annotations);
         }
         router
     }
@@ -81,8 +86,7 @@ impl ArcadeTools {
 impl ArcadeTools {
     #[tool(
         name = "arcade_free",
-        description = "Claim the 100 free chips, once per address. No payment; a signature is optional. Start here to play without buying. Free chips are play money: they can be played and won with, never cashed out (a wager stakes them first, and a win pays them back in proportion).",
-        annotations(idempotent_hint = true)
+        description = "Claim the 100 free chips, once per address. No payment; a signature is optional. Start here to play without buying. Free chips are play money: they can be played and won with, never cashed out (a wager stakes them first, and a win pays them back in proportion)."
     )]
     async fn free(
         &self,
@@ -103,8 +107,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_games",
-        description = "The games, their parameters and odds, the limits, the buy-in tiers and how to play, step by step.",
-        annotations(read_only_hint = true)
+        description = "The games, their parameters and odds, the limits, the buy-in tiers and how to play, step by step."
     )]
     async fn games(&self, Parameters(_): Parameters<NoArguments>) -> CallToolResult {
         answer(self.arcade.games().await)
@@ -133,8 +136,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_round",
-        description = "A round as it stands: open (with expires_at), settled (with its receipt, server seed included) or expired. If a game call got no answer, look here, or repeat the same call: it answers the original receipt with replayed: true.",
-        annotations(read_only_hint = true)
+        description = "A round as it stands: open (with expires_at), settled (with its receipt, server seed included) or expired. If a game call got no answer, look here, or repeat the same call: it answers the original receipt with replayed: true."
     )]
     async fn round(&self, Parameters(input): Parameters<Arguments<RoundPath>>) -> CallToolResult {
         answer(
@@ -147,8 +149,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_rotate",
-        description = "Revoke every signature of your auth statement made so far (if one may have leaked): signed with the current statement, this starts a new one. Older signatures then fail (signature_revoked, or signature_mismatch once more than two rotations old) and your open rounds expire. Sign the returned auth_statement from now on.",
-        annotations(destructive_hint = false, idempotent_hint = false)
+        description = "Revoke every signature of your auth statement made so far (if one may have leaked): signed with the current statement, this starts a new one. Older signatures then fail (signature_revoked, or signature_mismatch once more than two rotations old) and your open rounds expire. Sign the returned auth_statement from now on."
     )]
     async fn rotate(
         &self,
@@ -168,8 +169,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_verify",
-        description = "Re-derive a played round from its revealed server seed with the arcade's fairness core: checks the commitment, the outcome and the payout. Anyone can verify any bet.",
-        annotations(read_only_hint = true)
+        description = "Re-derive a played round from its revealed server seed with the arcade's fairness core: checks the commitment, the outcome and the payout. Anyone can verify any bet."
     )]
     async fn verify(&self, Parameters(input): Parameters<Arguments<BetPath>>) -> CallToolResult {
         answer(
@@ -182,8 +182,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_balance",
-        description = "Chips held by an address in two pockets: cashable (paid chips, what a cashout may take) and free_chips (play money: the free grant and what free chips won back; a wager stakes them first and a win pays each pocket in proportion to its stake, the free share rounded up); whether it has bought in; and its auth_statement: the exact text to sign with personal_sign (EIP-191) for arcade_commit and arcade_cashout.",
-        annotations(read_only_hint = true)
+        description = "Chips held by an address in two pockets: cashable (paid chips, what a cashout may take) and free_chips (play money: the free grant and what free chips won back; a wager stakes them first and a win pays each pocket in proportion to its stake, the free share rounded up); whether it has bought in; and its auth_statement: the exact text to sign with personal_sign (EIP-191) for arcade_commit and arcade_cashout."
     )]
     async fn balance(
         &self,
@@ -205,8 +204,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_cashout",
-        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature and a past purchase. Free chips are play money: only the paid chips can be cashed out (`cashable` in arcade_balance: the balance less free_chips), else cashout_exceeds_cashable.",
-        annotations(destructive_hint = false)
+        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature and a past purchase. Free chips are play money: only the paid chips can be cashed out (`cashable` in arcade_balance: the balance less free_chips), else cashout_exceeds_cashable."
     )]
     async fn cashout(
         &self,
@@ -227,8 +225,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_house",
-        description = "Floor statistics: rounds, wagered, paid out and the house's net by game, split between the house's own agents and everyone else; cashout totals.",
-        annotations(read_only_hint = true)
+        description = "Floor statistics: rounds, wagered, paid out and the house's net by game, split between the house's own agents and everyone else; cashout totals."
     )]
     async fn house(&self, Parameters(_): Parameters<NoArguments>) -> CallToolResult {
         answer(self.arcade.house().await)
