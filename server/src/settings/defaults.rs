@@ -1,36 +1,12 @@
-//! The built-in defaults: the settings before a file or the environment changes them (the
-//! treasury's and metrics' are beside their types in `operations.rs`).
+//! The built-in defaults of each section: the settings before a file or the environment changes
+//! them (the treasury's and metrics' are beside their types in `operations.rs`; the signing
+//! key, the house and the faults are unset by default).
 
 use super::{
-    Amount, AuthSettings, Bucket, ChainSettings, DatabaseSettings, FaultSettings, HouseBotSettings,
-    HouseSettings, LogFormat, LogSettings, McpSettings, MetricsSettings, PaymentSettings,
-    RateLimitSettings, RoundSettings, Secret, SeedSettings, ServerSettings, Settings,
-    SigningSettings, TreasurySettings, WebSettings,
+    Amount, AuthSettings, Bucket, ChainSettings, DatabaseSettings, HouseBotSettings, LogFormat,
+    LogSettings, McpSettings, PaymentSettings, RateLimitSettings, RoundSettings, Secret,
+    SeedSettings, ServerSettings, WebSettings,
 };
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            server: ServerSettings::default(),
-            database: DatabaseSettings::default(),
-            chain: ChainSettings::default(),
-            payments: PaymentSettings::default(),
-            house: HouseSettings::default(),
-            housebots: HouseBotSettings::default(),
-            web: WebSettings::default(),
-            mcp: McpSettings::default(),
-            log: LogSettings::default(),
-            auth: AuthSettings::default(),
-            rounds: RoundSettings::default(),
-            rate_limits: RateLimitSettings::default(),
-            signing: SigningSettings::default(),
-            seeds: SeedSettings::default(),
-            treasury: TreasurySettings::default(),
-            metrics: MetricsSettings::default(),
-            faults: FaultSettings::default(),
-        }
-    }
-}
 
 impl Default for ServerSettings {
     fn default() -> Self {

@@ -14,7 +14,8 @@ mod values;
 pub use operations::{MetricsSettings, TreasurySettings};
 pub use values::{Amount, Secret};
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// Every section's defaults are its own (`defaults.rs`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Settings {
     pub server: ServerSettings,
     pub database: DatabaseSettings,
