@@ -87,7 +87,29 @@ pub fn check_signed(signed: &Value, expected: &Value) -> Result<Value, Error> {
     }))
 }
 
+/// Every difference between `signed` and `expected` into `problems`; the signer recovered, if
+/// any.
 fn check_into(signed: &Value, expected: &Expected, problems: &mut Vec<String>) -> Option<String> {
+    let (object, raw, data) = read_signed(signed, problems)?;
+    compare_domain(&data, expected, problems);
+    if data.primary_type != expected.primary_type {
+        problems.push(format!(
+            "primaryType is {}, expected {}",
+            quote(&data.primary_type),
+            quote(&expected.primary_type)
+        ));
+    }
+    compare_type(raw, expected, problems);
+    compare_message(&data.message, expected, problems);
+    recover_signer(object, &data, expected, problems)
+}
+
+/// The signed object's members, its raw `typed_data` and that parsed; or the problem that
+/// stops the check.
+fn read_signed<'a>(
+    signed: &'a Value,
+    problems: &mut Vec<String>,
+) -> Option<(&'a Map<String, Value>, &'a Value, TypedData)> {
     let Some(object) = signed.as_object() else {
         problems.push(format!(
             "not a signed object ({{signature, typed_data}}): {}",
@@ -106,18 +128,17 @@ fn check_into(signed: &Value, expected: &Expected, problems: &mut Vec<String>) -
             return None;
         }
     };
+    Some((object, raw, data))
+}
 
-    compare_domain(&data, expected, problems);
-    if data.primary_type != expected.primary_type {
-        problems.push(format!(
-            "primaryType is {}, expected {}",
-            quote(&data.primary_type),
-            quote(&expected.primary_type)
-        ));
-    }
-    compare_type(raw, expected, problems);
-    compare_message(&data.message, expected, problems);
-
+/// Who signed the typed data (checksummed), with a problem when it is not the signer expected;
+/// or the problem that stops the recovery.
+fn recover_signer(
+    object: &Map<String, Value>,
+    data: &TypedData,
+    expected: &Expected,
+    problems: &mut Vec<String>,
+) -> Option<String> {
     let hash = match data.signing_hash() {
         Ok(hash) => hash,
         Err(e) => {

@@ -71,13 +71,43 @@ function verifyOne(receipt) {
   const clientSeed = string(r.client_seed, r, 'client_seed');
   const nonce = u64OrZero(r.nonce, r, 'nonce');
   const wager = u64(r.wager, r, 'wager');
-  const params = objectField(r.params, r, 'params');
-  const call = optionalString(params.call, params, 'call');
   const keys = { ...KEYS, ...shape.keys };
-  const target = optionalInteger(params[keys.target], params, keys.target, false);
-  const direction = optionalString(params.direction, params, 'direction');
-  const bet = optionalString(params.bet, params, 'bet');
-  const number = optionalInteger(params.number, params, 'number', false);
+  const p = claimedParams(r, keys);
+  const c = claimedResult(r, keys);
+  const won = boolean(r.won, r, 'won');
+  const payout = u64(r.payout, r, 'payout');
+  const profit = i64(r.profit, r, 'profit');
+  const text =
+    game + commitment + serverSeed + clientSeed + (p.call ?? '') + (p.direction ?? '') + (p.bet ?? '') +
+    (c.outcome ?? '') + (c.winChance ?? '') + (c.multiplier ?? '') + (c.color ?? '') + (c.rollText ?? '');
+  const out = answer(
+    raw.verifyReceipt(
+      encoded(text),
+      // The lengths of the texts, in the text's order (-1: absent).
+      game.length, commitment.length, serverSeed.length, clientSeed.length,
+      length(p.call), length(p.direction), length(p.bet),
+      length(c.outcome), length(c.winChance), length(c.multiplier), length(c.color), length(c.rollText),
+      fairnessVersion, nonce, wager, p.target, p.number,
+      c.roll, c.rollHundredths, c.pocket, won, payout, profit,
+    ),
+  );
+  return report(out, shape, serverSeed);
+}
+
+/** A receipt's params for the module, read in order (the first wrong one is the error). */
+function claimedParams(r, keys) {
+  const params = objectField(r.params, r, 'params');
+  return {
+    call: optionalString(params.call, params, 'call'),
+    target: optionalInteger(params[keys.target], params, keys.target, false),
+    direction: optionalString(params.direction, params, 'direction'),
+    bet: optionalString(params.bet, params, 'bet'),
+    number: optionalInteger(params.number, params, 'number', false),
+  };
+}
+
+/** A receipt's claimed result for the module, read in order (the first wrong one is the error). */
+function claimedResult(r, keys) {
   const result = objectField(r.result, r, 'result');
   const outcome = optionalString(result.outcome, result, 'outcome');
   let roll = result.roll;
@@ -87,46 +117,16 @@ function verifyOne(receipt) {
   if (typeof roll === 'number') rollText = String(roll);
   else if (roll === undefined || roll === null) roll = 0;
   else throw wrong(result, 'roll', roll, 'a number');
-  const rollHundredths = optionalInteger(result.roll_hundredths, result, 'roll_hundredths', true);
-  const winChance = optionalString(result.win_chance, result, 'win_chance');
-  const multiplier = optionalString(result[keys.multiplier], result, keys.multiplier);
-  const pocket = optionalInteger(result[keys.pocket], result, keys.pocket, true);
-  const color = optionalString(result.color, result, 'color');
-  const won = boolean(r.won, r, 'won');
-  const payout = u64(r.payout, r, 'payout');
-  const profit = i64(r.profit, r, 'profit');
-  const text =
-    game + commitment + serverSeed + clientSeed + (call ?? '') + (direction ?? '') + (bet ?? '') +
-    (outcome ?? '') + (winChance ?? '') + (multiplier ?? '') + (color ?? '') + (rollText ?? '');
-  const out = answer(
-    raw.verifyReceipt(
-      encoded(text),
-      game.length,
-      commitment.length,
-      serverSeed.length,
-      clientSeed.length,
-      length(call),
-      length(direction),
-      length(bet),
-      length(outcome),
-      length(winChance),
-      length(multiplier),
-      length(color),
-      length(rollText),
-      fairnessVersion,
-      nonce,
-      wager,
-      target,
-      number,
-      roll,
-      rollHundredths,
-      pocket,
-      won,
-      payout,
-      profit,
-    ),
-  );
-  return report(out, shape, serverSeed);
+  return {
+    outcome,
+    roll,
+    rollText,
+    rollHundredths: optionalInteger(result.roll_hundredths, result, 'roll_hundredths', true),
+    winChance: optionalString(result.win_chance, result, 'win_chance'),
+    multiplier: optionalString(result[keys.multiplier], result, keys.multiplier),
+    pocket: optionalInteger(result[keys.pocket], result, keys.pocket, true),
+    color: optionalString(result.color, result, 'color'),
+  };
 }
 
 /** The receipt keys of the module's shared slots (a game with other names overrides them). */

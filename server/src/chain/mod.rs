@@ -198,35 +198,8 @@ impl Chain {
         if max_fee_per_gas == 0 {
             return Err(ConnectError::FeeCap);
         }
-        let timeout = Duration::from_millis(settings.rpc_timeout_ms);
-        let client = reqwest::Client::builder()
-            .timeout(timeout)
-            .build()
-            .map_err(|error| ConnectError::HttpClient(error.to_string()))?;
-        let provider = ProviderBuilder::default().connect_reqwest(client, url);
-        let rpc_chain = provider.get_chain_id().await.map_err(rpc_error)?;
-        if rpc_chain != settings.chain_id {
-            return Err(ConnectError::ChainId {
-                configured: settings.chain_id,
-                rpc: rpc_chain,
-            });
-        }
-        let contract = DollarToken::new(token, &provider);
-        let name = contract.name().call().await.map_err(contract_error)?;
-        let version = contract.version().call().await.map_err(contract_error)?;
-        let decimals = contract.decimals().call().await.map_err(contract_error)?;
-        if decimals != 6 {
-            return Err(ConnectError::Decimals { token, decimals });
-        }
-        let domain = TokenDomain { name, version };
-        if let Some((field, configured, actual)) = domain.differs_from(settings) {
-            return Err(ConnectError::Domain {
-                token,
-                field,
-                configured,
-                actual,
-            });
-        }
+        let provider = provider_on_chain(settings, url).await?;
+        let domain = token_domain(&provider, settings, token).await?;
         Ok(Some(Self {
             provider,
             house: EthereumWallet::new(signer),
@@ -318,4 +291,51 @@ impl Chain {
             .await
             .map_err(contract_error)
     }
+}
+
+/// A provider over HTTP whose node serves the configured chain.
+async fn provider_on_chain(
+    settings: &ChainSettings,
+    url: reqwest::Url,
+) -> Result<RootProvider, ConnectError> {
+    let timeout = Duration::from_millis(settings.rpc_timeout_ms);
+    let client = reqwest::Client::builder()
+        .timeout(timeout)
+        .build()
+        .map_err(|error| ConnectError::HttpClient(error.to_string()))?;
+    let provider = ProviderBuilder::default().connect_reqwest(client, url);
+    let rpc_chain = provider.get_chain_id().await.map_err(rpc_error)?;
+    if rpc_chain != settings.chain_id {
+        return Err(ConnectError::ChainId {
+            configured: settings.chain_id,
+            rpc: rpc_chain,
+        });
+    }
+    Ok(provider)
+}
+
+/// The token's EIP-712 domain, once it is known to be a dollar token (6 decimals) whose domain
+/// is the one the settings expect.
+async fn token_domain(
+    provider: &RootProvider,
+    settings: &ChainSettings,
+    token: Address,
+) -> Result<TokenDomain, ConnectError> {
+    let contract = DollarToken::new(token, provider);
+    let name = contract.name().call().await.map_err(contract_error)?;
+    let version = contract.version().call().await.map_err(contract_error)?;
+    let decimals = contract.decimals().call().await.map_err(contract_error)?;
+    if decimals != 6 {
+        return Err(ConnectError::Decimals { token, decimals });
+    }
+    let domain = TokenDomain { name, version };
+    if let Some((field, configured, actual)) = domain.differs_from(settings) {
+        return Err(ConnectError::Domain {
+            token,
+            field,
+            configured,
+            actual,
+        });
+    }
+    Ok(domain)
 }

@@ -123,9 +123,22 @@ async fn token_checks(
     house: Option<Address>,
     checks: &mut Vec<Check>,
 ) -> bool {
+    token_domain(provider, chain, token, checks).await
+        && authorization_state(provider, token, house, checks).await
+}
+
+const TOKEN_FIX: &str = "set chain.token to the chain's USDC (see deploy/*.toml)";
+
+/// The token answers as a token with 6 decimals and the EIP-712 domain the settings expect.
+/// Says whether it does.
+async fn token_domain(
+    provider: &RootProvider,
+    chain: &ChainSettings,
+    token: Address,
+    checks: &mut Vec<Check>,
+) -> bool {
     const NAME: &str = "token";
     let contract = DollarToken::new(token, provider);
-    let fix = "set chain.token to the chain's USDC (see deploy/*.toml)";
     let read = async {
         let decimals = contract.decimals().call().await?;
         let name = contract.name().call().await?;
@@ -141,7 +154,7 @@ async fn token_checks(
                     "{token} does not answer decimals/name/version ({}): is it a token on this chain?",
                     crate::chain::contract_error(error)
                 ),
-                fix,
+                TOKEN_FIX,
             ));
             return false;
         }
@@ -150,11 +163,26 @@ async fn token_checks(
         checks.push(Check::fatal(
             NAME,
             format!("{token} has {decimals} decimals; a dollar token has 6"),
-            fix,
+            TOKEN_FIX,
         ));
         return false;
     }
-    let domain = crate::chain::TokenDomain { name, version };
+    domain_check(
+        chain,
+        token,
+        crate::chain::TokenDomain { name, version },
+        checks,
+    )
+}
+
+/// The token's EIP-712 domain is the one the settings expect. Says whether it is.
+fn domain_check(
+    chain: &ChainSettings,
+    token: Address,
+    domain: crate::chain::TokenDomain,
+    checks: &mut Vec<Check>,
+) -> bool {
+    const NAME: &str = "token";
     if let Some((field, configured, actual)) = domain.differs_from(chain) {
         checks.push(Check::fatal(
             NAME,
@@ -179,6 +207,18 @@ async fn token_checks(
             domain.name, domain.version
         ),
     ));
+    true
+}
+
+/// The token answers EIP-3009's `authorizationState`, so transfers with authorization can
+/// settle. Says whether it does.
+async fn authorization_state(
+    provider: &RootProvider,
+    token: Address,
+    house: Option<Address>,
+    checks: &mut Vec<Check>,
+) -> bool {
+    let contract = DollarToken::new(token, provider);
     let probe = house.unwrap_or(Address::ZERO);
     match contract.authorizationState(probe, B256::ZERO).call().await {
         Ok(_) => {
@@ -195,7 +235,7 @@ async fn token_checks(
                     "authorizationState does not answer ({}): payments could not be settled",
                     crate::chain::contract_error(error)
                 ),
-                fix,
+                TOKEN_FIX,
             ));
             false
         }

@@ -8,12 +8,14 @@ use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
 
+mod defaults;
 mod operations;
 mod values;
 pub use operations::{MetricsSettings, TreasurySettings};
 pub use values::{Amount, Secret};
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// Every section's defaults are its own (`defaults.rs`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Settings {
     pub server: ServerSettings,
     pub database: DatabaseSettings,
@@ -252,124 +254,6 @@ pub struct LogSettings {
 pub enum LogFormat {
     Text,
     Json,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            server: ServerSettings {
-                host: "127.0.0.1".into(),
-                port: 8402,
-                public_url: None,
-                max_body_bytes: 64 * 1024,
-            },
-            database: DatabaseSettings {
-                url: Secret::new("sqlite://arcade.db?mode=rwc"),
-                max_connections: None,
-            },
-            chain: ChainSettings {
-                chain_id: 84532,
-                rpc_url: None,
-                token: None,
-                token_name: None,
-                token_version: None,
-                house_key: None,
-                pay_to: None,
-                confirmations: 1,
-                rpc_timeout_ms: 10_000,
-                settle_timeout_ms: 30_000,
-                max_fee_per_gas_wei: Amount::from(100_000_000_000u64),
-                fee_bump_after_ms: 300_000,
-            },
-            payments: PaymentSettings {
-                max_timeout_seconds: 300,
-                reconcile_interval_ms: 15_000,
-                facilitator_url: None,
-                rail: None,
-            },
-            house: HouseSettings::default(),
-            housebots: HouseBotSettings {
-                enabled: false,
-                keys: Vec::new(),
-                cadence_ms: 2_000,
-                wager: 5,
-                top_up_below: 20,
-                max_rounds: 0,
-            },
-            web: WebSettings {
-                wasm_dir: "wasm/pkg-web".into(),
-                proofs_wasm_dir: "proofs-wasm/pkg-web".into(),
-            },
-            mcp: McpSettings {
-                allowed_origins: Vec::new(),
-                session_idle_secs: 1800,
-                max_sessions: 1000,
-                max_sessions_per_client: 16,
-            },
-            log: LogSettings {
-                filter: "info".into(),
-                format: LogFormat::Text,
-            },
-            auth: AuthSettings::default(),
-            rounds: RoundSettings::default(),
-            rate_limits: RateLimitSettings::default(),
-            signing: SigningSettings::default(),
-            seeds: SeedSettings::default(),
-            treasury: TreasurySettings::default(),
-            metrics: MetricsSettings {
-                enabled: true,
-                listen: None,
-            },
-            faults: FaultSettings::default(),
-        }
-    }
-}
-
-impl Default for AuthSettings {
-    fn default() -> Self {
-        Self {
-            secret: None,
-            first_issued_at: "2026-01-01T00:00:00Z".into(),
-        }
-    }
-}
-
-impl Default for SeedSettings {
-    fn default() -> Self {
-        Self {
-            secret: None,
-            batch_size: 1024,
-        }
-    }
-}
-
-impl Default for RoundSettings {
-    fn default() -> Self {
-        Self {
-            max_open_per_address: 32,
-            ttl_secs: 24 * 60 * 60,
-            expire_every_ms: 60_000,
-        }
-    }
-}
-
-impl Default for RateLimitSettings {
-    fn default() -> Self {
-        let bucket = |every_ms, burst| Bucket { every_ms, burst };
-        Self {
-            enabled: true,
-            trusted_proxies: Vec::new(),
-            max_clients: 100_000,
-            general: bucket(50, 100),
-            free: bucket(6_000, 10),
-            commit: bucket(200, 40),
-            purchase: bucket(2_000, 10),
-            cashout: bucket(10_000, 5),
-            rotate: bucket(10_000, 5),
-            heavy_read: bucket(100, 20),
-            heavy_read_total: bucket(25, 20),
-        }
-    }
 }
 
 impl Settings {

@@ -37,3 +37,12 @@ impl Default for TreasurySettings {
         }
     }
 }
+
+impl Default for MetricsSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            listen: None,
+        }
+    }
+}

@@ -12,26 +12,22 @@
 use alloy::primitives::U256;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    UpdateMany,
+    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QuerySelect, UpdateMany,
 };
 
 use super::entities::cashout::{self, CashoutStatus};
-use super::entities::house_transaction::Purpose;
 use super::entities::ledger::LedgerKind;
 use super::entities::wallet;
-use super::ledger::{self, Entry, Pocket};
+use super::ledger::{self, Entry};
+use super::outbox::{self, Outbox};
 use super::{Db, house};
 
 /// The statuses a cashout is not done in.
-const UNFINISHED: [CashoutStatus; 2] = [CashoutStatus::Pending, CashoutStatus::Sent];
+const UNFINISHED: &[CashoutStatus] = <cashout::Entity as Outbox>::UNFINISHED;
 
 /// An update of cashout `id` (stamped `at`) that applies only while it is in one of `from`.
 fn while_in(id: i64, from: &[CashoutStatus], at: i64) -> UpdateMany<cashout::Entity> {
-    cashout::Entity::update_many()
-        .col_expr(cashout::Column::UpdatedAt, Expr::value(at))
-        .filter(cashout::Column::Id.eq(id))
-        .filter(cashout::Column::Status.is_in(from.iter().copied()))
+    outbox::while_in(id, from, at)
 }
 
 /// A cashout to open.
@@ -82,7 +78,7 @@ pub async fn open(db: &Db, new: NewCashout) -> Result<Opened, DbErr> {
         .exec(&txn)
         .await?
         .last_insert_id;
-    let reference = format!("cashout:{id}");
+    let reference = outbox::reference::<cashout::Entity>(id);
     let entry = Entry {
         kind: LedgerKind::Cashout,
         reference: &reference,
@@ -101,21 +97,13 @@ pub async fn open(db: &Db, new: NewCashout) -> Result<Opened, DbErr> {
 /// Write-ahead: nonce, hash and raw bytes on the row and in the house journal, before the
 /// broadcast; `false` (nothing written) if the row was signed or finished meanwhile.
 pub async fn journal(db: &Db, id: i64, signed: &house::Signed<'_>, at: i64) -> Result<bool, DbErr> {
-    let nonce = i64::try_from(signed.nonce).map_err(|e| DbErr::Custom(e.to_string()))?;
-    let txn = super::begin(db).await?;
-    let updated = while_in(id, &[CashoutStatus::Pending], at)
+    let nonce = signed.stored_nonce()?;
+    let update = while_in(id, &[CashoutStatus::Pending], at)
         .col_expr(cashout::Column::TxNonce, Expr::value(nonce))
         .col_expr(cashout::Column::TxHash, Expr::value(signed.hash))
         .col_expr(cashout::Column::RawTx, Expr::value(signed.raw_hex()))
-        .filter(cashout::Column::TxHash.is_null())
-        .exec(&txn)
-        .await?;
-    if !super::happened(updated) {
-        return Ok(false);
-    }
-    house::record(&txn, signed, Purpose::Cashout, &format!("cashout:{id}"), at).await?;
-    txn.commit().await?;
-    Ok(true)
+        .filter(cashout::Column::TxHash.is_null());
+    outbox::journal(db, id, update, signed, at).await
 }
 
 /// Write-ahead of a replacement: the row names `signed` (the same nonce as `replaced`, a higher
@@ -128,21 +116,13 @@ pub async fn journal_replacement(
     signed: &house::Signed<'_>,
     at: i64,
 ) -> Result<bool, DbErr> {
-    let nonce = i64::try_from(signed.nonce).map_err(|e| DbErr::Custom(e.to_string()))?;
-    let txn = super::begin(db).await?;
-    let updated = while_in(id, &UNFINISHED, at)
+    let nonce = signed.stored_nonce()?;
+    let update = while_in(id, UNFINISHED, at)
         .col_expr(cashout::Column::TxHash, Expr::value(signed.hash))
         .col_expr(cashout::Column::RawTx, Expr::value(signed.raw_hex()))
         .filter(cashout::Column::TxHash.eq(replaced))
-        .filter(cashout::Column::TxNonce.eq(nonce))
-        .exec(&txn)
-        .await?;
-    if !super::happened(updated) {
-        return Ok(false);
-    }
-    house::record(&txn, signed, Purpose::Cashout, &format!("cashout:{id}"), at).await?;
-    txn.commit().await?;
-    Ok(true)
+        .filter(cashout::Column::TxNonce.eq(nonce));
+    outbox::journal(db, id, update, signed, at).await
 }
 
 /// Paid: `confirmed`, the row naming the transaction that was mined (`hash`, `raw` hex), if it
@@ -186,7 +166,7 @@ pub async fn advance(
 /// once; says whether it did.
 pub async fn fail_and_refund(db: &Db, id: i64, error: &str, at: i64) -> Result<bool, DbErr> {
     let txn = super::begin(db).await?;
-    let failed = while_in(id, &UNFINISHED, at)
+    let failed = while_in(id, UNFINISHED, at)
         .col_expr(cashout::Column::Status, Expr::value(CashoutStatus::Failed))
         .col_expr(cashout::Column::Error, Expr::value(error))
         .exec_with_returning(&txn)
@@ -194,33 +174,15 @@ pub async fn fail_and_refund(db: &Db, id: i64, error: &str, at: i64) -> Result<b
     let Some(row) = failed.into_iter().next() else {
         return Ok(false);
     };
-    let reference = format!("cashout:{id}");
-    let entry = Entry {
-        kind: LedgerKind::Refund,
-        reference: &reference,
-        at,
-    };
-    ledger::credit(&txn, &row.address, row.chips, Pocket::Paid, entry).await?;
+    let kind = LedgerKind::Refund;
+    outbox::credit_paid::<cashout::Entity>(&txn, id, &row.address, row.chips, kind, at).await?;
     txn.commit().await?;
     Ok(true)
 }
 
 /// Cashouts `pending` or `sent`.
 pub async fn unfinished(db: &Db) -> Result<super::Unfinished, DbErr> {
-    let found: Option<(i64, Option<i64>)> = cashout::Entity::find()
-        .select_only()
-        .column_as(cashout::Column::Id.count(), "count")
-        .column_as(cashout::Column::CreatedAt.min(), "oldest_at")
-        .filter(cashout::Column::Status.is_in(UNFINISHED))
-        .into_tuple()
-        .one(db)
-        .await?;
-    Ok(
-        found.map_or_else(Default::default, |(count, oldest_at)| super::Unfinished {
-            count,
-            oldest_at,
-        }),
-    )
+    outbox::unfinished::<cashout::Entity>(db).await
 }
 
 /// What cashouts not yet confirmed or failed still owe, in token base units.
@@ -228,7 +190,7 @@ pub async fn owed_in_flight(db: &Db) -> Result<U256, DbErr> {
     let amounts: Vec<String> = cashout::Entity::find()
         .select_only()
         .column(cashout::Column::Amount)
-        .filter(cashout::Column::Status.is_in(UNFINISHED))
+        .filter(cashout::Column::Status.is_in(UNFINISHED.iter().copied()))
         .into_tuple()
         .all(db)
         .await?;
@@ -244,18 +206,11 @@ pub async fn find(db: &Db, id: i64) -> Result<Option<(cashout::Model, i64)>, DbE
     let Some(row) = cashout::Entity::find_by_id(id).one(db).await? else {
         return Ok(None);
     };
-    let balance = ledger::wallet(db, &row.address)
-        .await?
-        .map_or(0, |w| w.chips);
+    let balance = ledger::chips(db, &row.address).await?;
     Ok(Some((row, balance)))
 }
 
 /// Cashouts `pending` or `sent` and untouched since `before`, oldest first.
 pub async fn unfinished_since(db: &Db, before: i64) -> Result<Vec<cashout::Model>, DbErr> {
-    cashout::Entity::find()
-        .filter(cashout::Column::Status.is_in(UNFINISHED))
-        .filter(cashout::Column::UpdatedAt.lte(before))
-        .order_by_asc(cashout::Column::Id)
-        .all(db)
-        .await
+    outbox::unfinished_since::<cashout::Entity>(db, before).await
 }

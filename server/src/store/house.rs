@@ -31,6 +31,11 @@ impl Signed<'_> {
     pub fn raw_hex(&self) -> String {
         alloy::hex::encode_prefixed(self.raw)
     }
+
+    /// The nonce as the database keeps it (a signed 64-bit integer).
+    pub fn stored_nonce(&self) -> Result<i64, DbErr> {
+        i64::try_from(self.nonce).map_err(|e| DbErr::Custom(e.to_string()))
+    }
 }
 
 /// Journals `signed` (inside the caller's transaction). `reference` names the row it belongs
@@ -42,7 +47,7 @@ pub async fn record(
     reference: &str,
     at: i64,
 ) -> Result<(), DbErr> {
-    let nonce = i64::try_from(signed.nonce).map_err(|e| DbErr::Custom(e.to_string()))?;
+    let nonce = signed.stored_nonce()?;
     let row = house_transaction::ActiveModel {
         hash: Set(signed.hash.to_owned()),
         nonce: Set(nonce),

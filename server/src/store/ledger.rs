@@ -34,6 +34,11 @@ pub async fn wallet(
     wallet::Entity::find_by_id(address.to_owned()).one(db).await
 }
 
+/// The chips of the wallet of `address` (0 if it has none).
+pub async fn chips(db: &impl ConnectionTrait, address: &str) -> Result<i64, DbErr> {
+    Ok(wallet(db, address).await?.map_or(0, |w| w.chips))
+}
+
 /// Creates the wallet row if the address has none.
 pub async fn ensure_wallet(
     db: &impl ConnectionTrait,

@@ -14,6 +14,7 @@
 //! | `instances` (each running instance's heartbeat) | `instances.rs` |
 //! | `payments` | `payments.rs` |
 //! | `cashouts` | `cashouts.rs` |
+//! | what `payments` and `cashouts` share: guarded, stamped updates, journalling, unfinished rows | `outbox.rs` |
 //! | `house_transactions`, `house_sender` | `house.rs` |
 //! | aggregates for the public statistics, `floor_totals` and its watermark | `stats.rs` |
 //! | connecting and migrating | `db.rs` |
@@ -25,6 +26,7 @@ pub mod house;
 pub mod identities;
 pub mod instances;
 pub mod ledger;
+pub mod outbox;
 pub mod payments;
 pub mod play_sql;
 pub mod plays;

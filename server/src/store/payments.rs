@@ -13,16 +13,11 @@
 //! is what was credited.
 
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    UpdateMany,
-};
+use sea_orm::{ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, UpdateMany};
 
-use super::entities::house_transaction::Purpose;
 use super::entities::ledger::LedgerKind;
 use super::entities::payment::{self, PaymentState};
-use super::ledger::{self, Entry, Pocket};
-use super::{Db, house};
+use super::{Db, house, ledger, outbox};
 
 /// A payment to reserve.
 #[derive(Debug, Clone)]
@@ -171,26 +166,11 @@ pub async fn journal_settlement(
     signed: &house::Signed<'_>,
     at: i64,
 ) -> Result<bool, DbErr> {
-    let txn = super::begin(db).await?;
-    let updated = while_settling(id, at)
+    let update = while_settling(id, at)
         .filter(is(attempt))
         .col_expr(payment::Column::TxHash, Expr::value(signed.hash))
-        .col_expr(payment::Column::RawTx, Expr::value(signed.raw_hex()))
-        .exec(&txn)
-        .await?;
-    if !super::happened(updated) {
-        return Ok(false);
-    }
-    house::record(
-        &txn,
-        signed,
-        Purpose::Settlement,
-        &format!("payment:{id}"),
-        at,
-    )
-    .await?;
-    txn.commit().await?;
-    Ok(true)
+        .col_expr(payment::Column::RawTx, Expr::value(signed.raw_hex()));
+    outbox::journal(db, id, update, signed, at).await
 }
 
 /// The transaction a facilitator reported, kept as the candidate the reconciler checks first.
@@ -240,13 +220,9 @@ pub async fn settle(db: &Db, id: i64, proven: &Proven<'_>, at: i64) -> Result<Se
     let row = match changed {
         Some(row) => {
             ledger::ensure_wallet(&txn, &row.payer, at).await?;
-            let reference = format!("payment:{id}");
-            let entry = Entry {
-                kind: LedgerKind::Purchase,
-                reference: &reference,
-                at,
-            };
-            ledger::credit(&txn, &row.payer, row.chips, Pocket::Paid, entry).await?;
+            let kind = LedgerKind::Purchase;
+            outbox::credit_paid::<payment::Entity>(&txn, id, &row.payer, row.chips, kind, at)
+                .await?;
             ledger::mark_bought_in(&txn, &row.payer).await?;
             row
         }
@@ -255,9 +231,7 @@ pub async fn settle(db: &Db, id: i64, proven: &Proven<'_>, at: i64) -> Result<Se
             .await?
             .ok_or_else(|| DbErr::RecordNotFound(format!("payment {id}")))?,
     };
-    let balance = ledger::wallet(&txn, &row.payer)
-        .await?
-        .map_or(0, |w| w.chips);
+    let balance = ledger::chips(&txn, &row.payer).await?;
     txn.commit().await?;
     Ok(Settled {
         row,
@@ -297,36 +271,15 @@ fn is(attempt: Attempt) -> sea_orm::Condition {
 
 /// An update of payment `id` (stamped `at`) that applies only while it is `settling`.
 fn while_settling(id: i64, at: i64) -> UpdateMany<payment::Entity> {
-    payment::Entity::update_many()
-        .col_expr(payment::Column::UpdatedAt, Expr::value(at))
-        .filter(payment::Column::Id.eq(id))
-        .filter(payment::Column::State.eq(PaymentState::Settling))
+    outbox::while_in(id, &[PaymentState::Settling], at)
 }
 
 /// Payments still `settling`.
 pub async fn settling(db: &Db) -> Result<super::Unfinished, DbErr> {
-    let found: Option<(i64, Option<i64>)> = payment::Entity::find()
-        .select_only()
-        .column_as(payment::Column::Id.count(), "count")
-        .column_as(payment::Column::CreatedAt.min(), "oldest_at")
-        .filter(payment::Column::State.eq(PaymentState::Settling))
-        .into_tuple()
-        .one(db)
-        .await?;
-    Ok(
-        found.map_or_else(Default::default, |(count, oldest_at)| super::Unfinished {
-            count,
-            oldest_at,
-        }),
-    )
+    outbox::unfinished::<payment::Entity>(db).await
 }
 
 /// Payments `settling` and untouched since `before`, oldest first.
 pub async fn settling_since(db: &Db, before: i64) -> Result<Vec<payment::Model>, DbErr> {
-    payment::Entity::find()
-        .filter(payment::Column::State.eq(PaymentState::Settling))
-        .filter(payment::Column::UpdatedAt.lte(before))
-        .order_by_asc(payment::Column::Id)
-        .all(db)
-        .await
+    outbox::unfinished_since::<payment::Entity>(db, before).await
 }

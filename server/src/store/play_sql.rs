@@ -92,110 +92,132 @@ pub fn for_backend(backend: DbBackend) -> &'static PlaySql {
 
 impl PlaySql {
     fn new(backend: DbBackend) -> Self {
-        let sqlite = backend == DbBackend::Sqlite;
-        // SQLite copies every page a statement that updates several rows touches to a statement
-        // journal, in case a constraint aborts it halfway and it must be undone alone. A batch's
-        // statements fail or commit together (an error rolls the whole transaction back), so on
-        // SQLite its updates stop where they fail (`OR FAIL`, which needs no undo). Its inserts
-        // keep the journal: a foreign key checked per statement needs it whatever the clause.
-        let update = if sqlite { "UPDATE OR FAIL" } else { "UPDATE" };
-        // Both planners match these conditions to the partial index of open rounds
-        // (`rounds_open_by_age`), and with statistics taken while few rounds were open they
-        // plan the batch as a scan of every open round filtered by the batch's ids: a batch then
-        // costs in proportion to the rounds open (on PostgreSQL 2.8 ms at 6,000). Inside a CASE
-        // they match no index, so the rounds are looked up by their ids whatever the statistics.
-        let still_open = "CASE WHEN state = 'open' AND expired_at IS NULL AND created_at > $3 \
-                          THEN true ELSE false END";
-        let spend_rounds = format!(
-            "{update} rounds SET state = 'spent', spent_at = $1 WHERE id {} AND {still_open}",
-            among(backend, 2)
-        );
-        let spend = if sqlite {
-            // One writer holds the database: the rows returned read their wallets and the
-            // largest bet id by subqueries.
-            let wallet = |column: &str| {
-                format!(
-                    "(SELECT {column} FROM wallets WHERE wallets.address = rounds.address) \
-                     AS wallet_{column}"
-                )
-            };
-            format!(
-                "{spend_rounds} RETURNING *, {}, {}, {}, {}, \
-                 (SELECT COALESCE(MAX(id), 0) FROM bets) AS largest_bet",
-                wallet("chips"),
-                wallet("free_chips"),
-                wallet("net_day"),
-                wallet("net_today")
-            )
-        } else {
-            // The wallets are locked by a step of their own, sorted before its rows are locked,
-            // and materialized so that it runs once, whole, whatever plan joins it. The step
-            // that deletes nothing from `bets` takes the table's ROW EXCLUSIVE lock before any id
-            // is taken, as an insert would: the floor's fold (`stats::settled_up_to`) waits for
-            // it with a SHARE lock, so it never reads past ids this batch holds but has not
-            // written yet (writers' locks do not conflict with each other).
-            format!(
-                "WITH holding_ids AS (DELETE FROM bets WHERE false), \
-                 spent AS ({spend_rounds} RETURNING *), \
-                 locked AS MATERIALIZED (SELECT address, chips, free_chips, net_day, net_today \
-                 FROM wallets WHERE address = ANY (ARRAY(SELECT address FROM spent)) \
-                 ORDER BY address FOR UPDATE) \
-                 SELECT spent.*, locked.chips AS wallet_chips, \
-                 locked.free_chips AS wallet_free_chips, locked.net_day AS wallet_net_day, \
-                 locked.net_today AS wallet_net_today, \
-                 nextval(pg_get_serial_sequence('bets', 'id')) AS reserved_bet \
-                 FROM spent LEFT JOIN locked ON locked.address = spent.address"
-            )
-        };
-        let unspend = format!(
-            "{update} rounds SET state = 'open', spent_at = NULL WHERE id {} AND state = 'spent'",
-            among(backend, 1)
-        );
-        // PostgreSQL guesses 100 rows for any JSON array and would join them to every wallet
-        // by a full scan; naming the addresses as well makes it look them up by key.
-        let listed = if sqlite {
-            String::new()
-        } else {
-            "wallets.address = ANY (ARRAY(SELECT value ->> 0 \
-             FROM jsonb_array_elements($1::jsonb) AS listed (value))) AND "
-                .to_owned()
-        };
-        let update_wallets = format!(
-            "{update} wallets SET chips = batch.chips, free_chips = batch.free_chips, \
-             net_day = batch.net_day, net_today = batch.net_today, \
-             open_rounds = wallets.open_rounds - batch.rounds_spent \
-             FROM ({}) AS batch \
-             WHERE {listed}wallets.address = batch.address AND wallets.chips = batch.chips_before \
-             AND wallets.free_chips = batch.free_before",
-            rows(backend, 1, WALLET_ROW)
-        );
-        let insert = |table: &str, param: usize, columns: &[(&str, Column)]| {
-            let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
-            format!(
-                "INSERT INTO {table} ({}) {}",
-                names.join(", "),
-                rows(backend, param, columns)
-            )
-        };
-        let (bets, ledger) = (insert("bets", 2, BET_ROW), insert("ledger", 3, LEDGER_ROW));
-        let writes = if sqlite {
-            [update_wallets, bets, ledger].join(";\n")
-        } else {
-            format!(
-                "WITH wallets_written AS ({update_wallets} RETURNING 1), \
-                 bets_written AS ({bets} RETURNING 1), \
-                 ledger_written AS ({ledger} RETURNING 1) \
-                 SELECT (SELECT COUNT(*) FROM wallets_written) + \
-                 (SELECT COUNT(*) FROM bets_written) + \
-                 (SELECT COUNT(*) FROM ledger_written) AS written"
-            )
-        };
         Self {
-            spend,
-            unspend,
-            writes,
+            spend: spend(backend),
+            unspend: format!(
+                "{} rounds SET state = 'open', spent_at = NULL WHERE id {} AND state = 'spent'",
+                update(backend),
+                among(backend, 1)
+            ),
+            writes: writes(backend),
         }
     }
+}
+
+/// The verb of a batch's updates.
+fn update(backend: DbBackend) -> &'static str {
+    // SQLite copies every page a statement that updates several rows touches to a statement
+    // journal, in case a constraint aborts it halfway and it must be undone alone. A batch's
+    // statements fail or commit together (an error rolls the whole transaction back), so on
+    // SQLite its updates stop where they fail (`OR FAIL`, which needs no undo). Its inserts
+    // keep the journal: a foreign key checked per statement needs it whatever the clause.
+    if backend == DbBackend::Sqlite {
+        "UPDATE OR FAIL"
+    } else {
+        "UPDATE"
+    }
+}
+
+/// [`PlaySql::spend`].
+fn spend(backend: DbBackend) -> String {
+    // Both planners match these conditions to the partial index of open rounds
+    // (`rounds_open_by_age`), and with statistics taken while few rounds were open they
+    // plan the batch as a scan of every open round filtered by the batch's ids: a batch then
+    // costs in proportion to the rounds open (on PostgreSQL 2.8 ms at 6,000). Inside a CASE
+    // they match no index, so the rounds are looked up by their ids whatever the statistics.
+    let still_open = "CASE WHEN state = 'open' AND expired_at IS NULL AND created_at > $3 \
+                      THEN true ELSE false END";
+    let spend_rounds = format!(
+        "{} rounds SET state = 'spent', spent_at = $1 WHERE id {} AND {still_open}",
+        update(backend),
+        among(backend, 2)
+    );
+    if backend == DbBackend::Sqlite {
+        // One writer holds the database: the rows returned read their wallets and the
+        // largest bet id by subqueries.
+        let wallet = |column: &str| {
+            format!(
+                "(SELECT {column} FROM wallets WHERE wallets.address = rounds.address) \
+                 AS wallet_{column}"
+            )
+        };
+        format!(
+            "{spend_rounds} RETURNING *, {}, {}, {}, {}, \
+             (SELECT COALESCE(MAX(id), 0) FROM bets) AS largest_bet",
+            wallet("chips"),
+            wallet("free_chips"),
+            wallet("net_day"),
+            wallet("net_today")
+        )
+    } else {
+        // The wallets are locked by a step of their own, sorted before its rows are locked,
+        // and materialized so that it runs once, whole, whatever plan joins it. The step
+        // that deletes nothing from `bets` takes the table's ROW EXCLUSIVE lock before any id
+        // is taken, as an insert would: the floor's fold (`stats::settled_up_to`) waits for
+        // it with a SHARE lock, so it never reads past ids this batch holds but has not
+        // written yet (writers' locks do not conflict with each other).
+        format!(
+            "WITH holding_ids AS (DELETE FROM bets WHERE false), \
+             spent AS ({spend_rounds} RETURNING *), \
+             locked AS MATERIALIZED (SELECT address, chips, free_chips, net_day, net_today \
+             FROM wallets WHERE address = ANY (ARRAY(SELECT address FROM spent)) \
+             ORDER BY address FOR UPDATE) \
+             SELECT spent.*, locked.chips AS wallet_chips, \
+             locked.free_chips AS wallet_free_chips, locked.net_day AS wallet_net_day, \
+             locked.net_today AS wallet_net_today, \
+             nextval(pg_get_serial_sequence('bets', 'id')) AS reserved_bet \
+             FROM spent LEFT JOIN locked ON locked.address = spent.address"
+        )
+    }
+}
+
+/// [`PlaySql::writes`].
+fn writes(backend: DbBackend) -> String {
+    let insert = |table: &str, param: usize, columns: &[(&str, Column)]| {
+        let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
+        format!(
+            "INSERT INTO {table} ({}) {}",
+            names.join(", "),
+            rows(backend, param, columns)
+        )
+    };
+    let update_wallets = update_wallets(backend);
+    let (bets, ledger) = (insert("bets", 2, BET_ROW), insert("ledger", 3, LEDGER_ROW));
+    if backend == DbBackend::Sqlite {
+        [update_wallets, bets, ledger].join(";\n")
+    } else {
+        format!(
+            "WITH wallets_written AS ({update_wallets} RETURNING 1), \
+             bets_written AS ({bets} RETURNING 1), \
+             ledger_written AS ({ledger} RETURNING 1) \
+             SELECT (SELECT COUNT(*) FROM wallets_written) + \
+             (SELECT COUNT(*) FROM bets_written) + \
+             (SELECT COUNT(*) FROM ledger_written) AS written"
+        )
+    }
+}
+
+/// The update of the wallets of the JSON array in `$1`, each only if its balances are still
+/// the ones the batch read.
+fn update_wallets(backend: DbBackend) -> String {
+    // PostgreSQL guesses 100 rows for any JSON array and would join them to every wallet
+    // by a full scan; naming the addresses as well makes it look them up by key.
+    let listed = if backend == DbBackend::Sqlite {
+        ""
+    } else {
+        "wallets.address = ANY (ARRAY(SELECT value ->> 0 \
+         FROM jsonb_array_elements($1::jsonb) AS listed (value))) AND "
+    };
+    format!(
+        "{} wallets SET chips = batch.chips, free_chips = batch.free_chips, \
+         net_day = batch.net_day, net_today = batch.net_today, \
+         open_rounds = wallets.open_rounds - batch.rounds_spent \
+         FROM ({}) AS batch \
+         WHERE {listed}wallets.address = batch.address AND wallets.chips = batch.chips_before \
+         AND wallets.free_chips = batch.free_before",
+        update(backend),
+        rows(backend, 1, WALLET_ROW)
+    )
 }
 
 /// `IN` the JSON array of strings bound as `$param` (PostgreSQL: `= ANY` of it, which its

@@ -95,6 +95,16 @@ pub fn spawn_upkeep() -> tokio::task::JoinHandle<()> {
 }
 
 fn describe() {
+    describe_play();
+    describe_payments();
+    describe_http();
+    describe_play_batches();
+    describe_sessions_and_limits();
+    describe_treasury();
+}
+
+/// Rounds settled and the chips they moved.
+fn describe_play() {
     describe_counter!(
         "arcade_rounds_settled_total",
         "Rounds played and settled, by game."
@@ -114,6 +124,10 @@ fn describe() {
         Unit::Count,
         "Free chips granted."
     );
+}
+
+/// Purchases, cashouts and the reconciler that finishes them.
+fn describe_payments() {
     describe_counter!(
         "arcade_purchases_total",
         "Chip purchases that reached a final state, by state."
@@ -139,6 +153,10 @@ fn describe() {
         "arcade_rpc_errors_total",
         "Chain RPC calls without an answer (unavailable) or refused by the node."
     );
+}
+
+/// Requests answered over HTTP.
+fn describe_http() {
     describe_counter!(
         "arcade_http_requests_total",
         "HTTP requests answered, by method, route and status."
@@ -148,6 +166,10 @@ fn describe() {
         Unit::Seconds,
         "HTTP request latency, by method and route."
     );
+}
+
+/// The writer's batches of plays.
+fn describe_play_batches() {
     describe_histogram!(
         PLAY_QUEUE,
         Unit::Seconds,
@@ -163,12 +185,20 @@ fn describe() {
         Unit::Count,
         "Plays settled together in one batch (one transaction)."
     );
+}
+
+/// MCP sessions and requests refused by a rate limit.
+fn describe_sessions_and_limits() {
     describe_gauge!("arcade_mcp_sessions", "Live MCP sessions.");
     describe_counter!("arcade_mcp_sessions_opened_total", "MCP sessions opened.");
     describe_counter!(
         "arcade_rate_limited_total",
         "Requests refused by a rate limit, by bucket."
     );
+}
+
+/// The house's balances at the last treasury check.
+fn describe_treasury() {
     describe_gauge!(
         "arcade_house_gas_wei",
         "The house's native balance (wei) at the last treasury check."

@@ -135,31 +135,11 @@ pub fn extensions(
 /// The `bazaar` extension: `{info, schema}`, plus `routeTemplate` on the tier route.
 pub fn bazaar(terms: &Terms, resource: ChipsResource, method: Method, base_url: &str) -> Value {
     let tier = resource.tier();
-    let mut input = json!({ "type": "http", "method": method.as_str() });
-    let mut input_schema = json!({
-        "type": { "type": "string", "const": "http" },
-    });
-    let mut required = vec!["type", "method"];
-    match method {
-        // As the SDKs declare a query method with no query parameters.
-        Method::Get => {
-            input_schema["method"] = json!({ "type": "string", "enum": ["GET", "HEAD", "DELETE"] });
-            input_schema["queryParams"] = json!({ "type": "object", "properties": {} });
-        }
-        Method::Post => {
-            input["bodyType"] = json!("json");
-            input["body"] = json!({});
-            input_schema["method"] = json!({ "type": "string", "enum": ["POST", "PUT", "PATCH"] });
-            input_schema["bodyType"] =
-                json!({ "type": "string", "enum": ["json", "form-data", "text"] });
-            input_schema["body"] = Value::Object(lean(&schema::of::<NoBody>()));
-            required.extend(["bodyType", "body"]);
-        }
-    }
+    let mut input = Input::of(method);
     let mut extension = Map::new();
     if let ChipsResource::Tier(tier) = resource {
-        input["pathParams"] = json!({ "tier": tier.name });
-        input_schema["pathParams"] = Value::Object(lean(&schema::of::<TierPath>()));
+        input.example["pathParams"] = json!({ "tier": tier.name });
+        input.schema["pathParams"] = Value::Object(lean(&schema::of::<TierPath>()));
         extension.insert(
             "routeTemplate".into(),
             json!(format!(
@@ -170,22 +150,67 @@ pub fn bazaar(terms: &Terms, resource: ChipsResource, method: Method, base_url: 
         );
     }
     let example = serde_json::to_value(Purchase::example(tier, terms)).unwrap_or_default();
-    let mut example_schema = lean(&schema::of::<Purchase>());
-    example_schema.insert("type".into(), json!("object"));
     extension.insert(
         "info".into(),
-        json!({ "input": input, "output": { "type": "json", "example": example } }),
+        json!({ "input": input.example, "output": { "type": "json", "example": example } }),
     );
-    extension.insert(
-        "schema".into(),
+    extension.insert("schema".into(), input.extension_schema());
+    Value::Object(extension)
+}
+
+/// The request a paid resource takes: as the extension's `info.input` shows it, its schema's
+/// properties and the properties it requires.
+struct Input {
+    example: Value,
+    schema: Value,
+    required: Vec<&'static str>,
+}
+
+impl Input {
+    /// A request by `method`, without path parameters.
+    fn of(method: Method) -> Self {
+        let mut example = json!({ "type": "http", "method": method.as_str() });
+        let mut properties = json!({
+            "type": { "type": "string", "const": "http" },
+        });
+        let mut required = vec!["type", "method"];
+        match method {
+            // As the SDKs declare a query method with no query parameters.
+            Method::Get => {
+                properties["method"] =
+                    json!({ "type": "string", "enum": ["GET", "HEAD", "DELETE"] });
+                properties["queryParams"] = json!({ "type": "object", "properties": {} });
+            }
+            Method::Post => {
+                example["bodyType"] = json!("json");
+                example["body"] = json!({});
+                properties["method"] =
+                    json!({ "type": "string", "enum": ["POST", "PUT", "PATCH"] });
+                properties["bodyType"] =
+                    json!({ "type": "string", "enum": ["json", "form-data", "text"] });
+                properties["body"] = Value::Object(lean(&schema::of::<NoBody>()));
+                required.extend(["bodyType", "body"]);
+            }
+        }
+        Self {
+            example,
+            schema: properties,
+            required,
+        }
+    }
+
+    /// The extension's `schema`: of this input and of a purchase as the output.
+    fn extension_schema(self) -> Value {
+        let mut example_schema = lean(&schema::of::<Purchase>());
+        example_schema.insert("type".into(), json!("object"));
         json!({
             "$schema": DIALECT,
             "type": "object",
             "properties": {
                 "input": {
                     "type": "object",
-                    "properties": input_schema,
-                    "required": required,
+                    "properties": self.schema,
+                    "required": self.required,
                     "additionalProperties": false,
                 },
                 "output": {
@@ -198,9 +223,8 @@ pub fn bazaar(terms: &Terms, resource: ChipsResource, method: Method, base_url: 
                 },
             },
             "required": ["input"],
-        }),
-    );
-    Value::Object(extension)
+        })
+    }
 }
 
 /// A generated schema without its prose and examples (the 402 travels in a header; the
