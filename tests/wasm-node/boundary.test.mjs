@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 const glue = readFileSync(new URL("../../wasm/js/arcade.js", import.meta.url), "utf8");
 const built = readFileSync(new URL("../../wasm/pkg-node/arcade_wasm.js", import.meta.url), "utf8");
 
-const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A JavaScript name (`serverSeed`, or a member `c.rollText`) as the Rust one (`roll_text`). */
+const snake = (name) => name.split(".").pop().replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The parameters wasm-bindgen printed for `name`, from the Rust signature. */
 function parameters(name) {
@@ -47,7 +48,7 @@ function calls() {
       else if (glue[end] === ")") depth--;
       end++;
     }
-    const args = glue.slice(match.index + match[0].length, end - 1);
+    const args = glue.slice(match.index + match[0].length, end - 1).replace(/\/\/.*$/gm, "");
     found.push({ name: match[1], at: match.index, args: topLevel(args) });
   }
   return found;
@@ -56,11 +57,11 @@ function calls() {
 /** The parameter an argument fills, by the glue's naming: `x.length` and `length(x)` fill
  * `x_length`, `encoded(text)` fills `text`, a name fills itself. */
 function fills(arg) {
-  const len = arg.match(/^(\w+)\.length$/) ?? arg.match(/^length\((\w+)\)$/);
+  const len = arg.match(/^([\w.]+)\.length$/) ?? arg.match(/^length\(([\w.]+)\)$/);
   if (len) return `${snake(len[1])}_length`;
   const encoded = arg.match(/^encoded\((\w+)\)$/);
   if (encoded) return snake(encoded[1]);
-  assert.match(arg, /^\w+$/, `an argument the test can name: ${arg}`);
+  assert.match(arg, /^[\w.]+$/, `an argument the test can name: ${arg}`);
   return snake(arg);
 }
 
@@ -82,7 +83,7 @@ test("the texts are joined in the order of their lengths", () => {
     const before = glue.slice(0, call.at);
     const text = before.slice(before.lastIndexOf("const text ="));
     const statement = text.slice("const text =".length, text.indexOf(";"));
-    const parts = statement.split("+").map((p) => p.trim().replace(/^\((\w+) \?\? ''\)$/, "$1"));
+    const parts = statement.split("+").map((p) => p.trim().replace(/^\(([\w.]+) \?\? ''\)$/, "$1"));
     const lengths = parameters(call.name).filter((p) => p.endsWith("_length"));
     assert.deepEqual(parts.map((p) => `${snake(p)}_length`), lengths, call.name);
   }
