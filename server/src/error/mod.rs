@@ -5,6 +5,9 @@
 //! cause and say nothing.
 
 mod document;
+mod from_service;
+#[cfg(test)]
+mod layering;
 mod render;
 mod table;
 
@@ -184,18 +187,6 @@ impl From<CallError> for ApiError {
 impl From<DbErr> for ApiError {
     fn from(error: DbErr) -> Self {
         Self::internal(error)
-    }
-}
-
-impl From<PurchaseError> for ApiError {
-    /// Outside a purchase request (the cashout's chain checks), a purchase error has no offer
-    /// to answer with: only its failures apply.
-    fn from(error: PurchaseError) -> Self {
-        match error {
-            PurchaseError::Unavailable => Self::PaymentsUnavailable,
-            PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
-            other => Self::internal(other),
-        }
     }
 }
 

@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::proofs::{BetSignatures, ReceiptProofs};
+use super::seed_batches::SeedBatchError;
 use super::{Arcade, rfc3339};
 use crate::address;
-use crate::error::ApiError;
+use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::entities::{bet, round};
 
@@ -84,7 +85,7 @@ pub struct VerifiedBet {
 
 impl BetReceipt {
     /// A settled round's receipt, its seed and commitment read from the round.
-    pub fn new(bet: &bet::Model, round: &round::Model) -> Result<Self, ApiError> {
+    pub fn new(bet: &bet::Model, round: &round::Model) -> Result<Self, ServiceError> {
         let (params, result) = stored_call(bet)?;
         Self::from_values(bet, round, params, result)
     }
@@ -96,7 +97,7 @@ impl BetReceipt {
         round: &round::Model,
         params: Value,
         result: Value,
-    ) -> Result<Self, ApiError> {
+    ) -> Result<Self, ServiceError> {
         Self::build(
             bet,
             (&round.commitment, round.created_at),
@@ -108,7 +109,7 @@ impl BetReceipt {
 
     /// A public listing's receipt, from the bet's row alone (it holds the round's commitment
     /// and time): no server seed, the address truncated.
-    fn public_of(bet: &bet::Model) -> Result<Self, ApiError> {
+    fn public_of(bet: &bet::Model) -> Result<Self, ServiceError> {
         let (params, result) = stored_call(bet)?;
         let committed = (bet.commitment.as_str(), bet.committed_at);
         let receipt = Self::build(bet, committed, None, params, result)?;
@@ -124,7 +125,7 @@ impl BetReceipt {
         server_seed: Option<String>,
         params: Value,
         mut result: Value,
-    ) -> Result<Self, ApiError> {
+    ) -> Result<Self, ServiceError> {
         if bet.game == Game::Dice.as_str() {
             add_exact_return(&params, u64::try_from(bet.wager).unwrap_or(0), &mut result)?;
         }
@@ -154,11 +155,11 @@ impl BetReceipt {
     }
 
     /// Re-derives this receipt with `arcade-core` exactly as an outside verifier would.
-    fn verify(self) -> Result<VerifiedBet, ApiError> {
+    fn verify(self) -> Result<VerifiedBet, ServiceError> {
         let input: ReceiptInput =
-            serde_json::from_value(json!(self)).map_err(ApiError::internal)?;
-        let receipt = Receipt::try_from(input).map_err(ApiError::internal)?;
-        let verification = verify(&receipt).map_err(ApiError::internal)?;
+            serde_json::from_value(json!(self)).map_err(ServiceError::internal)?;
+        let receipt = Receipt::try_from(input).map_err(ServiceError::internal)?;
+        let verification = verify(&receipt).map_err(ServiceError::internal)?;
         Ok(VerifiedBet {
             checks: json!(verification.checks),
             verified: verification.verified(),
@@ -168,12 +169,25 @@ impl BetReceipt {
     }
 }
 
+/// Why a settled bet (or the feed of them) could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReceiptError {
+    #[error("no settled bet {0}")]
+    BetNotFound(i64),
+    #[error(transparent)]
+    SeedBatch(#[from] SeedBatchError),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+wraps_service_error!(ReceiptError);
+
 impl Arcade {
-    pub async fn verify_bet(&self, bet_id: i64) -> Result<VerifiedBet, ApiError> {
+    pub async fn verify_bet(&self, bet_id: i64) -> Result<VerifiedBet, ReceiptError> {
         let (bet, round) = store::rounds::bet(&self.db, bet_id)
             .await?
-            .ok_or(ApiError::BetNotFound(bet_id))?;
-        self.receipt(&bet, &round).await?.verify()
+            .ok_or(ReceiptError::BetNotFound(bet_id))?;
+        Ok(self.receipt(&bet, &round).await?.verify()?)
     }
 
     /// A settled round's receipt with its proofs.
@@ -181,7 +195,7 @@ impl Arcade {
         &self,
         bet: &bet::Model,
         round: &round::Model,
-    ) -> Result<BetReceipt, ApiError> {
+    ) -> Result<BetReceipt, SeedBatchError> {
         let mut receipt = BetReceipt::new(bet, round)?;
         receipt.house_agent = self.house_agent(bet);
         let signatures = BetSignatures {
@@ -200,7 +214,7 @@ impl Arcade {
 
     /// Every settled receipt after `after`, in bet order, seeds and proofs included; a page
     /// ends at the settled mark, so no later page can hold a lower id.
-    pub async fn receipts_after(&self, after: i64, limit: u64) -> Result<Feed, ApiError> {
+    pub async fn receipts_after(&self, after: i64, limit: u64) -> Result<Feed, ReceiptError> {
         let up_to = self.settled_up_to().await?;
         let rows = store::rounds::settled_between(&self.db, after, up_to, limit).await?;
         let mut receipts = Vec::with_capacity(rows.len());
@@ -215,7 +229,7 @@ impl Arcade {
     }
 
     /// The newest settled rounds first; addresses truncated; no server seeds.
-    pub async fn recent(&self, limit: u64) -> Result<Vec<BetReceipt>, ApiError> {
+    pub async fn recent(&self, limit: u64) -> Result<Vec<BetReceipt>, ServiceError> {
         store::rounds::recent(&self.db, limit)
             .await?
             .iter()
@@ -229,25 +243,26 @@ impl Arcade {
 }
 
 /// A stored bet's call and result, parsed back from their JSON text.
-fn stored_call(bet: &bet::Model) -> Result<(Value, Value), ApiError> {
-    let params = serde_json::from_str(&bet.params).map_err(ApiError::internal)?;
-    let result = serde_json::from_str(&bet.result).map_err(ApiError::internal)?;
+fn stored_call(bet: &bet::Model) -> Result<(Value, Value), ServiceError> {
+    let params = serde_json::from_str(&bet.params).map_err(ServiceError::internal)?;
+    let result = serde_json::from_str(&bet.result).map_err(ServiceError::internal)?;
     Ok((params, result))
 }
 
 /// The dice result's exact return, as fairness v1 names it: a win pays `return_num /
 /// return_den` chips, the wager included (in lowest terms). Added here, at the receipt, so the
 /// core's own result (and the golden vectors) stay as they are.
-fn add_exact_return(params: &Value, wager: u64, result: &mut Value) -> Result<(), ApiError> {
-    let params: ParamsInput = serde_json::from_value(params.clone()).map_err(ApiError::internal)?;
+fn add_exact_return(params: &Value, wager: u64, result: &mut Value) -> Result<(), ServiceError> {
+    let params: ParamsInput =
+        serde_json::from_value(params.clone()).map_err(ServiceError::internal)?;
     let Ok(Call::Dice(call)) = params.to_call(Game::Dice) else {
         return Ok(());
     };
     let exact = call.win_return(wager);
     let (num, den) = (exact.numerator(), exact.denominator());
     let divisor = gcd(num, den).max(1);
-    result["return_num"] = json!(u64::try_from(num / divisor).map_err(ApiError::internal)?);
-    result["return_den"] = json!(u64::try_from(den / divisor).map_err(ApiError::internal)?);
+    result["return_num"] = json!(u64::try_from(num / divisor).map_err(ServiceError::internal)?);
+    result["return_den"] = json!(u64::try_from(den / divisor).map_err(ServiceError::internal)?);
     Ok(())
 }
 
