@@ -28,7 +28,12 @@ fn naming_the_edge(dir: &Path) -> Vec<String> {
                 .lines()
                 .enumerate()
                 .find(|(_, line)| line.contains("crate::error") || line.contains("ApiError"))?;
-            Some(format!("{}:{}: {}", path.display(), number + 1, line.trim()))
+            Some(format!(
+                "{}:{}: {}",
+                path.display(),
+                number + 1,
+                line.trim()
+            ))
         })
         .collect()
 }

@@ -1,8 +1,8 @@
 //! The one place errors become HTTP: each error has a human `detail` (here) and a row of the
 //! error table (`table.rs`: its status, its stable `code` and what it means); its body and
 //! headers are rendered in `render.rs`, and the OpenAPI document lists the table in
-//! `document.rs`. 422s carry the FastAPI-shaped validation body; 5xx log their
-//! cause and say nothing.
+//! `document.rs`. Each service area's domain error becomes an `ApiError` in `from_service.rs`.
+//! 422s carry the FastAPI-shaped validation body; 5xx log their cause and say nothing.
 
 mod document;
 mod from_service;
