@@ -1,10 +1,13 @@
 //! The one place errors become HTTP: each error has a human `detail` (here) and a row of the
 //! error table (`table.rs`: its status, its stable `code` and what it means); its body and
 //! headers are rendered in `render.rs`, and the OpenAPI document lists the table in
-//! `document.rs`. 422s carry the FastAPI-shaped validation body; 5xx log their
-//! cause and say nothing.
+//! `document.rs`. Each service area's domain error becomes an `ApiError` in `from_service.rs`.
+//! 422s carry the FastAPI-shaped validation body; 5xx log their cause and say nothing.
 
 mod document;
+mod from_service;
+#[cfg(test)]
+mod layering;
 mod render;
 mod table;
 
@@ -184,18 +187,6 @@ impl From<CallError> for ApiError {
 impl From<DbErr> for ApiError {
     fn from(error: DbErr) -> Self {
         Self::internal(error)
-    }
-}
-
-impl From<PurchaseError> for ApiError {
-    /// Outside a purchase request (the cashout's chain checks), a purchase error has no offer
-    /// to answer with: only its failures apply.
-    fn from(error: PurchaseError) -> Self {
-        match error {
-            PurchaseError::Unavailable => Self::PaymentsUnavailable,
-            PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
-            other => Self::internal(other),
-        }
     }
 }
 

@@ -78,7 +78,7 @@ impl ArcadeTools {
         arguments: JsonObject,
     ) -> Result<Played, ApiError> {
         let input = inputs::parse::<G>(arguments, Place::Body)?;
-        self.arcade.play(input.play()?).await
+        Ok(self.arcade.play(input.play()?).await?)
     }
 }
 
@@ -192,7 +192,7 @@ impl ArcadeTools {
             run(input, async |input| {
                 let address = input.address.0;
                 let statement = self.arcade.auth_statement(&address).await?;
-                Ok(BalanceAnswer {
+                Ok::<_, ApiError>(BalanceAnswer {
                     balance: self.arcade.balance(&address).await?,
                     auth_statement: statement.statement,
                     auth_generation: statement.generation,
@@ -251,16 +251,18 @@ fn caller(request: &Parts) -> Caller {
 }
 
 /// Parses the arguments with the one parse, then runs the operation on the input.
-async fn run<I: Input, T>(
+async fn run<I: Input, T, E: Into<ApiError>>(
     arguments: Arguments<I>,
-    operation: impl AsyncFnOnce(I) -> Result<T, ApiError>,
+    operation: impl AsyncFnOnce(I) -> Result<T, E>,
 ) -> Result<T, ApiError> {
-    operation(arguments.parse()?).await
+    operation(arguments.parse()?).await.map_err(Into::into)
 }
 
 /// A result as structured content plus its summary, or an error as REST renders it.
-pub(super) fn answer<T: Serialize + Summary>(result: Result<T, ApiError>) -> CallToolResult {
-    match result {
+pub(super) fn answer<T: Serialize + Summary, E: Into<ApiError>>(
+    result: Result<T, E>,
+) -> CallToolResult {
+    match result.map_err(Into::into) {
         Ok(value) => {
             let text = value.summary();
             let mut result = CallToolResult::structured(json!(value));

@@ -10,9 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{Arcade, now_ms};
 use crate::address;
-use crate::error::ApiError;
 use crate::identity::{AuthStatement, Generation, OLDER_CHECKED, SignatureError};
 use crate::rate_limits::{Caller, Operation};
+use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::identities::NextGeneration;
 
@@ -25,9 +25,20 @@ pub struct Rotated {
     pub expired_rounds: u64,
 }
 
+/// Why a signature check or a rotation did not pass.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    #[error(transparent)]
+    Signature(#[from] SignatureError),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+wraps_service_error!(AuthError);
+
 impl Arcade {
     /// The address's current statement. Reading it writes nothing.
-    pub async fn auth_statement(&self, address: &Address) -> Result<AuthStatement, ApiError> {
+    pub async fn auth_statement(&self, address: &Address) -> Result<AuthStatement, AuthError> {
         let (current, _) = self.generations(address).await?;
         Ok(self.identity.answer(address, &current))
     }
@@ -37,7 +48,7 @@ impl Arcade {
         &self,
         address: &Address,
         signature: Option<&str>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), AuthError> {
         let signature = signature.ok_or(SignatureError::Required)?;
         let (current, older) = self.generations(address).await?;
         self.identity
@@ -51,7 +62,7 @@ impl Arcade {
         address: &Address,
         signature: Option<&str>,
         caller: Caller,
-    ) -> Result<Rotated, ApiError> {
+    ) -> Result<Rotated, AuthError> {
         self.rate_limits.operation(caller, Operation::Rotate)?;
         let signature = signature.ok_or(SignatureError::Required)?;
         let (current, older) = self.generations(address).await?;
@@ -86,7 +97,7 @@ impl Arcade {
     async fn generations(
         &self,
         address: &Address,
-    ) -> Result<(Generation, Vec<Generation>), ApiError> {
+    ) -> Result<(Generation, Vec<Generation>), AuthError> {
         let wanted = OLDER_CHECKED + 1;
         let stored = store::identities::newest_generations(
             &self.db,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Arcade, now_ms};
-use crate::error::ApiError;
+use crate::service::error::ServiceError;
 use crate::store;
 
 /// Rounds expired per transaction.
@@ -14,7 +14,7 @@ const BATCH: u64 = 500;
 
 impl Arcade {
     /// Marks every open round past its time expired; how many.
-    pub async fn expire_rounds(&self) -> Result<u64, ApiError> {
+    pub async fn expire_rounds(&self) -> Result<u64, ServiceError> {
         let mut expired = 0;
         loop {
             let now = now_ms();
@@ -29,7 +29,7 @@ impl Arcade {
     }
 
     /// Marks every open round expired, whatever its age; how many.
-    pub(super) async fn expire_every_open_round(&self) -> Result<u64, ApiError> {
+    pub(super) async fn expire_every_open_round(&self) -> Result<u64, ServiceError> {
         let mut expired = 0;
         loop {
             let batch = store::rounds::expire_stale(&self.db, i64::MAX, now_ms(), BATCH).await?;

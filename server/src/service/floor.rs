@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::stats::{CashoutTotals, CountAndChips, GameStats};
 use super::{Arcade, now_ms};
-use crate::error::ApiError;
+use crate::service::error::ServiceError;
 use crate::store;
 use crate::store::entities::cashout::CashoutStatus;
 use crate::store::entities::floor_total::FloorScope;
@@ -89,7 +89,7 @@ impl Floor {
 }
 
 impl Arcade {
-    pub(super) async fn floor(&self) -> Result<Arc<Snapshot>, ApiError> {
+    pub(super) async fn floor(&self) -> Result<Arc<Snapshot>, ServiceError> {
         let arrived = Instant::now();
         if let Some(snapshot) = self.floor.fresh(arrived) {
             return Ok(snapshot);
@@ -121,7 +121,7 @@ impl Arcade {
         Ok(snapshot)
     }
 
-    async fn read_floor(&self) -> Result<Snapshot, ApiError> {
+    async fn read_floor(&self) -> Result<Snapshot, ServiceError> {
         let mut snapshot = Snapshot::default();
         for totals in store::stats::floor(&self.db, &self.house_wallets).await? {
             let side = match totals.scope {

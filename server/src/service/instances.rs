@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Arcade, now_ms};
-use crate::error::ApiError;
+use crate::service::error::ServiceError;
 use crate::store;
 
 /// How often an instance beats.
@@ -19,7 +19,7 @@ pub const BEAT: Duration = Duration::from_secs(1);
 impl Arcade {
     /// Before serving: if no other instance beats, every open round expires; then this
     /// instance beats too. Instances found not beating are forgotten.
-    pub async fn join_instances(&self) -> Result<(), ApiError> {
+    pub async fn join_instances(&self) -> Result<(), ServiceError> {
         let before = store::instances::beats(&self.db).await?;
         let mut others_beat = false;
         if !before.is_empty() {
@@ -40,7 +40,7 @@ impl Arcade {
     }
 
     /// Expires every open round, saying why when there were some.
-    async fn expire_open_rounds(&self, why: &str) -> Result<(), ApiError> {
+    async fn expire_open_rounds(&self, why: &str) -> Result<(), ServiceError> {
         let expired = self.expire_every_open_round().await?;
         if expired > 0 {
             tracing::warn!(
@@ -52,7 +52,7 @@ impl Arcade {
     }
 
     /// One beat: counts this instance's heartbeat up from `count`; the count to beat from next.
-    async fn beat(&self, count: i64) -> Result<i64, ApiError> {
+    async fn beat(&self, count: i64) -> Result<i64, ServiceError> {
         let instance = &self.seeds.instance;
         if store::instances::beat(&self.db, instance, count).await? {
             return Ok(count + 1);

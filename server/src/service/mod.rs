@@ -1,8 +1,9 @@
 //! One function per operation, shared by every edge (REST and MCP). A service decides and
 //! orchestrates: it checks the rules, calls `store` for every state change (several in one
 //! transaction where they must land together), `chain` for the chain, and `arcade-core` for
-//! every number. It writes no SQL and builds no HTTP: its errors are domain errors that
-//! `crate::error` maps.
+//! every number. It writes no SQL and builds no HTTP: each area returns its own domain error
+//! (wrapping the shared failures of `error.rs`), and the edge's `error/` maps them to answers;
+//! nothing here imports the edge's error.
 //!
 //! | operation | file |
 //! |---|---|
@@ -28,6 +29,7 @@
 
 pub mod auth;
 pub mod cashouts;
+pub mod error;
 pub mod expiry;
 pub mod floor;
 pub mod house_sender;

@@ -4,19 +4,22 @@
 //! whole or not at all. A repeat of the call that settled a round (a client whose connection
 //! dropped) gets the original receipt, marked `replayed`.
 
-use arcade_core::Call;
 use arcade_core::wire::CallParams;
+use arcade_core::{Call, LimitError};
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
+use super::auth::AuthError;
 use super::play_batch::{Outcome, Settled};
 use super::play_writer::Queued;
 use super::proofs::BetSignatures;
 use super::receipts::BetReceipt;
+use super::seed_batches::SeedBatchError;
 use super::{Arcade, now_ms};
 use crate::address;
-use crate::error::ApiError;
 use crate::identity::SignatureError;
+use crate::proofs::play::PlaySignatureError;
+use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::entities::bet;
 use crate::store::entities::round::{self, RoundState};
@@ -47,8 +50,39 @@ pub struct Played {
     pub replayed: bool,
 }
 
+/// Why a play was refused or failed; a refused play changed nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    #[error("no round {0}")]
+    RoundNotFound(String),
+    #[error("round {0} expired unplayed")]
+    RoundExpired(String),
+    #[error("round {round_id} has already been played")]
+    RoundSpent {
+        round_id: String,
+        /// The bet that settled it, if it settled.
+        bet_id: Option<i64>,
+    },
+    #[error("round {0} was opened by another address")]
+    RoundNotYours(String),
+    #[error("{balance} chips cannot cover a wager of {wager}")]
+    InsufficientChips { balance: i64, wager: u64 },
+    #[error(transparent)]
+    Limit(#[from] LimitError),
+    #[error(transparent)]
+    PlaySignature(#[from] PlaySignatureError),
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    #[error(transparent)]
+    SeedBatch(#[from] SeedBatchError),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+wraps_service_error!(PlayError);
+
 impl Arcade {
-    pub async fn play(&self, mut play: Play) -> Result<Played, ApiError> {
+    pub async fn play(&self, mut play: Play) -> Result<Played, PlayError> {
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
         if play.signature.is_some() || play.play_signature.is_some() {
@@ -92,10 +126,10 @@ impl Arcade {
         }
     }
 
-    async fn round_to_play(&self, play: &Play) -> Result<round::Model, ApiError> {
+    async fn round_to_play(&self, play: &Play) -> Result<round::Model, PlayError> {
         store::rounds::find(&self.db, &play.round_id)
             .await?
-            .ok_or_else(|| ApiError::RoundNotFound(play.round_id.clone()))
+            .ok_or_else(|| PlayError::RoundNotFound(play.round_id.clone()))
     }
 
     /// A round that cannot be played now: a repeat of the call that settled it gets that
@@ -105,25 +139,25 @@ impl Arcade {
         round: &round::Model,
         play: &Play,
         now: i64,
-    ) -> Result<Played, ApiError> {
+    ) -> Result<Played, PlayError> {
         if round.state == RoundState::Open {
             if self.is_expired(round, now) {
-                return Err(ApiError::RoundExpired(round.id.clone()));
+                return Err(PlayError::RoundExpired(round.id.clone()));
             }
             // Open again: the play that spent it rolled back. The caller may simply retry.
-            return Err(ApiError::RoundSpent {
+            return Err(PlayError::RoundSpent {
                 round_id: round.id.clone(),
                 bet_id: None,
             });
         }
         let Some(bet) = store::rounds::bet_of_round(&self.db, &round.id).await? else {
-            return Err(ApiError::RoundSpent {
+            return Err(PlayError::RoundSpent {
                 round_id: round.id.clone(),
                 bet_id: None,
             });
         };
         if !is_same_call(&bet, play)? {
-            return Err(ApiError::RoundSpent {
+            return Err(PlayError::RoundSpent {
                 round_id: round.id.clone(),
                 bet_id: Some(bet.id),
             });
@@ -138,27 +172,27 @@ impl Arcade {
     }
 
     /// A signature, when given, must be the round owner's, of its current statement.
-    async fn check_owner(&self, opened: &round::Model, play: &Play) -> Result<(), ApiError> {
+    async fn check_owner(&self, opened: &round::Model, play: &Play) -> Result<(), PlayError> {
         let Some(signature) = play.signature.as_deref() else {
             return Ok(());
         };
         let owner = address::parse(&opened.address)
-            .ok_or_else(|| ApiError::internal(StoredAddress(opened.address.clone())))?;
+            .ok_or_else(|| ServiceError::internal(StoredAddress(opened.address.clone())))?;
         match self.verify_signature(&owner, Some(signature)).await {
-            Err(ApiError::Signature(SignatureError::Mismatch { .. })) => {
-                Err(ApiError::RoundNotYours(play.round_id.clone()))
+            Err(AuthError::Signature(SignatureError::Mismatch { .. })) => {
+                Err(PlayError::RoundNotYours(play.round_id.clone()))
             }
-            other => other,
+            other => Ok(other?),
         }
     }
 }
 
 /// Whether `play` is the call that settled `bet`, compared as parsed (the signatures aside: a
 /// repeat gets the stored ones).
-fn is_same_call(bet: &bet::Model, play: &Play) -> Result<bool, ApiError> {
+fn is_same_call(bet: &bet::Model, play: &Play) -> Result<bool, ServiceError> {
     let stored: serde_json::Value =
-        serde_json::from_str(&bet.params).map_err(ApiError::internal)?;
-    let asked = serde_json::to_value(CallParams(&play.call)).map_err(ApiError::internal)?;
+        serde_json::from_str(&bet.params).map_err(ServiceError::internal)?;
+    let asked = serde_json::to_value(CallParams(&play.call)).map_err(ServiceError::internal)?;
     Ok(bet.game.0 == play.call.game()
         && bet.client_seed == play.client_seed
         && u64::try_from(bet.wager).ok() == Some(play.wager)

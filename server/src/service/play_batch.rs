@@ -14,10 +14,11 @@ use std::collections::{HashMap, HashSet};
 use arcade_core::wire::CallParams;
 use arcade_core::{ARCADE_NONCE, ClientSeed, Round, ServerSeed, Settlement, Shares, Stake};
 
+use super::play::PlayError;
 use super::play_writer::Queued;
 use super::receipts::BetReceipt;
 use super::{Arcade, now_ms, utc_day};
-use crate::error::ApiError;
+use crate::service::error::ServiceError;
 use crate::store;
 use crate::store::entities::bet::BetGame;
 use crate::store::entities::ledger::LedgerKind;
@@ -33,7 +34,7 @@ pub enum Outcome {
     /// Its round could not be spent by this play; the request looks at the round.
     NotOpen,
     /// Refused by the rules (short balance, daily cap): nothing changed.
-    Refused(ApiError),
+    Refused(PlayError),
 }
 
 #[derive(Debug)]
@@ -58,7 +59,10 @@ struct NoWallet(String);
 
 impl Arcade {
     /// Settles `queued` in one transaction; one outcome per play, in order.
-    pub(super) async fn settle_batch(&self, queued: &[Queued]) -> Result<Vec<Outcome>, ApiError> {
+    pub(super) async fn settle_batch(
+        &self,
+        queued: &[Queued],
+    ) -> Result<Vec<Outcome>, ServiceError> {
         let now = now_ms();
         let txn = store::begin(&self.db).await?;
         let ids: Vec<&str> = queued.iter().map(|q| q.play.round_id.as_str()).collect();
@@ -90,7 +94,7 @@ impl Arcade {
         let (outcomes, bets) = self.record(pending, &book, &mut bet_ids, now)?;
         let wallets_after = book.wallets_after();
         if !store::plays::write_batch(&txn, &wallets_after, &bets, &book.ledger).await? {
-            return Err(ApiError::internal(BalanceMoved(wallets_after.len())));
+            return Err(ServiceError::internal(BalanceMoved(wallets_after.len())));
         }
         txn.commit().await?;
         for settled in settled(&outcomes) {
@@ -107,7 +111,7 @@ impl Arcade {
         book: &Book,
         bet_ids: &mut impl Iterator<Item = i64>,
         now: i64,
-    ) -> Result<(Vec<Outcome>, Vec<bet::Model>), ApiError> {
+    ) -> Result<(Vec<Outcome>, Vec<bet::Model>), ServiceError> {
         let mut outcomes = Vec::with_capacity(pending.len());
         let mut bets = Vec::new();
         for entry in pending {
@@ -122,7 +126,9 @@ impl Arcade {
                     continue;
                 }
             };
-            let id = bet_ids.next().ok_or_else(|| ApiError::internal(NoBetId))?;
+            let id = bet_ids
+                .next()
+                .ok_or_else(|| ServiceError::internal(NoBetId))?;
             let house_agent = self.house_wallets.contains(&round.address);
             let (bet, receipt) = settled_bet(id, (round, house_agent), queued, &settlement, now)?;
             let after = &book.ledger[settlement.ledger_index];
@@ -181,7 +187,7 @@ struct NoBetId;
 enum Pending<'a> {
     Settled(&'a round::Model, &'a Queued, BookedPlay),
     NotOpen,
-    Refused(ApiError),
+    Refused(PlayError),
 }
 
 /// A play settled in memory: the core's settlement, how its wager and payout split between
@@ -236,15 +242,15 @@ impl Book {
         round: &round::Model,
         queued: &Queued,
         arcade: &Arcade,
-    ) -> Result<BookedPlay, ApiError> {
+    ) -> Result<BookedPlay, PlayError> {
         let (today, now) = (self.today, self.now);
         let wallet = self
             .wallets
             .get_mut(&round.address)
-            .ok_or_else(|| ApiError::internal(NoWallet(round.id.clone())))?;
-        let wager = i64::try_from(queued.play.wager).map_err(ApiError::internal)?;
+            .ok_or_else(|| ServiceError::internal(NoWallet(round.id.clone())))?;
+        let wager = i64::try_from(queued.play.wager).map_err(ServiceError::internal)?;
         if wallet.chips < wager {
-            return Err(ApiError::InsufficientChips {
+            return Err(PlayError::InsufficientChips {
                 balance: wallet.chips,
                 wager: queued.play.wager,
             });
@@ -258,10 +264,10 @@ impl Book {
             .limits
             .check_daily_cap(net_today, queued.potential_profit)?;
         let settlement = settle(round, &queued.play)?;
-        let payout = i64::try_from(settlement.payout).map_err(ApiError::internal)?;
+        let payout = i64::try_from(settlement.payout).map_err(ServiceError::internal)?;
         let (stake, shares) = pockets(wallet.free_chips, queued.play.wager, settlement.payout)?;
-        let from_free = i64::try_from(stake.from_free()).map_err(ApiError::internal)?;
-        let free_share = i64::try_from(shares.free).map_err(ApiError::internal)?;
+        let from_free = i64::try_from(stake.from_free()).map_err(ServiceError::internal)?;
+        let free_share = i64::try_from(shares.free).map_err(ServiceError::internal)?;
         let reference = format!("round:{}", round.id);
         let row = |kind, (delta, free_delta), balance_after| LedgerRow {
             address: round.address.clone(),
@@ -309,9 +315,9 @@ impl Book {
 
 /// How a wager of `wager` from a wallet whose free pocket holds `free` chips, and its payout,
 /// split between the pockets (`arcade_core::pockets`).
-fn pockets(free: i64, wager: u64, payout: u64) -> Result<(Stake, Shares), ApiError> {
-    let free = u64::try_from(free).map_err(ApiError::internal)?;
-    let stake = Stake::take(free, wager).map_err(ApiError::internal)?;
+fn pockets(free: i64, wager: u64, payout: u64) -> Result<(Stake, Shares), ServiceError> {
+    let free = u64::try_from(free).map_err(ServiceError::internal)?;
+    let stake = Stake::take(free, wager).map_err(ServiceError::internal)?;
     Ok((stake, stake.split(payout)))
 }
 
@@ -324,7 +330,7 @@ fn settled_bet(
     queued: &Queued,
     booked: &BookedPlay,
     now: i64,
-) -> Result<(bet::Model, BetReceipt), ApiError> {
+) -> Result<(bet::Model, BetReceipt), ServiceError> {
     let (play, settlement) = (&queued.play, &booked.settlement);
     let params = CallParams(&settlement.call);
     let bet = bet::Model {
@@ -333,34 +339,34 @@ fn settled_bet(
         address: round.address.clone(),
         game: BetGame(settlement.call.game()),
         client_seed: play.client_seed.clone(),
-        nonce: i64::try_from(ARCADE_NONCE).map_err(ApiError::internal)?,
-        wager: i64::try_from(play.wager).map_err(ApiError::internal)?,
-        params: serde_json::to_string(&params).map_err(ApiError::internal)?,
-        result: serde_json::to_string(&settlement.result).map_err(ApiError::internal)?,
+        nonce: i64::try_from(ARCADE_NONCE).map_err(ServiceError::internal)?,
+        wager: i64::try_from(play.wager).map_err(ServiceError::internal)?,
+        params: serde_json::to_string(&params).map_err(ServiceError::internal)?,
+        result: serde_json::to_string(&settlement.result).map_err(ServiceError::internal)?,
         won: settlement.won,
-        payout: i64::try_from(settlement.payout).map_err(ApiError::internal)?,
+        payout: i64::try_from(settlement.payout).map_err(ServiceError::internal)?,
         profit: settlement.profit,
         settled_at: now,
         receipt_signature: None,
         commitment: round.commitment.clone(),
         committed_at: round.created_at,
-        free_wagered: i64::try_from(booked.stake.from_free()).map_err(ApiError::internal)?,
-        free_paid: i64::try_from(booked.shares.free).map_err(ApiError::internal)?,
+        free_wagered: i64::try_from(booked.stake.from_free()).map_err(ServiceError::internal)?,
+        free_paid: i64::try_from(booked.shares.free).map_err(ServiceError::internal)?,
         house_agent: Some(house_agent),
         play_signature: play.play_signature.clone(),
     };
     let receipt = BetReceipt::from_values(
         &bet,
         round,
-        serde_json::to_value(params).map_err(ApiError::internal)?,
-        serde_json::to_value(settlement.result).map_err(ApiError::internal)?,
+        serde_json::to_value(params).map_err(ServiceError::internal)?,
+        serde_json::to_value(settlement.result).map_err(ServiceError::internal)?,
     )?;
     Ok((bet, receipt))
 }
 
-fn settle(round: &round::Model, play: &super::play::Play) -> Result<Settlement, ApiError> {
-    let server_seed = ServerSeed::parse(&round.server_seed).map_err(ApiError::internal)?;
-    let client_seed = ClientSeed::parse(&play.client_seed).map_err(ApiError::internal)?;
+fn settle(round: &round::Model, play: &super::play::Play) -> Result<Settlement, ServiceError> {
+    let server_seed = ServerSeed::parse(&round.server_seed).map_err(ServiceError::internal)?;
+    let client_seed = ClientSeed::parse(&play.client_seed).map_err(ServiceError::internal)?;
     let round = Round::new(
         server_seed,
         client_seed,
@@ -368,6 +374,6 @@ fn settle(round: &round::Model, play: &super::play::Play) -> Result<Settlement, 
         play.call,
         play.wager,
     )
-    .map_err(ApiError::internal)?;
+    .map_err(ServiceError::internal)?;
     Ok(round.settle())
 }

@@ -14,7 +14,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use super::Arcade;
 use super::play::Play;
 use super::play_batch::Outcome;
-use crate::error::ApiError;
+use crate::service::error::ServiceError;
 use crate::store::wal_checkpoints::WalCheckpointer;
 use crate::telemetry::metrics;
 
@@ -39,7 +39,7 @@ pub struct Queued {
 
 struct Job {
     queued: Queued,
-    answer: oneshot::Sender<Result<Outcome, ApiError>>,
+    answer: oneshot::Sender<Result<Outcome, ServiceError>>,
     at: Instant,
 }
 
@@ -69,7 +69,7 @@ struct WriterStopped;
 
 impl Arcade {
     /// Settles `queued` in the writer's next batch; answers once that batch has committed.
-    pub(super) async fn settle_queued(&self, queued: Queued) -> Result<Outcome, ApiError> {
+    pub(super) async fn settle_queued(&self, queued: Queued) -> Result<Outcome, ServiceError> {
         let (answer, answered) = oneshot::channel();
         self.play_writer
             .queue
@@ -79,10 +79,10 @@ impl Arcade {
                 at: Instant::now(),
             })
             .await
-            .map_err(|_| ApiError::internal(WriterStopped))?;
+            .map_err(|_| ServiceError::internal(WriterStopped))?;
         answered
             .await
-            .map_err(|_| ApiError::internal(WriterStopped))?
+            .map_err(|_| ServiceError::internal(WriterStopped))?
     }
 
     /// Settles one batch: whole, retried, and else one play at a time.

@@ -12,14 +12,15 @@ use arcade_core::wire::ParamsInput;
 use arcade_core::{Call, ClientSeed, Round, ServerSeed};
 
 use super::Arcade;
-use super::play::Play;
+use super::play::{Play, PlayError};
 use super::receipts::BetReceipt;
+use super::seed_batches::SeedBatchError;
 use super::signed_marks::SignedMarks;
 use crate::address;
-use crate::error::ApiError;
 use crate::proofs::play::{self, PlayFields, PlayMessage};
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
 use crate::proofs::{hashes, sign_all};
+use crate::service::error::ServiceError;
 use crate::store::entities::round;
 
 /// The fewest receipts a batch signs on two threads (`Arcade::sign_receipts`): below it, handing
@@ -111,7 +112,7 @@ impl Arcade {
         round: &round::Model,
         play: &Play,
         signature: &str,
-    ) -> Result<String, ApiError> {
+    ) -> Result<String, PlayError> {
         let played = PlayFields {
             round_id: &round.id,
             player: &address::display_key(&round.address),
@@ -121,7 +122,7 @@ impl Arcade {
         };
         let message = PlayMessage::of(played, &play.call);
         let owner = address::parse(&round.address)
-            .ok_or_else(|| ApiError::internal(UnsignableCall(round.address.clone())))?;
+            .ok_or_else(|| ServiceError::internal(UnsignableCall(round.address.clone())))?;
         let domain = self.seeds.signer.eip712_domain();
         Ok(play::verify(domain, &message, &owner, signature)?)
     }
@@ -132,14 +133,14 @@ impl Arcade {
         &self,
         receipt: &BetReceipt,
         round: &round::Model,
-    ) -> Result<Option<B256>, ApiError> {
+    ) -> Result<Option<B256>, ServiceError> {
         let Some(message) = receipt_message(receipt, round, &self.marks) else {
             return Ok(None);
         };
         let domain = self.seeds.signer.eip712_domain();
         hashes::receipt(domain, &message)
             .map(Some)
-            .map_err(ApiError::internal)
+            .map_err(ServiceError::internal)
     }
 
     /// Signs a batch's receipts, in order (`None` for rounds from before batches): from
@@ -148,7 +149,7 @@ impl Arcade {
     pub(super) fn sign_receipts(
         &self,
         receipts: &[(&BetReceipt, &round::Model)],
-    ) -> Result<Vec<Option<String>>, ApiError> {
+    ) -> Result<Vec<Option<String>>, ServiceError> {
         let hashes = receipts
             .iter()
             .map(|(receipt, round)| self.receipt_hash(receipt, round))
@@ -161,9 +162,9 @@ impl Arcade {
         };
         let (first, second) = to_sign.split_at(here);
         let handed = (!second.is_empty()).then(|| self.seeds.receipt_signer.hand(second.to_vec()));
-        let mut signatures = sign_all(&self.seeds.signer, first).map_err(ApiError::internal)?;
+        let mut signatures = sign_all(&self.seeds.signer, first).map_err(ServiceError::internal)?;
         if let Some(handed) = handed {
-            signatures.extend(handed.signatures().map_err(ApiError::internal)?);
+            signatures.extend(handed.signatures().map_err(ServiceError::internal)?);
         }
         let mut signatures = signatures.into_iter();
         Ok(hashes
@@ -176,7 +177,7 @@ impl Arcade {
     pub(super) async fn batch_place(
         &self,
         round: &round::Model,
-    ) -> Result<Option<BatchPlace>, ApiError> {
+    ) -> Result<Option<BatchPlace>, SeedBatchError> {
         let (Some(batch_id), Some(index)) = (round.batch_id, round.seed_index) else {
             return Ok(None);
         };
@@ -190,7 +191,7 @@ impl Arcade {
         mut receipt: BetReceipt,
         round: &round::Model,
         signatures: BetSignatures<'_>,
-    ) -> Result<BetReceipt, ApiError> {
+    ) -> Result<BetReceipt, SeedBatchError> {
         let signed = |signature: Option<&str>, typed: Option<TypedData>| {
             Some(Signed {
                 signature: signature?.to_owned(),

@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::proofs::{BetSignatures, ReceiptProofs};
+use super::seed_batches::SeedBatchError;
 use super::{Arcade, rfc3339};
 use crate::address;
-use crate::error::ApiError;
+use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::entities::{bet, round};
 
@@ -86,7 +87,7 @@ pub struct VerifiedBet {
 
 impl BetReceipt {
     /// A settled round's receipt, its seed and commitment read from the round.
-    pub fn new(bet: &bet::Model, round: &round::Model) -> Result<Self, ApiError> {
+    pub fn new(bet: &bet::Model, round: &round::Model) -> Result<Self, ServiceError> {
         let (params, result) = stored_call(bet)?;
         Self::from_values(bet, round, params, result)
     }
@@ -98,7 +99,7 @@ impl BetReceipt {
         round: &round::Model,
         params: Value,
         result: Value,
-    ) -> Result<Self, ApiError> {
+    ) -> Result<Self, ServiceError> {
         Self::build(
             bet,
             (&round.commitment, round.created_at),
@@ -110,7 +111,7 @@ impl BetReceipt {
 
     /// A public listing's receipt, from the bet's row alone (it holds the round's commitment
     /// and time): no server seed, the address truncated.
-    fn public_of(bet: &bet::Model) -> Result<Self, ApiError> {
+    fn public_of(bet: &bet::Model) -> Result<Self, ServiceError> {
         let (params, result) = stored_call(bet)?;
         let committed = (bet.commitment.as_str(), bet.committed_at);
         let receipt = Self::build(bet, committed, None, params, result)?;
@@ -126,7 +127,7 @@ impl BetReceipt {
         server_seed: Option<String>,
         params: Value,
         mut result: Value,
-    ) -> Result<Self, ApiError> {
+    ) -> Result<Self, ServiceError> {
         add_shown_return(
             bet.game.0,
             &params,
@@ -159,11 +160,11 @@ impl BetReceipt {
     }
 
     /// Re-derives this receipt with `arcade-core` exactly as an outside verifier would.
-    fn verify(self) -> Result<VerifiedBet, ApiError> {
+    fn verify(self) -> Result<VerifiedBet, ServiceError> {
         let input: ReceiptInput =
-            serde_json::from_value(json!(self)).map_err(ApiError::internal)?;
-        let receipt = Receipt::try_from(input).map_err(ApiError::internal)?;
-        let verification = verify(&receipt).map_err(ApiError::internal)?;
+            serde_json::from_value(json!(self)).map_err(ServiceError::internal)?;
+        let receipt = Receipt::try_from(input).map_err(ServiceError::internal)?;
+        let verification = verify(&receipt).map_err(ServiceError::internal)?;
         Ok(VerifiedBet {
             checks: json!(verification.checks),
             verified: verification.verified(),
@@ -173,12 +174,25 @@ impl BetReceipt {
     }
 }
 
+/// Why a settled bet (or the feed of them) could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReceiptError {
+    #[error("no settled bet {0}")]
+    BetNotFound(i64),
+    #[error(transparent)]
+    SeedBatch(#[from] SeedBatchError),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+wraps_service_error!(ReceiptError);
+
 impl Arcade {
-    pub async fn verify_bet(&self, bet_id: i64) -> Result<VerifiedBet, ApiError> {
+    pub async fn verify_bet(&self, bet_id: i64) -> Result<VerifiedBet, ReceiptError> {
         let (bet, round) = store::rounds::bet(&self.db, bet_id)
             .await?
-            .ok_or(ApiError::BetNotFound(bet_id))?;
-        self.receipt(&bet, &round).await?.verify()
+            .ok_or(ReceiptError::BetNotFound(bet_id))?;
+        Ok(self.receipt(&bet, &round).await?.verify()?)
     }
 
     /// A settled round's receipt with its proofs.
@@ -186,7 +200,7 @@ impl Arcade {
         &self,
         bet: &bet::Model,
         round: &round::Model,
-    ) -> Result<BetReceipt, ApiError> {
+    ) -> Result<BetReceipt, SeedBatchError> {
         let mut receipt = BetReceipt::new(bet, round)?;
         receipt.house_agent = self.house_agent(bet);
         let signatures = BetSignatures {
@@ -205,7 +219,7 @@ impl Arcade {
 
     /// Every settled receipt after `after`, in bet order, seeds and proofs included; a page
     /// ends at the settled mark, so no later page can hold a lower id.
-    pub async fn receipts_after(&self, after: i64, limit: u64) -> Result<Feed, ApiError> {
+    pub async fn receipts_after(&self, after: i64, limit: u64) -> Result<Feed, ReceiptError> {
         let up_to = self.settled_up_to().await?;
         let rows = store::rounds::settled_between(&self.db, after, up_to, limit).await?;
         let mut receipts = Vec::with_capacity(rows.len());
@@ -220,7 +234,7 @@ impl Arcade {
     }
 
     /// The newest settled rounds first; addresses truncated; no server seeds.
-    pub async fn recent(&self, limit: u64) -> Result<Vec<BetReceipt>, ApiError> {
+    pub async fn recent(&self, limit: u64) -> Result<Vec<BetReceipt>, ServiceError> {
         store::rounds::recent(&self.db, limit)
             .await?
             .iter()
@@ -234,9 +248,9 @@ impl Arcade {
 }
 
 /// A stored bet's call and result, parsed back from their JSON text.
-fn stored_call(bet: &bet::Model) -> Result<(Value, Value), ApiError> {
-    let params = serde_json::from_str(&bet.params).map_err(ApiError::internal)?;
-    let result = serde_json::from_str(&bet.result).map_err(ApiError::internal)?;
+fn stored_call(bet: &bet::Model) -> Result<(Value, Value), ServiceError> {
+    let params = serde_json::from_str(&bet.params).map_err(ServiceError::internal)?;
+    let result = serde_json::from_str(&bet.result).map_err(ServiceError::internal)?;
     Ok((params, result))
 }
 
@@ -249,8 +263,9 @@ fn add_shown_return(
     params: &Value,
     wager: u64,
     result: &mut Value,
-) -> Result<(), ApiError> {
-    let params: ParamsInput = serde_json::from_value(params.clone()).map_err(ApiError::internal)?;
+) -> Result<(), ServiceError> {
+    let params: ParamsInput =
+        serde_json::from_value(params.clone()).map_err(ServiceError::internal)?;
     let Some(exact) = params
         .to_call(game)
         .ok()
@@ -260,8 +275,8 @@ fn add_shown_return(
     };
     let (num, den) = (exact.numerator(), exact.denominator());
     let divisor = gcd(num, den).max(1);
-    result["return_num"] = json!(u64::try_from(num / divisor).map_err(ApiError::internal)?);
-    result["return_den"] = json!(u64::try_from(den / divisor).map_err(ApiError::internal)?);
+    result["return_num"] = json!(u64::try_from(num / divisor).map_err(ServiceError::internal)?);
+    result["return_den"] = json!(u64::try_from(den / divisor).map_err(ServiceError::internal)?);
     Ok(())
 }
 

@@ -15,7 +15,7 @@ use super::cashouts::CashoutsReconciled;
 use super::purchases::rails::{ResumeError, Resumed};
 use super::purchases::{Claim, Decision, Payments};
 use super::{Arcade, now_ms};
-use crate::error::ApiError;
+use crate::service::error::ServiceError;
 use crate::store;
 use crate::store::entities::payment;
 use crate::telemetry::metrics;
@@ -31,7 +31,7 @@ pub struct Reconciled {
 
 impl Arcade {
     /// Checks every `settling` payment not touched for `min_age` against the chain.
-    pub async fn reconcile_payments(&self, min_age: Duration) -> Result<Reconciled, ApiError> {
+    pub async fn reconcile_payments(&self, min_age: Duration) -> Result<Reconciled, ServiceError> {
         let mut outcome = Reconciled::default();
         let Some(payments) = self.payments.as_ref() else {
             return Ok(outcome);

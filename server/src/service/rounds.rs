@@ -7,14 +7,16 @@ use salvo::oapi::ToSchema;
 use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
+use super::auth::AuthError;
 use super::proofs::{CommitProofs, Signed};
 use super::receipts::BetReceipt;
+use super::seed_batches::SeedBatchError;
 use super::{Arcade, now_ms, rfc3339};
 use crate::address;
-use crate::error::ApiError;
 use crate::proofs::typed::{self, CommitmentMessage, TypedData};
 use crate::proofs::{BatchKey, hashes};
 use crate::rate_limits::{Caller, Operation};
+use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::entities::round::{self, RoundState};
 use crate::store::rounds::{NewRound, Opened, Sealed};
@@ -56,6 +58,23 @@ pub struct RoundView {
     pub receipt: Option<BetReceipt>,
 }
 
+/// Why a round was not opened or cannot be shown.
+#[derive(Debug, thiserror::Error)]
+pub enum RoundError {
+    #[error("this address already holds {max} open rounds")]
+    TooManyOpenRounds { max: i64 },
+    #[error("no round {0}")]
+    NotFound(String),
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    #[error(transparent)]
+    SeedBatch(#[from] SeedBatchError),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+wraps_service_error!(RoundError);
+
 /// No seed batch could be published in time for a commit.
 #[derive(Debug, thiserror::Error)]
 #[error("no seed batch has an index left, and publishing one did not make room")]
@@ -81,7 +100,7 @@ impl Arcade {
         address: &Address,
         signature: Option<&str>,
         caller: Caller,
-    ) -> Result<Committed, ApiError> {
+    ) -> Result<Committed, RoundError> {
         self.rate_limits.operation(caller, Operation::Commit)?;
         self.verify_signature(address, signature).await?;
         let round_id = format!("r_{}", alloy::hex::encode(random_bytes::<16>()?));
@@ -104,10 +123,12 @@ impl Arcade {
         };
         let (taken, sealed) = match self.open_round(new, cap, seal).await? {
             Opened::Opened { taken, sealed } => (taken, sealed),
-            Opened::AtCap => return Err(ApiError::TooManyOpenRounds { max: cap }),
-            Opened::NoSeed | Opened::Refused { .. } => return Err(ApiError::internal(NoSeeds)),
+            Opened::AtCap => return Err(RoundError::TooManyOpenRounds { max: cap }),
+            Opened::NoSeed | Opened::Refused { .. } => {
+                return Err(ServiceError::internal(NoSeeds).into());
+            }
         };
-        let typed_data = sealed_typed.ok_or_else(|| ApiError::internal(NotSealed))?;
+        let typed_data = sealed_typed.ok_or_else(|| ServiceError::internal(NotSealed))?;
         if taken.left < self.seeds.low_water() {
             self.ensure_seed_room().await?;
         }
@@ -171,7 +192,7 @@ impl Arcade {
         new: NewRound<'_>,
         cap: i64,
         mut seal: impl FnMut(&Taken) -> Result<Option<Sealed>, DbErr>,
-    ) -> Result<Opened, ApiError> {
+    ) -> Result<Opened, ServiceError> {
         let owner = &self.seeds.instance;
         for _ in 0..10 {
             match store::rounds::open(&self.db, new, cap, owner, &mut seal).await? {
@@ -190,11 +211,11 @@ impl Arcade {
         Ok(Opened::NoSeed)
     }
 
-    pub async fn round(&self, round_id: &str) -> Result<RoundView, ApiError> {
+    pub async fn round(&self, round_id: &str) -> Result<RoundView, RoundError> {
         let now = now_ms();
         let opened = store::rounds::find(&self.db, round_id)
             .await?
-            .ok_or_else(|| ApiError::RoundNotFound(round_id.to_owned()))?;
+            .ok_or_else(|| RoundError::NotFound(round_id.to_owned()))?;
         let receipt = match opened.state {
             RoundState::Spent => {
                 let bet = store::rounds::bet_of_round(&self.db, round_id).await?;
@@ -255,8 +276,8 @@ impl Arcade {
 }
 
 /// Bytes from the operating system's CSPRNG.
-pub(super) fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
+pub(super) fn random_bytes<const N: usize>() -> Result<[u8; N], ServiceError> {
     let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(NoRandomness(e.to_string())))?;
+    getrandom::fill(&mut bytes).map_err(|e| ServiceError::internal(NoRandomness(e.to_string())))?;
     Ok(bytes)
 }

@@ -7,9 +7,10 @@
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
+use super::seed_batches::SeedBatchError;
 use super::{Arcade, now_ms, rfc3339};
-use crate::error::ApiError;
 use crate::proofs::typed::{self, TypedData};
+use crate::service::error::ServiceError;
 use crate::store;
 use crate::store::entities::round::{self, RoundState};
 use crate::store::entities::seed_batch;
@@ -55,15 +56,15 @@ pub struct SeedUse {
 }
 
 impl Arcade {
-    pub async fn seed_batches(&self) -> Result<Vec<SeedBatchView>, ApiError> {
+    pub async fn seed_batches(&self) -> Result<Vec<SeedBatchView>, ServiceError> {
         let batches = store::seed_batches::all(&self.db).await?;
         Ok(batches.into_iter().map(|b| self.batch_view(b)).collect())
     }
 
-    pub async fn seed_batch(&self, batch_id: i64) -> Result<SeedBatchView, ApiError> {
+    pub async fn seed_batch(&self, batch_id: i64) -> Result<SeedBatchView, SeedBatchError> {
         let batch = store::seed_batches::find(&self.db, batch_id)
             .await?
-            .ok_or(ApiError::SeedBatchNotFound(batch_id))?;
+            .ok_or(SeedBatchError::NotFound(batch_id))?;
         let rounds = self.rounds_marked(batch_id).await?;
         let indices = rounds.iter().map(|(r, _)| r.seed_index.unwrap_or_default());
         let paths = self.audit_paths(batch_id, indices).await?;
@@ -82,7 +83,7 @@ impl Arcade {
     async fn rounds_marked(
         &self,
         batch_id: i64,
-    ) -> Result<Vec<(round::Model, Option<i64>)>, ApiError> {
+    ) -> Result<Vec<(round::Model, Option<i64>)>, ServiceError> {
         let rounds = store::seed_batches::rounds_of(&self.db, batch_id).await?;
         let now = now_ms();
         let cutoff = self.opened_after(now);

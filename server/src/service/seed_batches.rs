@@ -12,9 +12,9 @@ use super::now_ms;
 use super::proofs::BatchPlace;
 use super::rounds::random_bytes;
 use crate::address;
-use crate::error::ApiError;
 use crate::proofs::typed;
 use crate::proofs::{BatchKey, HouseSigner, SeedBook, SigningThread};
+use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::entities::seed_batch;
 use crate::store::seed_batches::Taken;
@@ -92,7 +92,7 @@ impl Seeds {
 impl Arcade {
     /// Publishes this instance's next batch if its batches have fewer than a quarter batch
     /// left (on start, and when a commit sees its batch running low).
-    pub async fn ensure_seed_room(&self) -> Result<(), ApiError> {
+    pub async fn ensure_seed_room(&self) -> Result<(), ServiceError> {
         let _publishing = self.seeds.publishing.lock().await;
         let left = store::seed_batches::room(&self.db, &self.seeds.instance).await?;
         if left >= self.seeds.low_water() {
@@ -107,13 +107,13 @@ impl Arcade {
                 return Ok(());
             }
         }
-        Err(ApiError::internal(NoBatchId))
+        Err(ServiceError::internal(NoBatchId))
     }
 
     /// A new batch: a random id and salt, its tree's root signed.
-    fn new_batch(&self) -> Result<seed_batch::Model, ApiError> {
+    fn new_batch(&self) -> Result<seed_batch::Model, ServiceError> {
         let id = u64::from_be_bytes(random_bytes::<8>()?) % (BATCH_IDS - 1) + 1;
-        let id = i64::try_from(id).map_err(ApiError::internal)?;
+        let id = i64::try_from(id).map_err(ServiceError::internal)?;
         let salt = alloy::hex::encode(random_bytes::<32>()?);
         let size = self.seeds.batch_size;
         let key = BatchKey {
@@ -128,7 +128,7 @@ impl Arcade {
             .seeds
             .signer
             .sign(&typed.to_value())
-            .map_err(ApiError::internal)?;
+            .map_err(ServiceError::internal)?;
         Ok(seed_batch::Model {
             id,
             size,
@@ -143,7 +143,7 @@ impl Arcade {
 
     /// Stops taking seeds from a batch whose index went back under this instance: the seeds
     /// it handed out after the database's restore point may have been revealed.
-    pub(super) async fn abandon_rewound(&self, taken: &Taken) -> Result<(), ApiError> {
+    pub(super) async fn abandon_rewound(&self, taken: &Taken) -> Result<(), ServiceError> {
         tracing::warn!(
             batch_id = taken.batch_id,
             index = taken.index,
@@ -154,7 +154,7 @@ impl Arcade {
     }
 
     /// A published batch's size and salt.
-    async fn shape(&self, batch_id: i64) -> Result<Shape, ApiError> {
+    async fn shape(&self, batch_id: i64) -> Result<Shape, SeedBatchError> {
         let known = self
             .seeds
             .shapes
@@ -167,7 +167,7 @@ impl Arcade {
         }
         let batch = store::seed_batches::find(&self.db, batch_id)
             .await?
-            .ok_or(ApiError::SeedBatchNotFound(batch_id))?;
+            .ok_or(SeedBatchError::NotFound(batch_id))?;
         let shape = Shape {
             size: batch.size,
             salt: batch.salt,
@@ -186,7 +186,7 @@ impl Arcade {
         &self,
         batch_id: i64,
         index: i64,
-    ) -> Result<BatchPlace, ApiError> {
+    ) -> Result<BatchPlace, SeedBatchError> {
         let shape = self.shape(batch_id).await?;
         Ok(BatchPlace {
             batch_id,
@@ -219,13 +219,24 @@ impl Arcade {
         &self,
         batch_id: i64,
         indices: impl Iterator<Item = i64>,
-    ) -> Result<Vec<Vec<String>>, ApiError> {
+    ) -> Result<Vec<Vec<String>>, SeedBatchError> {
         let shape = self.shape(batch_id).await?;
         Ok(indices
             .map(|index| self.audit_path(batch_id, &shape, index))
             .collect())
     }
 }
+
+/// Why a seed batch (or a seed's place in one) could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SeedBatchError {
+    #[error("no seed batch {0}")]
+    NotFound(i64),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+wraps_service_error!(SeedBatchError);
 
 /// No unused batch id was found in several draws (the random generator is broken).
 #[derive(Debug, thiserror::Error)]

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::Arcade;
-use crate::error::ApiError;
+use crate::service::error::ServiceError;
 use crate::store;
 
 /// The least time between two readings: a flood of feed pages locks the bets at most this often.
@@ -49,7 +49,7 @@ impl SettledMark {
 impl Arcade {
     /// The audit feed's bound: no bet with a lower id can be committed after a page up to it
     /// is read; every play answered before this call is below it.
-    pub async fn settled_up_to(&self) -> Result<i64, ApiError> {
+    pub async fn settled_up_to(&self) -> Result<i64, ServiceError> {
         if store::stats::bet_ids_commit_in_order(&self.db) {
             return Ok(i64::MAX);
         }

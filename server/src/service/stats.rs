@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::Arcade;
 use super::signed_marks::SignedMarks;
-use crate::error::ApiError;
 use crate::inputs::games::{endpoint, input_schema};
+use crate::service::error::ServiceError;
 use crate::settings::RoundSettings;
 use crate::tiers::{CHIP_VALUE_USD, TIERS};
 
@@ -112,7 +112,7 @@ pub struct GameStats {
 }
 
 impl Arcade {
-    pub async fn games(&self) -> Result<GamesListing, ApiError> {
+    pub async fn games(&self) -> Result<GamesListing, ServiceError> {
         let all = self.floor().await?.all();
         let rounds_of = |game: Game| all.get(game.as_str()).map_or(0, |s| s.rounds);
         let l = &self.limits;
@@ -153,7 +153,7 @@ impl Arcade {
         })
     }
 
-    pub async fn house(&self) -> Result<HouseStats, ApiError> {
+    pub async fn house(&self) -> Result<HouseStats, ServiceError> {
         let floor = self.floor().await?;
         let mut house_wallet_addresses: Vec<String> = self
             .house_wallets

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use alloy::primitives::{Address, U256};
 
 use super::Arcade;
+use super::cashouts::CashoutError;
 use crate::chain::{Chain, ChainError, RefusalKind};
-use crate::error::ApiError;
+use crate::service::error::ServiceError;
 use crate::settings::TreasurySettings;
 use crate::store;
 use crate::telemetry::metrics;
@@ -171,15 +172,17 @@ impl Arcade {
         chain: &Chain,
         to: Address,
         amount: U256,
-    ) -> Result<(), ApiError> {
-        let unavailable = |error: ChainError| ApiError::ChainUnavailable(error.to_string());
+    ) -> Result<(), CashoutError> {
+        let unavailable = |error: ChainError| {
+            CashoutError::from(ServiceError::ChainUnavailable(error.to_string()))
+        };
         let held = chain
             .token_balance(chain.house_address())
             .await
             .map_err(unavailable)?;
         let owed = store::cashouts::owed_in_flight(&self.db).await?;
         if held < owed.saturating_add(amount) {
-            return Err(ApiError::HouseUnderfunded(format!(
+            return Err(CashoutError::HouseUnderfunded(format!(
                 "it holds {held} token base units; cashouts in flight owe {owed} and this one {amount}"
             )));
         }
@@ -191,7 +194,7 @@ impl Arcade {
                     RefusalKind::InsufficientGas | RefusalKind::InsufficientBalance
                 ) =>
             {
-                Err(ApiError::HouseUnderfunded(refusal.message))
+                Err(CashoutError::HouseUnderfunded(refusal.message))
             }
             // Refused for another reason: sending would be refused the same way, and that path
             // refunds with the node's reason.

@@ -4,10 +4,11 @@ use alloy::primitives::Address;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
+use super::auth::AuthError;
 use super::{Arcade, now_ms};
 use crate::address;
-use crate::error::ApiError;
 use crate::rate_limits::{Caller, Operation};
+use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::entities::wallet;
 use crate::telemetry::money;
@@ -38,8 +39,21 @@ pub struct FreeGrant {
     pub balance: i64,
 }
 
+/// Why a free-chips claim or a balance read did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum WalletError {
+    #[error("{0} has already claimed its free chips")]
+    FreeAlreadyClaimed(String),
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+wraps_service_error!(WalletError);
+
 impl Arcade {
-    pub async fn balance(&self, address: &Address) -> Result<Balance, ApiError> {
+    pub async fn balance(&self, address: &Address) -> Result<Balance, WalletError> {
         let row = store::ledger::wallet(&self.db, &address::key(address)).await?;
         Ok(Balance {
             address: address::display(address),
@@ -57,16 +71,16 @@ impl Arcade {
         address: &Address,
         signature: Option<&str>,
         caller: Caller,
-    ) -> Result<FreeGrant, ApiError> {
+    ) -> Result<FreeGrant, WalletError> {
         self.rate_limits.operation(caller, Operation::Free)?;
         if signature.is_some() {
             self.verify_signature(address, signature).await?;
         }
-        let granted = i64::try_from(self.limits.free_chips).map_err(ApiError::internal)?;
+        let granted = i64::try_from(self.limits.free_chips).map_err(ServiceError::internal)?;
         let claimed =
             store::ledger::claim_free(&self.db, &address::key(address), granted, now_ms()).await?;
         let wallet =
-            claimed.ok_or_else(|| ApiError::FreeAlreadyClaimed(address::display(address)))?;
+            claimed.ok_or_else(|| WalletError::FreeAlreadyClaimed(address::display(address)))?;
         money::granted(&wallet.address, granted);
         Ok(FreeGrant {
             address: address::display(address),

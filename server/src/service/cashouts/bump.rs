@@ -11,8 +11,8 @@ use alloy::primitives::B256;
 use super::reconcile::{Step, Transfer};
 use crate::chain::fees::{Fees, Replacement};
 use crate::chain::{Chain, SendError, SignedTx};
-use crate::error::ApiError;
 use crate::faults::{CrashPoint, crash_if};
+use crate::service::error::ServiceError;
 use crate::service::house_sender::{journal_entry, journalled};
 use crate::service::purchases::Payments;
 use crate::service::{Arcade, now_ms};
@@ -40,7 +40,7 @@ impl Arcade {
         payments: &Payments,
         id: i64,
         stuck: Stuck<'_>,
-    ) -> Result<Option<Step>, ApiError> {
+    ) -> Result<Option<Step>, ServiceError> {
         let chain = &payments.chain;
         if stuck.transfer.sender != chain.house_address() {
             // Another key's nonce (the house key changed): only that key could replace it.
@@ -52,7 +52,7 @@ impl Arcade {
         let market = chain
             .market()
             .await
-            .map_err(|error| ApiError::ChainUnavailable(error.to_string()))?;
+            .map_err(|error| ServiceError::ChainUnavailable(error.to_string()))?;
         let bound = i64::try_from(chain.fee_bump_after().as_millis()).unwrap_or(i64::MAX);
         let waited = now_ms().saturating_sub(stuck.signed_at) >= bound;
         let overdue = waited && stuck.next;
@@ -85,7 +85,7 @@ impl Arcade {
         id: i64,
         stuck: &Stuck<'_>,
         bid: Fees,
-    ) -> Result<Option<Step>, ApiError> {
+    ) -> Result<Option<Step>, ServiceError> {
         let replaced = stuck.transfer.hash;
         let sender = self.house_sender().await?;
         let row = store::cashouts::find(&self.db, id)

@@ -17,6 +17,7 @@
 //! transaction.
 
 mod bump;
+mod error;
 mod reconcile;
 mod send;
 
@@ -27,7 +28,6 @@ use serde::Serialize;
 use super::wallets::cashable;
 use super::{Arcade, now_ms};
 use crate::address;
-use crate::error::ApiError;
 use crate::faults::{CrashPoint, crash_if};
 use crate::rate_limits::{Caller, Operation};
 use crate::store;
@@ -35,6 +35,7 @@ use crate::store::cashouts::{NewCashout, Opened};
 use crate::telemetry::money;
 use crate::tiers::BASE_UNITS_PER_CHIP;
 
+pub use error::CashoutError;
 pub use reconcile::CashoutsReconciled;
 pub use send::Sent;
 
@@ -67,7 +68,7 @@ impl Arcade {
         chips: i64,
         signature: Option<&str>,
         caller: Caller,
-    ) -> Result<CashoutReceipt, ApiError> {
+    ) -> Result<CashoutReceipt, CashoutError> {
         self.rate_limits.operation(caller, Operation::Cashout)?;
         let payments = self.payments()?;
         self.verify_signature(address, signature).await?;
@@ -91,15 +92,17 @@ impl Arcade {
                 money::cashout_opened(id, &address::key(address), chips, &amount);
                 id
             }
-            Opened::NotBoughtIn => return Err(ApiError::BuyInRequired(address::display(address))),
+            Opened::NotBoughtIn => {
+                return Err(CashoutError::BuyInRequired(address::display(address)));
+            }
             Opened::Short(wallet) if wallet.chips < chips => {
-                return Err(ApiError::CashoutAboveBalance {
+                return Err(CashoutError::AboveBalance {
                     balance: wallet.chips,
                     chips,
                 });
             }
             Opened::Short(wallet) => {
-                return Err(ApiError::CashoutExceedsCashable {
+                return Err(CashoutError::ExceedsCashable {
                     chips,
                     cashable: cashable(&wallet),
                     balance: wallet.chips,
@@ -110,11 +113,11 @@ impl Arcade {
         let sent = self.send_cashout(payments, id).await?;
         let receipt = self.cashout_receipt(id).await?;
         match sent {
-            Sent::ChainDown => Err(ApiError::CashoutNotSent {
+            Sent::ChainDown => Err(CashoutError::NotSent {
                 chain_down: true,
                 receipt: Box::new(receipt),
             }),
-            Sent::Refused => Err(ApiError::CashoutNotSent {
+            Sent::Refused => Err(CashoutError::NotSent {
                 chain_down: false,
                 receipt: Box::new(receipt),
             }),
@@ -123,10 +126,10 @@ impl Arcade {
     }
 
     /// The cashout as it stands, with its owner's balance.
-    pub async fn cashout_receipt(&self, id: i64) -> Result<CashoutReceipt, ApiError> {
+    pub async fn cashout_receipt(&self, id: i64) -> Result<CashoutReceipt, CashoutError> {
         let (row, balance) = store::cashouts::find(&self.db, id)
             .await?
-            .ok_or(ApiError::CashoutNotFound(id))?;
+            .ok_or(CashoutError::NotFound(id))?;
         Ok(CashoutReceipt {
             cashout_id: row.id,
             address: address::display_key(&row.address),

@@ -18,7 +18,7 @@ use alloy::primitives::{Address, B256};
 use super::Sent;
 use super::bump::Stuck;
 use crate::chain::{Chain, ChainError};
-use crate::error::ApiError;
+use crate::service::error::ServiceError;
 use crate::service::purchases::Payments;
 use crate::service::{Arcade, now_ms};
 use crate::store;
@@ -60,7 +60,7 @@ impl Arcade {
     pub async fn reconcile_cashouts(
         &self,
         min_age: Duration,
-    ) -> Result<CashoutsReconciled, ApiError> {
+    ) -> Result<CashoutsReconciled, ServiceError> {
         let mut outcome = CashoutsReconciled::default();
         let Some(payments) = self.payments.as_ref() else {
             return Ok(outcome);
@@ -92,7 +92,7 @@ impl Arcade {
         &self,
         payments: &Payments,
         row: &cashout::Model,
-    ) -> Result<Step, ApiError> {
+    ) -> Result<Step, ServiceError> {
         let chain = &payments.chain;
         let signed = (
             row.tx_hash.as_deref().and_then(|h| h.parse::<B256>().ok()),
@@ -112,8 +112,9 @@ impl Arcade {
         if let Some(step) = self.settle_mined(chain, row, &hashes).await? {
             return Ok(step);
         }
-        let raw = alloy::hex::decode(raw).map_err(ApiError::internal)?;
-        let sender = Chain::signer_of(&raw).ok_or_else(|| ApiError::internal(Unsigned(row.id)))?;
+        let raw = alloy::hex::decode(raw).map_err(ServiceError::internal)?;
+        let sender =
+            Chain::signer_of(&raw).ok_or_else(|| ServiceError::internal(Unsigned(row.id)))?;
         let transfer = Transfer {
             hash,
             nonce,
@@ -151,7 +152,7 @@ impl Arcade {
         &self,
         row: &cashout::Model,
         hash: B256,
-    ) -> Result<Vec<(B256, i64)>, ApiError> {
+    ) -> Result<Vec<(B256, i64)>, ServiceError> {
         let nonce = row.tx_nonce.unwrap_or_default();
         let reference = format!("cashout:{}", row.id);
         let mut journalled: Vec<(B256, i64)> =
@@ -173,7 +174,7 @@ impl Arcade {
         chain: &Chain,
         row: &cashout::Model,
         hashes: &[B256],
-    ) -> Result<Option<Step>, ApiError> {
+    ) -> Result<Option<Step>, ServiceError> {
         for &hash in hashes {
             let Some(mined) = chain.mined(hash).await.map_err(unavailable)? else {
                 continue;
@@ -201,17 +202,17 @@ impl Arcade {
         chain: &Chain,
         row: &cashout::Model,
         hash: B256,
-    ) -> Result<Vec<u8>, ApiError> {
+    ) -> Result<Vec<u8>, ServiceError> {
         if row.tx_hash.as_deref() == Some(hash.to_string().as_str())
             && let Some(raw) = row.raw_tx.as_deref()
         {
-            return alloy::hex::decode(raw).map_err(ApiError::internal);
+            return alloy::hex::decode(raw).map_err(ServiceError::internal);
         }
         chain
             .signed_bytes(hash)
             .await
             .map_err(unavailable)?
-            .ok_or_else(|| ApiError::ChainUnavailable(format!("the RPC does not show {hash}")))
+            .ok_or_else(|| ServiceError::ChainUnavailable(format!("the RPC does not show {hash}")))
     }
 }
 
@@ -225,7 +226,7 @@ impl Arcade {
         chain: &Chain,
         row: &cashout::Model,
         transfer: Transfer,
-    ) -> Result<Unmined, ApiError> {
+    ) -> Result<Unmined, ServiceError> {
         if let Some(other) = self
             .nonce_taken_by(chain, row.id, transfer)
             .await
@@ -286,8 +287,8 @@ impl Arcade {
     }
 }
 
-fn unavailable(error: ChainError) -> ApiError {
-    ApiError::ChainUnavailable(error.to_string())
+fn unavailable(error: ChainError) -> ServiceError {
+    ServiceError::ChainUnavailable(error.to_string())
 }
 
 /// A cashout's signed transfer: its hash, and the nonce it holds of its sender's.

@@ -4,8 +4,8 @@
 use alloy::primitives::{Address, B256, U256};
 
 use crate::chain::{ChainError, SendError, SignedTx};
-use crate::error::ApiError;
 use crate::faults::{CrashPoint, crash_if};
+use crate::service::error::ServiceError;
 use crate::service::house_sender::{journal_entry, journalled};
 use crate::service::purchases::Payments;
 use crate::service::{Arcade, now_ms};
@@ -31,7 +31,7 @@ impl Arcade {
         &self,
         payments: &Payments,
         id: i64,
-    ) -> Result<Sent, ApiError> {
+    ) -> Result<Sent, ServiceError> {
         let chain = &payments.chain;
         let sender = self.house_sender().await?;
         let row = store::cashouts::find(&self.db, id)
@@ -42,8 +42,8 @@ impl Arcade {
             sender.release().await;
             return Ok(Sent::Elsewhere);
         };
-        let to: Address = row.address.parse().map_err(ApiError::internal)?;
-        let value = U256::from_str_radix(&row.amount, 10).map_err(ApiError::internal)?;
+        let to: Address = row.address.parse().map_err(ServiceError::internal)?;
+        let value = U256::from_str_radix(&row.amount, 10).map_err(ServiceError::internal)?;
         let journal = |tx: SignedTx| self.journal_cashout(id, tx);
         let result = chain.transfer(to, value, journal).await;
         sender.release().await;

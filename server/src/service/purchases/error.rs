@@ -1,4 +1,4 @@
-//! Why a purchase did not happen, in domain terms: `crate::error` turns each into its answer
+//! Why a purchase did not happen, in domain terms: the edge (`error/`) turns each into its answer
 //! (a 402 with the x402 challenge and the reason in `error`, or a 503, or a 500).
 
 use alloy::primitives::{Address, B256};

@@ -13,7 +13,7 @@
 //!    paid no tier's price); anything else stays `settling`.
 //!
 //! `reconcile::reconcile_payments` takes the same decision later for every row left
-//! `settling`. Refusals are a domain [`PurchaseError`]; `crate::error` turns them into the 402.
+//! `settling`. Refusals are a domain [`PurchaseError`]; the edge (`error/`) turns them into the 402.
 
 use rmcp::schemars::JsonSchema;
 use salvo::oapi::ToSchema;

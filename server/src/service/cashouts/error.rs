@@ -1,0 +1,47 @@
+//! Why a cashout was refused, not sent, or cannot be shown, in domain terms: the edge
+//! (`error/`) turns each into its answer.
+
+use super::CashoutReceipt;
+use crate::service::auth::AuthError;
+use crate::service::error::{ServiceError, wraps_service_error};
+use crate::service::purchases::PurchaseError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CashoutError {
+    /// The address never bought chips.
+    #[error("{0} never bought chips")]
+    BuyInRequired(String),
+    #[error("{balance} chips cannot cover a cashout of {chips}")]
+    AboveBalance { balance: i64, chips: i64 },
+    /// The paid pocket is short: the rest of the balance is free chips.
+    #[error("only {cashable} of the {balance} chips can be cashed out")]
+    ExceedsCashable {
+        chips: i64,
+        cashable: i64,
+        balance: i64,
+    },
+    #[error("no cashout {0}")]
+    NotFound(i64),
+    /// Debited, then refunded: the transfer was not sent.
+    #[error("the transfer was not sent; the chips are back in the balance")]
+    NotSent {
+        /// The chain did not answer, rather than refusing the transfer.
+        chain_down: bool,
+        receipt: Box<CashoutReceipt>,
+    },
+    /// The house cannot pay this cashout now; nothing was debited.
+    #[error("the house cannot pay this cashout now ({0})")]
+    HouseUnderfunded(String),
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+wraps_service_error!(CashoutError);
+
+impl From<PurchaseError> for CashoutError {
+    fn from(error: PurchaseError) -> Self {
+        Self::Service(error.into())
+    }
+}
