@@ -255,11 +255,7 @@ impl Book {
                 wager: queued.play.wager,
             });
         }
-        let net_today = if wallet.net_day == today {
-            wallet.net_today
-        } else {
-            0
-        };
+        let net_today = net_on(today, wallet.net_day, wallet.net_today);
         arcade
             .limits
             .check_daily_cap(net_today, queued.potential_profit)?;
@@ -362,6 +358,12 @@ fn settled_bet(
         serde_json::to_value(settlement.result).map_err(ServiceError::internal)?,
     )?;
     Ok((bet, receipt))
+}
+
+/// An address's net winnings on `today`: what its row holds if the row is of that day, else
+/// none yet.
+fn net_on(today: i64, net_day: i64, net_today: i64) -> i64 {
+    if net_day == today { net_today } else { 0 }
 }
 
 fn settle(round: &round::Model, play: &super::play::Play) -> Result<Settlement, ServiceError> {

@@ -59,6 +59,23 @@ pub struct CashoutReceipt {
     pub balance: i64,
 }
 
+/// The cashout `open` debited, or why it debited nothing.
+fn debited(opened: Opened, address: &Address, chips: i64) -> Result<i64, CashoutError> {
+    match opened {
+        Opened::Pending { id } => Ok(id),
+        Opened::NotBoughtIn => Err(CashoutError::BuyInRequired(address::display(address))),
+        Opened::Short(wallet) if wallet.chips < chips => Err(CashoutError::AboveBalance {
+            balance: wallet.chips,
+            chips,
+        }),
+        Opened::Short(wallet) => Err(CashoutError::ExceedsCashable {
+            chips,
+            cashable: cashable(&wallet),
+            balance: wallet.chips,
+        }),
+    }
+}
+
 impl Arcade {
     /// Redeems `chips` of `address` for the token. Requires the address's signature and a
     /// past purchase; only paid chips leave, free chips stay behind (see `wallets::cashable`).
@@ -87,28 +104,8 @@ impl Arcade {
             .await?;
         let opened = store::cashouts::open(&self.db, new).await?;
         drop(funding);
-        let id = match opened {
-            Opened::Pending { id } => {
-                money::cashout_opened(id, &address::key(address), chips, &amount);
-                id
-            }
-            Opened::NotBoughtIn => {
-                return Err(CashoutError::BuyInRequired(address::display(address)));
-            }
-            Opened::Short(wallet) if wallet.chips < chips => {
-                return Err(CashoutError::AboveBalance {
-                    balance: wallet.chips,
-                    chips,
-                });
-            }
-            Opened::Short(wallet) => {
-                return Err(CashoutError::ExceedsCashable {
-                    chips,
-                    cashable: cashable(&wallet),
-                    balance: wallet.chips,
-                });
-            }
-        };
+        let id = debited(opened, address, chips)?;
+        money::cashout_opened(id, &address::key(address), chips, &amount);
         crash_if(self.crash_after, CrashPoint::Debit);
         let sent = self.send_cashout(payments, id).await?;
         let receipt = self.cashout_receipt(id).await?;
