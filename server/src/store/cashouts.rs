@@ -98,12 +98,14 @@ pub async fn open(db: &Db, new: NewCashout) -> Result<Opened, DbErr> {
 /// broadcast; `false` (nothing written) if the row was signed or finished meanwhile.
 pub async fn journal(db: &Db, id: i64, signed: &house::Signed<'_>, at: i64) -> Result<bool, DbErr> {
     let nonce = signed.stored_nonce()?;
-    let update = while_in(id, &[CashoutStatus::Pending], at)
-        .col_expr(cashout::Column::TxNonce, Expr::value(nonce))
-        .col_expr(cashout::Column::TxHash, Expr::value(signed.hash))
-        .col_expr(cashout::Column::RawTx, Expr::value(signed.raw_hex()))
-        .filter(cashout::Column::TxHash.is_null());
-    outbox::journal(db, id, update, signed, at).await
+    let set = |update: UpdateMany<cashout::Entity>| {
+        update
+            .col_expr(cashout::Column::TxNonce, Expr::value(nonce))
+            .col_expr(cashout::Column::TxHash, Expr::value(signed.hash))
+            .col_expr(cashout::Column::RawTx, Expr::value(signed.raw_hex()))
+            .filter(cashout::Column::TxHash.is_null())
+    };
+    outbox::journal(db, (id, &[CashoutStatus::Pending]), set, signed, at).await
 }
 
 /// Write-ahead of a replacement: the row names `signed` (the same nonce as `replaced`, a higher
@@ -117,12 +119,14 @@ pub async fn journal_replacement(
     at: i64,
 ) -> Result<bool, DbErr> {
     let nonce = signed.stored_nonce()?;
-    let update = while_in(id, UNFINISHED, at)
-        .col_expr(cashout::Column::TxHash, Expr::value(signed.hash))
-        .col_expr(cashout::Column::RawTx, Expr::value(signed.raw_hex()))
-        .filter(cashout::Column::TxHash.eq(replaced))
-        .filter(cashout::Column::TxNonce.eq(nonce));
-    outbox::journal(db, id, update, signed, at).await
+    let set = |update: UpdateMany<cashout::Entity>| {
+        update
+            .col_expr(cashout::Column::TxHash, Expr::value(signed.hash))
+            .col_expr(cashout::Column::RawTx, Expr::value(signed.raw_hex()))
+            .filter(cashout::Column::TxHash.eq(replaced))
+            .filter(cashout::Column::TxNonce.eq(nonce))
+    };
+    outbox::journal(db, (id, UNFINISHED), set, signed, at).await
 }
 
 /// Paid: `confirmed`, the row naming the transaction that was mined (`hash`, `raw` hex), if it

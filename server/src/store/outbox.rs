@@ -68,15 +68,18 @@ pub(super) fn while_in<E: Outbox>(id: i64, from: &[E::State], at: i64) -> Update
         .filter(E::STATE.is_in(from.iter().copied()))
 }
 
-/// Write-ahead: `update` (of row `id`) and the house's `signed` transaction in the house
-/// journal, in one transaction; `false` (nothing written) if the update changed no row.
+/// Write-ahead: row `id`, while in one of `from`, updated by `set`, and the house's `signed`
+/// transaction in the house journal under the row's name, in one transaction; `false`
+/// (nothing written) if the update changed no row. The guard on the row and the name it is
+/// journalled under are made here, from the one `id`.
 pub(super) async fn journal<E: Outbox>(
     db: &Db,
-    id: i64,
-    update: UpdateMany<E>,
+    (id, from): (i64, &[E::State]),
+    set: impl FnOnce(UpdateMany<E>) -> UpdateMany<E>,
     signed: &house::Signed<'_>,
     at: i64,
 ) -> Result<bool, DbErr> {
+    let update = set(while_in::<E>(id, from, at));
     let txn = super::begin(db).await?;
     let updated = update.exec(&txn).await?;
     if !super::happened(updated) {

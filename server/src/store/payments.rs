@@ -166,11 +166,13 @@ pub async fn journal_settlement(
     signed: &house::Signed<'_>,
     at: i64,
 ) -> Result<bool, DbErr> {
-    let update = while_settling(id, at)
-        .filter(is(attempt))
-        .col_expr(payment::Column::TxHash, Expr::value(signed.hash))
-        .col_expr(payment::Column::RawTx, Expr::value(signed.raw_hex()));
-    outbox::journal(db, id, update, signed, at).await
+    let set = |update: UpdateMany<payment::Entity>| {
+        update
+            .filter(is(attempt))
+            .col_expr(payment::Column::TxHash, Expr::value(signed.hash))
+            .col_expr(payment::Column::RawTx, Expr::value(signed.raw_hex()))
+    };
+    outbox::journal(db, (id, &[PaymentState::Settling]), set, signed, at).await
 }
 
 /// The transaction a facilitator reported, kept as the candidate the reconciler checks first.

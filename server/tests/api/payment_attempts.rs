@@ -6,7 +6,9 @@
 //! must not fail the row, whose settlement could then land with nothing credited. Shown on the
 //! store that both go through, with the reconciler's stale writes made by hand.
 
+use arcade_server::entities::house_transaction;
 use arcade_server::entities::payment::{self, PaymentState};
+use arcade_server::store::house::Signed;
 use arcade_server::store::payments::{self as payments, Attempt, NewPayment, Reserved};
 use sea_orm::EntityTrait;
 
@@ -145,3 +147,61 @@ async fn a_verdict_on_a_row_read_before_it_moved_never_fails_it(app: &TestApp) {
 }
 
 on_both_backends!(a_verdict_on_a_row_read_before_it_moved_never_fails_it);
+
+/// A settlement the house signed, as the journal keeps it.
+fn signed(hash: &str) -> Signed<'_> {
+    Signed {
+        hash,
+        raw: &[0x02, 0x01],
+        nonce: 7,
+        sender: alloy::primitives::Address::repeat_byte(0x11),
+    }
+}
+
+/// The write-ahead of a settlement is the attempt's own: an earlier attempt's signed settlement
+/// writes nothing (not on the row, not in the house journal); the current one is journalled
+/// under the row's name.
+async fn only_the_current_attempt_journals_its_settlement(app: &TestApp) {
+    let db = &app.arcade.db;
+    let at = chrono::Utc::now().timestamp_millis();
+    let (id, first) = held(
+        payments::reserve(db, presented(at, "micro", 100, "10000"))
+            .await
+            .unwrap(),
+    );
+    assert!(payments::fail(db, id, first, "refused", at).await.unwrap());
+    let (_, second) = held(
+        payments::reserve(db, presented(at, "micro", 100, "10000"))
+            .await
+            .unwrap(),
+    );
+    let stale = format!("0x{}", "aa".repeat(32));
+    let current = format!("0x{}", "bb".repeat(32));
+    assert!(
+        !payments::journal_settlement(db, id, first, &signed(&stale), at + 1)
+            .await
+            .unwrap()
+    );
+    assert!(
+        payments::journal_settlement(db, id, second, &signed(&current), at + 2)
+            .await
+            .unwrap()
+    );
+    let journal = house_transaction::Entity::find().all(db).await.unwrap();
+    let written: Vec<(&str, &str)> = journal
+        .iter()
+        .map(|row| (row.hash.as_str(), row.reference.as_str()))
+        .collect();
+    assert_eq!(
+        written,
+        [(current.as_str(), format!("payment:{id}").as_str())]
+    );
+    let row = payment::Entity::find_by_id(id)
+        .one(db)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(row.tx_hash.as_deref(), Some(current.as_str()));
+}
+
+on_both_backends!(only_the_current_attempt_journals_its_settlement);

@@ -154,7 +154,7 @@ impl Arcade {
         hash: B256,
     ) -> Result<Vec<(B256, i64)>, ServiceError> {
         let nonce = row.tx_nonce.unwrap_or_default();
-        let reference = format!("cashout:{}", row.id);
+        let reference = store::outbox::reference::<cashout::Entity>(row.id);
         let mut journalled: Vec<(B256, i64)> =
             store::house::journalled_for(&self.db, nonce, &reference)
                 .await?
@@ -273,7 +273,7 @@ impl Arcade {
             &self.db,
             &transfer.sender,
             nonce,
-            &format!("cashout:{id}"),
+            &store::outbox::reference::<cashout::Entity>(id),
         )
         .await
         .map_err(|error| ChainError::Unavailable(format!("reading the journal: {error}")))?;
