@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { startServer } from './server.mjs';
@@ -59,6 +60,34 @@ test('lists the thirteen tools with object schemas that teach how to play', asyn
   for (const game of ['arcade_flip', 'arcade_dice', 'arcade_roulette', 'arcade_limbo']) {
     assert.deepEqual(hints(game), [false, true, true, false], game);
   }
+  // Every tool declares its result (or, with isError, the error body) as an outputSchema.
+  for (const tool of tools) {
+    assert.equal(tool.outputSchema?.type, 'object', tool.name);
+    assert.equal(tool.outputSchema.anyOf.length, 3, tool.name);
+  }
+  await transport.terminateSession();
+  await client.close();
+});
+
+test("the client validates every result against the tool's outputSchema, and would refuse another", async () => {
+  const { client, transport } = await connect();
+  const { tools } = await client.listTools();
+  const account = privateKeyToAccount(generatePrivateKey());
+  // callTool validates each structured result against its tool's schema (it throws otherwise).
+  const free = await client.callTool({ name: 'arcade_free', arguments: { address: account.address } });
+  const balance = await client.callTool({ name: 'arcade_balance', arguments: { address: account.address } });
+  const refused = await client.callTool({ name: 'arcade_commit', arguments: { address: account.address } });
+  assert.equal(refused.isError, true);
+  // The same validator, on results the server did not send: each fails its schema.
+  const validator = new AjvJsonSchemaValidator();
+  const check = (name, content) =>
+    validator.getValidator(tools.find((t) => t.name === name).outputSchema)(content).valid;
+  assert.equal(check('arcade_free', free.structuredContent), true);
+  assert.equal(check('arcade_balance', balance.structuredContent), true);
+  assert.equal(check('arcade_commit', refused.structuredContent), true);
+  assert.equal(check('arcade_free', { ...free.structuredContent, granted: 'a hundred' }), false);
+  assert.equal(check('arcade_balance', { chips: 100 }), false);
+  assert.equal(check('arcade_commit', { code: 'signature_required' }), false);
   await transport.terminateSession();
   await client.close();
 });

@@ -11,7 +11,7 @@ import unittest
 
 from eth_account import Account
 from eth_account.messages import encode_defunct
-from mcp import Client
+from mcp import Client, types
 
 from arcade_process import ArcadeProcess
 
@@ -50,6 +50,11 @@ class OfficialPythonMcpClient(unittest.TestCase):
         async with Client(f"{self.server.base_url}/api/mcp") as client:
             tools = (await client.list_tools()).tools
             self.assertEqual(sorted(t.name for t in tools), TOOLS)
+            # Every tool declares its result (or, with is_error, the error body); the client
+            # validates each result below against it, and refuses one that does not match.
+            for tool in tools:
+                self.assertEqual(tool.output_schema["type"], "object", tool.name)
+                self.assertEqual(len(tool.output_schema["anyOf"]), 3, tool.name)
 
             async def call(name, arguments):
                 result = await client.call_tool(name, arguments)
@@ -73,6 +78,9 @@ class OfficialPythonMcpClient(unittest.TestCase):
                 self.assertEqual(played["balance"], chips)
                 self.assertTrue((await call("arcade_verify", {"bet_id": played["bet_id"]}))["verified"])
             self.assertEqual((await call("arcade_balance", {"address": account.address}))["chips"], chips)
+            unlike = types.CallToolResult(content=[], structured_content={"chips": "many"})
+            with self.assertRaisesRegex(RuntimeError, "Invalid structured content"):
+                await client.session.validate_tool_result("arcade_balance", unlike)
 
             spent = await client.call_tool("arcade_flip", {"round_id": round_["round_id"], "wager": 5,
                                                            "client_seed": "again", "call": "heads"})

@@ -9,9 +9,11 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, Tool};
 use serde_json::Value;
 
+use super::output;
 use super::tools::{ArcadeTools, answer};
 use crate::inputs::games::{GameInput, endpoint, for_each_game_input};
 use crate::inputs::schema;
+use crate::service::play::Played;
 
 pub fn routes() -> Vec<ToolRoute<ArcadeTools>> {
     macro_rules! routes {
@@ -34,7 +36,8 @@ fn route<G: GameInput>() -> ToolRoute<ArcadeTools> {
             "{description} Play a round from arcade_commit once; the receipt reveals the server seed so you can check it (or call arcade_verify)."
         ),
         Arc::new(input_schema),
-    );
+    )
+    .with_raw_output_schema(output::of::<Played>());
     ToolRoute::new_dyn(tool, |context: ToolCallContext<'_, ArcadeTools>| {
         Box::pin(async move {
             let arguments = context.arguments.unwrap_or_default();

@@ -15,6 +15,7 @@ mod annotations;
 mod arguments;
 mod games;
 mod origin;
+mod output;
 mod sessions;
 mod summaries;
 mod tools;

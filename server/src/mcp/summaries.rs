@@ -1,6 +1,7 @@
 //! The one-line summary each tool result comes with (beside the structured content), read
 //! from the service's own result types.
 
+use salvo::oapi::ToSchema;
 use serde::Serialize;
 
 use crate::service::auth::Rotated;
@@ -17,7 +18,7 @@ pub trait Summary {
 }
 
 /// `arcade_balance`: the balance, and the statement to sign for the address.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct BalanceAnswer {
     #[serde(flatten)]
     pub balance: Balance,

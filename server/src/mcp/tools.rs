@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 
 use super::annotations::{annotations, effect};
 use super::arguments::{Arguments, NoArguments};
+use super::output;
 use crate::error::ApiError;
 use crate::inputs::Input;
 use crate::inputs::games::{GameInput, endpoint};
@@ -28,7 +29,13 @@ use crate::inputs::wallets::{AddressInput, AddressPath, CashoutInput, RotateInpu
 use crate::inputs::{self, Place};
 use crate::rate_limits::{Caller, ClientKey};
 use crate::service::Arcade;
+use crate::service::auth::Rotated;
+use crate::service::cashouts::CashoutReceipt;
 use crate::service::play::Played;
+use crate::service::receipts::VerifiedBet;
+use crate::service::rounds::{Committed, RoundView};
+use crate::service::stats::{GamesListing, HouseStats};
+use crate::service::wallets::FreeGrant;
 use arcade_core::Game;
 
 const INSTRUCTIONS: &str = "A provably-fair arcade. Play: arcade_free (100 chips, once per address) \
@@ -86,6 +93,7 @@ impl ArcadeTools {
 impl ArcadeTools {
     #[tool(
         name = "arcade_free",
+        output_schema = output::of::<FreeGrant>(),
         description = "Claim the 100 free chips, once per address. No payment; a signature is optional. Start here to play without buying. Free chips are play money: they can be played and won with, never cashed out (a wager stakes them first, and a win pays them back in proportion)."
     )]
     async fn free(
@@ -107,6 +115,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_games",
+        output_schema = output::of::<GamesListing>(),
         description = "The games, their parameters and odds, the limits, the buy-in tiers and how to play, step by step."
     )]
     async fn games(&self, Parameters(_): Parameters<NoArguments>) -> CallToolResult {
@@ -115,6 +124,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_commit",
+        output_schema = output::of::<Committed>(),
         description = "Open a round: the house commits to a secret server seed (you get its SHA-256, the commitment) before it sees your client seed. Requires your signature of the auth_statement from arcade_balance. Play the round once with a game tool (arcade_<game>, listed by arcade_games)."
     )]
     async fn commit(
@@ -136,6 +146,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_round",
+        output_schema = output::of::<RoundView>(),
         description = "A round as it stands: open (with expires_at), settled (with its receipt, server seed included) or expired. If a game call got no answer, look here, or repeat the same call: it answers the original receipt with replayed: true."
     )]
     async fn round(&self, Parameters(input): Parameters<Arguments<RoundPath>>) -> CallToolResult {
@@ -149,6 +160,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_rotate",
+        output_schema = output::of::<Rotated>(),
         description = "Revoke every signature of your auth statement made so far (if one may have leaked): signed with the current statement, this starts a new one. Older signatures then fail (signature_revoked, or signature_mismatch once more than two rotations old) and your open rounds expire. Sign the returned auth_statement from now on."
     )]
     async fn rotate(
@@ -169,6 +181,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_verify",
+        output_schema = output::of::<VerifiedBet>(),
         description = "Re-derive a played round from its revealed server seed with the arcade's fairness core: checks the commitment, the outcome and the payout. Anyone can verify any bet."
     )]
     async fn verify(&self, Parameters(input): Parameters<Arguments<BetPath>>) -> CallToolResult {
@@ -182,6 +195,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_balance",
+        output_schema = output::of::<BalanceAnswer>(),
         description = "Chips held by an address in two pockets: cashable (paid chips, what a cashout may take) and free_chips (play money: the free grant and what free chips won back; a wager stakes them first and a win pays each pocket in proportion to its stake, the free share rounded up); whether it has bought in; and its auth_statement: the exact text to sign with personal_sign (EIP-191) for arcade_commit and arcade_cashout."
     )]
     async fn balance(
@@ -204,6 +218,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_cashout",
+        output_schema = output::of::<CashoutReceipt>(),
         description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature and a past purchase. Free chips are play money: only the paid chips can be cashed out (`cashable` in arcade_balance: the balance less free_chips), else cashout_exceeds_cashable."
     )]
     async fn cashout(
@@ -225,6 +240,7 @@ impl ArcadeTools {
 
     #[tool(
         name = "arcade_house",
+        output_schema = output::of::<HouseStats>(),
         description = "Floor statistics: rounds, wagered, paid out and the house's net by game, split between the house's own agents and everyone else; cashout totals."
     )]
     async fn house(&self, Parameters(_): Parameters<NoArguments>) -> CallToolResult {
