@@ -10,6 +10,7 @@ pub mod api;
 pub mod chain;
 pub mod dev;
 pub mod doctor;
+pub mod entry_points;
 pub mod error;
 pub mod faults;
 pub mod housebots;

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::Arcade;
 use super::signed_marks::SignedMarks;
+use crate::entry_points::ENTRY_POINTS;
 use crate::tiers::CHIP_VALUE_USD;
 use crate::x402::discovery::{self, ChipsResource, Method};
 use crate::x402::{Terms, X402_VERSION};
@@ -41,6 +42,10 @@ pub struct Manifest {
     /// The signed marks: from which bet on every receipt carries its proofs, and signs
     /// `house_agent` (`docs/proofs.md`).
     pub signed_marks: SignedMarks,
+    /// Where to start, by name: `llms_txt` (the whole flow), `rules`, `proofs`, `vectors`,
+    /// `openapi`, `api_docs`, `mcp`, `x402_manifest`, `verifier`.
+    #[salvo(schema(value_type = Object))]
+    pub links: Map<String, Value>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -134,6 +139,10 @@ impl Arcade {
             signed_marks: self.marks.clone(),
             max_timeout_seconds: terms.map(|t| t.max_timeout_seconds),
             resources,
+            links: ENTRY_POINTS
+                .iter()
+                .map(|(name, path)| ((*name).to_owned(), Value::from(format!("{base_url}{path}"))))
+                .collect(),
         }
     }
 }

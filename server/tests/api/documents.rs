@@ -4,6 +4,8 @@
 
 use std::path::Path;
 
+use arcade_server::entry_points::ENTRY_POINTS;
+
 use crate::helpers::{Backend, TestApp};
 use crate::paying::PaidApp;
 
@@ -87,14 +89,7 @@ async fn the_documents_are_served_as_the_repository_has_them() {
 #[tokio::test]
 async fn every_entry_point_is_linked_from_the_page_and_from_llms_txt() {
     let app = TestApp::spawn(Backend::Sqlite).await;
-    let entry_points = [
-        "/llms.txt",
-        "/rules.md",
-        "/docs/proofs.md",
-        "/api/openapi.json",
-        "/api/mcp",
-        "/.well-known/x402",
-    ];
+    let entry_points = ENTRY_POINTS.map(|(_, path)| path);
     for page in ["/", "/llms.txt"] {
         let (_, _, text) = fetch(&app, page).await;
         let linked = links(&text);
@@ -108,6 +103,21 @@ async fn every_entry_point_is_linked_from_the_page_and_from_llms_txt() {
             let (status, ..) = fetch(&app, link).await;
             assert_ne!(status, 404, "{page} links {link}, which answers 404");
         }
+    }
+}
+
+/// The manifest names each entry point, by name, as a full URL that answers.
+#[tokio::test]
+async fn the_x402_manifest_links_every_entry_point_by_name() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let manifest = app.get("/.well-known/x402").await.ok();
+    for (name, path) in ENTRY_POINTS {
+        let url = manifest["links"][name]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(url, format!("{}{path}", app.base_url), "{name}");
+        let (status, ..) = fetch(&app, path).await;
+        assert_ne!(status, 404, "{name}: {path}");
     }
 }
 
