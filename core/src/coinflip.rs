@@ -128,6 +128,13 @@ impl GameRules for Coinflip {
         })
     }
 
+    fn result_of(_: &Side, claimed: &CoinflipClaimed) -> Result<CoinflipResult, ReceiptError> {
+        let outcome = claimed.outcome.ok_or(ReceiptError::MissingField {
+            field: "result.outcome",
+        })?;
+        Ok(CoinflipResult { outcome })
+    }
+
     fn compare(
         derived: &CoinflipResult,
         claimed: &CoinflipClaimed,

@@ -165,6 +165,12 @@ pub enum ReceiptError {
         /// Dotted path of the field, e.g. `params.target`.
         field: &'static str,
     },
+    /// A claimed outcome the game cannot draw.
+    #[error("receipt's `{field}` is not an outcome of its game")]
+    OutcomeOutOfRange {
+        /// Dotted path of the field, e.g. `result.pocket`.
+        field: &'static str,
+    },
     /// The wager is 0 or too large to settle.
     #[error("receipt wager {wager} is not a settleable wager")]
     WagerOutOfRange {
@@ -184,7 +190,9 @@ impl ReceiptError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::UnsupportedVersion { .. } => "unsupported_version",
-            Self::MissingField { .. } | Self::WagerOutOfRange { .. } => "invalid_receipt",
+            Self::MissingField { .. }
+            | Self::OutcomeOutOfRange { .. }
+            | Self::WagerOutOfRange { .. } => "invalid_receipt",
             Self::Seed(e) => e.code(),
             Self::Call(e) => e.code(),
         }

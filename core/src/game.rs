@@ -55,6 +55,10 @@ pub trait GameRules {
     fn params(call: &Self::Call) -> Self::Params;
     /// The call a receipt's `params` make, checked as a call is.
     fn call_of(params: &Self::Params) -> Result<Self::Call, ReceiptError>;
+    /// The result a receipt's `result` names for `call`: its outcome read from the claim (it is
+    /// required, and must be one the game can draw), and what is published with it as `call`
+    /// makes it. How a settled bet's stored result is read back as this game's.
+    fn result_of(call: &Self::Call, claimed: &Self::Claimed) -> Result<Self::Result, ReceiptError>;
     /// Compares a claimed result with the derived one, pushing every differing field; `Err`
     /// when the claim lacks the outcome itself.
     fn compare(

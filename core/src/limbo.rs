@@ -109,6 +109,14 @@ impl LimboResult {
         Self { hundredths }
     }
 
+    /// A result given in hundredths, if in 100 ..= 100000000.
+    pub fn from_hundredths(hundredths: u64) -> Option<Self> {
+        u32::try_from(hundredths)
+            .ok()
+            .filter(|h| (MIN_RESULT..=MAX_HUNDREDTHS).contains(h))
+            .map(|hundredths| Self { hundredths })
+    }
+
     /// 100 ..= 100000000.
     pub fn hundredths(&self) -> u32 {
         self.hundredths
@@ -212,6 +220,16 @@ impl GameRules for Limbo {
             field: "params.target_hundredths",
         })?;
         Ok(LimboCall::new(target)?)
+    }
+
+    fn result_of(_: &LimboCall, claimed: &LimboClaimed) -> Result<LimboDrawn, ReceiptError> {
+        const FIELD: &str = "result.result_hundredths";
+        let hundredths = claimed
+            .result_hundredths
+            .ok_or(ReceiptError::MissingField { field: FIELD })?;
+        let result = LimboResult::from_hundredths(hundredths)
+            .ok_or(ReceiptError::OutcomeOutOfRange { field: FIELD })?;
+        Ok(LimboDrawn { result })
     }
 
     fn compare(

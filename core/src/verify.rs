@@ -63,6 +63,18 @@ macro_rules! claimed_results {
             )*
         }
 
+        impl ClaimedResult {
+            /// The result this claim names for `call`, read as `call`'s game reads it (see
+            /// [`GameRules::result_of`]).
+            pub fn result_for(&self, call: &Call) -> Result<GameResult, ReceiptError> {
+                Ok(match call {
+                    $(Call::$Rules(call) => GameResult::$Rules(
+                        <crate::$module::$Rules as GameRules>::result_of(call, &self.$module)?,
+                    ),)*
+                })
+            }
+        }
+
         /// Compares the claimed result with the derived one, by the derived result's game.
         fn compare_result(
             derived: &GameResult,

@@ -112,6 +112,22 @@ impl GameRules for Dice {
         Ok(DiceCall::new(target, params.direction.unwrap_or_default())?)
     }
 
+    /// The roll from `roll_hundredths` (the display `roll` is not read).
+    fn result_of(call: &DiceCall, claimed: &DiceClaimed) -> Result<DiceResult, ReceiptError> {
+        const FIELD: &str = "result.roll_hundredths";
+        let hundredths = claimed
+            .roll_hundredths
+            .ok_or(ReceiptError::MissingField { field: FIELD })?;
+        let roll = u32::try_from(hundredths)
+            .ok()
+            .and_then(Roll::from_hundredths)
+            .ok_or(ReceiptError::OutcomeOutOfRange { field: FIELD })?;
+        Ok(DiceResult {
+            roll,
+            schedule: call.schedule(),
+        })
+    }
+
     fn compare(
         derived: &DiceResult,
         claimed: &DiceClaimed,

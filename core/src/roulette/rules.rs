@@ -92,6 +92,25 @@ impl GameRules for Roulette {
         Ok(RouletteBet::new(bet, params.number)?)
     }
 
+    /// The pocket; its colour follows from it.
+    fn result_of(
+        _: &RouletteBet,
+        claimed: &RouletteClaimed,
+    ) -> Result<RouletteResult, ReceiptError> {
+        const FIELD: &str = "result.pocket";
+        let pocket = claimed
+            .pocket
+            .ok_or(ReceiptError::MissingField { field: FIELD })?;
+        let pocket = u8::try_from(pocket)
+            .ok()
+            .filter(|p| u32::from(*p) < POCKETS)
+            .ok_or(ReceiptError::OutcomeOutOfRange { field: FIELD })?;
+        Ok(RouletteResult {
+            pocket,
+            color: color(pocket),
+        })
+    }
+
     fn compare(
         derived: &RouletteResult,
         claimed: &RouletteClaimed,

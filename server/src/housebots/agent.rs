@@ -7,15 +7,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use alloy::signers::SignerSync;
-use arcade_core::wire::ReceiptInput;
 use arcade_core::{Call, Receipt};
 use tokio_util::sync::CancellationToken;
 
+use super::answer::PlayedAnswer;
 use super::client::{ArcadeClient, ClientError, RoundPlay};
 use super::{Agent, AgentStatus, backoff};
 use crate::proofs::play::{self, PlayFields, PlayMessage};
 use crate::proofs::signing_domain;
-use crate::service::play::Played;
 use crate::service::rounds::Committed;
 use crate::service::wallets::Balance;
 use crate::service::{now_ms, rfc3339};
@@ -143,7 +142,7 @@ impl Run {
         signature: &str,
         chips: i64,
         n: u64,
-    ) -> Result<(Played, Sent), StepError> {
+    ) -> Result<(PlayedAnswer, Sent), StepError> {
         let round = client
             .commit(self.agent.signer.address(), signature)
             .await?;
@@ -198,11 +197,11 @@ impl Run {
     }
 
     /// Verifies the receipt with the core and counts the round.
-    fn record(&self, played: &Played, sent: &Sent) {
+    fn record(&self, played: &PlayedAnswer, sent: &Sent) {
         let receipt = &played.receipt;
         let verified = verifies(played) && is_what_was_played(played, sent);
         if !verified {
-            tracing::error!(agent = %self.name(), bet = receipt.bet_id, "A HOUSE AGENT'S RECEIPT DOES NOT VERIFY");
+            tracing::error!(agent = %self.name(), bet = played.bet_id, "A HOUSE AGENT'S RECEIPT DOES NOT VERIFY");
         }
         self.update(|s| {
             s.state = "running".into();
@@ -221,7 +220,7 @@ impl Run {
         let verdict = if receipt.won { "won" } else { "lost" };
         self.acted(&format!(
             "bet {} ({}): {verdict}, profit {}",
-            receipt.bet_id,
+            played.bet_id,
             receipt.game.as_str(),
             receipt.profit
         ));
@@ -265,19 +264,14 @@ struct Sent {
 /// The answer is the round the agent committed to and signed: the commitment it was shown, the
 /// arcade's nonce 0, and its own signature of the play (a house that moved the round to another
 /// seed or nonce would answer otherwise).
-fn is_what_was_played(played: &Played, sent: &Sent) -> bool {
-    let receipt = &played.receipt;
-    let signed = receipt.proofs.as_ref().and_then(|p| p.play.as_ref());
-    receipt.commitment == sent.commitment
-        && receipt.nonce == 0
-        && signed.is_some_and(|play| play.signature == sent.play_signature)
+fn is_what_was_played(played: &PlayedAnswer, sent: &Sent) -> bool {
+    played.receipt.commitment == sent.commitment
+        && played.receipt.nonce == 0
+        && played.play_signature() == Some(sent.play_signature.as_str())
 }
 
-fn verifies(played: &Played) -> bool {
-    serde_json::to_value(&played.receipt)
-        .ok()
-        .and_then(|receipt| serde_json::from_value::<ReceiptInput>(receipt).ok())
-        .and_then(|input| Receipt::try_from(input).ok())
-        .and_then(|receipt| arcade_core::verify(&receipt).ok())
-        .is_some_and(|verification| verification.verified())
+fn verifies(played: &PlayedAnswer) -> bool {
+    Receipt::try_from(played.receipt.clone())
+        .and_then(|receipt| arcade_core::verify(&receipt))
+        .is_ok_and(|verification| verification.verified())
 }

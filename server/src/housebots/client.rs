@@ -10,12 +10,12 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
+use super::answer::PlayedAnswer;
 use crate::error::ErrorBody;
 use crate::identity::AuthStatement;
 use crate::inputs::games::{call_body, endpoint};
 use crate::rate_limits::HOUSE_AGENT_HEADER;
 use crate::service::now_ms;
-use crate::service::play::Played;
 use crate::service::rounds::Committed;
 use crate::service::wallets::{Balance, FreeGrant};
 use crate::x402::wire::{PaymentRequired, decode_payment_required};
@@ -98,7 +98,7 @@ impl ArcadeClient {
         self.post("/api/arcade/commit", &body).await
     }
 
-    pub async fn play(&self, round: &RoundPlay<'_>) -> Result<Played, ClientError> {
+    pub async fn play(&self, round: &RoundPlay<'_>) -> Result<PlayedAnswer, ClientError> {
         let mut body = json!({
             "round_id": round.round_id,
             "client_seed": round.client_seed,

@@ -11,6 +11,7 @@
 //! | `message.rs` | answers to `POST /api/housebot/message` |
 
 mod agent;
+mod answer;
 mod client;
 pub mod message;
 mod strategy;

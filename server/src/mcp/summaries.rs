@@ -90,7 +90,8 @@ impl Summary for VerifiedBet {
         };
         format!(
             "Bet {} {verdict}: checks {}.",
-            self.receipt.bet_id, self.checks
+            self.receipt.bet_id,
+            serde_json::to_string(&self.checks).unwrap_or_default()
         )
     }
 }

@@ -10,7 +10,7 @@
 //! | free chips, balance | `wallets.rs` |
 //! | commit (open a round) | `rounds.rs` |
 //! | flip, dice, roulette (settle a round) | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`) |
-//! | verify a bet, recent bets, the audit feed | `receipts.rs`, its pages bounded by `settled_mark.rs` |
+//! | verify a bet, recent bets, the audit feed | `receipts.rs` (a result as shown: `shown_result.rs`), its pages bounded by `settled_mark.rs` |
 //! | a receipt's batch place and signatures | `proofs.rs` |
 //! | the signed marks: from which bet on receipts carry proofs, and sign `house_agent` | `signed_marks.rs` |
 //! | publishing seed batches, a seed's place in its batch | `seed_batches.rs` |
@@ -47,6 +47,7 @@ pub mod rounds;
 mod seed_batch_views;
 pub mod seed_batches;
 pub mod settled_mark;
+pub mod shown_result;
 pub mod signed_marks;
 pub mod stats;
 pub mod treasury;

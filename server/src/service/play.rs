@@ -4,16 +4,15 @@
 //! whole or not at all. A repeat of the call that settled a round (a client whose connection
 //! dropped) gets the original receipt, marked `replayed`.
 
-use arcade_core::wire::CallParams;
 use arcade_core::{Call, LimitError};
 use salvo::oapi::ToSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::auth::AuthError;
 use super::play_batch::{Outcome, Settled};
 use super::play_writer::Queued;
 use super::proofs::BetSignatures;
-use super::receipts::BetReceipt;
+use super::receipts::{BetReceipt, stored_call};
 use super::seed_batches::SeedBatchError;
 use super::{Arcade, now_ms};
 use crate::address;
@@ -36,7 +35,7 @@ pub struct Play {
     pub play_signature: Option<String>,
 }
 
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Played {
     #[serde(flatten)]
     pub receipt: BetReceipt,
@@ -187,16 +186,13 @@ impl Arcade {
     }
 }
 
-/// Whether `play` is the call that settled `bet`, compared as parsed (the signatures aside: a
-/// repeat gets the stored ones).
+/// Whether `play` is the call that settled `bet`, compared as its game reads the stored call
+/// (the signatures aside: a repeat gets the stored ones).
 fn is_same_call(bet: &bet::Model, play: &Play) -> Result<bool, ServiceError> {
-    let stored: serde_json::Value =
-        serde_json::from_str(&bet.params).map_err(ServiceError::internal)?;
-    let asked = serde_json::to_value(CallParams(&play.call)).map_err(ServiceError::internal)?;
-    Ok(bet.game.0 == play.call.game()
+    let (stored, _) = stored_call(bet)?;
+    Ok(stored == play.call
         && bet.client_seed == play.client_seed
-        && u64::try_from(bet.wager).ok() == Some(play.wager)
-        && stored == asked)
+        && u64::try_from(bet.wager).ok() == Some(play.wager))
 }
 
 /// A stored address that does not parse: the database was changed by hand.

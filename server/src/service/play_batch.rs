@@ -351,12 +351,7 @@ fn settled_bet(
         house_agent: Some(house_agent),
         play_signature: play.play_signature.clone(),
     };
-    let receipt = BetReceipt::from_values(
-        &bet,
-        round,
-        serde_json::to_value(params).map_err(ServiceError::internal)?,
-        serde_json::to_value(settlement.result).map_err(ServiceError::internal)?,
-    )?;
+    let receipt = BetReceipt::settled(&bet, round, settlement.call, settlement.result)?;
     Ok((bet, receipt))
 }
 

@@ -8,9 +8,6 @@ use alloy::primitives::B256;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
-use arcade_core::wire::ParamsInput;
-use arcade_core::{Call, ClientSeed, Round, ServerSeed};
-
 use super::Arcade;
 use super::play::{Play, PlayError};
 use super::receipts::BetReceipt;
@@ -101,7 +98,7 @@ impl Arcade {
 
     /// The `Play` a receipt's player signed, rebuilt from the receipt's fields.
     fn play_typed(&self, receipt: &BetReceipt) -> Option<TypedData> {
-        let message = PlayMessage::of(receipt.into(), &receipt_call(receipt)?);
+        let message = PlayMessage::of(receipt.into(), &receipt.params);
         Some(play::typed_data(&self.seeds.signer.domain(), &message))
     }
 
@@ -219,9 +216,8 @@ fn receipt_message<'a>(
     marks: &SignedMarks,
 ) -> Option<ReceiptMessage<'a>> {
     let server_seed = receipt.server_seed.as_deref()?;
-    let call = receipt_call(receipt)?;
-    let signed = call.signed();
-    let outcome = derived_outcome(receipt, server_seed, call)?;
+    let signed = receipt.params.signed();
+    let outcome = i64::try_from(receipt.result.result.signed_outcome()).ok()?;
     let message = ReceiptMessage {
         round_id: &receipt.round_id,
         bet_id: receipt.bet_id,
@@ -262,26 +258,6 @@ impl<'a> From<&'a BetReceipt> for PlayFields<'a> {
             wager: receipt.wager,
         }
     }
-}
-
-/// A receipt's call, read by its own game (`None` for parameters the core does not accept: a
-/// store defect).
-fn receipt_call(receipt: &BetReceipt) -> Option<Call> {
-    let params: ParamsInput = serde_json::from_value(receipt.params.clone()).ok()?;
-    params.to_call(receipt.game).ok()
-}
-
-/// The `outcome` a receipt signs: its game's, as the core derives it from the round's seeds.
-fn derived_outcome(receipt: &BetReceipt, server_seed: &str, call: Call) -> Option<i64> {
-    let round = Round::new(
-        ServerSeed::parse(server_seed).ok()?,
-        ClientSeed::parse(&receipt.client_seed).ok()?,
-        u64::try_from(receipt.nonce).ok()?,
-        call,
-        u64::try_from(receipt.wager).ok()?,
-    )
-    .ok()?;
-    i64::try_from(round.settle().result.signed_outcome()).ok()
 }
 
 /// A call or address the server itself stored that `Play` cannot name (a defect).

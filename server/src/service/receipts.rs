@@ -1,13 +1,16 @@
 //! Settled rounds as receipts: what game calls return, `verify` re-derives and `recent` lists.
 
-use arcade_core::wire::{ParamsInput, ReceiptInput};
-use arcade_core::{FAIRNESS_VERSION, Game, Receipt, verify};
+use arcade_core::wire::{CallParams, ParamsInput, ReceiptInput};
+use arcade_core::{
+    Call, Checks, ClaimedResult, FAIRNESS_VERSION, Game, GameResult, Mismatch, Receipt, verify,
+};
 use salvo::oapi::ToSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde::{Serialize, Serializer};
+use serde_json::json;
 
 use super::proofs::{BetSignatures, ReceiptProofs};
 use super::seed_batches::SeedBatchError;
+use super::shown_result::ShownResult;
 use super::{Arcade, rfc3339};
 use crate::address;
 use crate::service::error::{ServiceError, wraps_service_error};
@@ -16,7 +19,7 @@ use crate::store::entities::{bet, round};
 
 /// A settled round: everything needed to re-derive it (`server_seed` is left out of public
 /// listings).
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct BetReceipt {
     pub bet_id: i64,
     pub round_id: String,
@@ -35,13 +38,14 @@ pub struct BetReceipt {
     /// coinflip `{call}`, dice `{target, direction}`, roulette `{bet, number}`, limbo
     /// `{target_hundredths}`.
     #[salvo(schema(value_type = Object))]
-    pub params: Value,
+    #[serde(serialize_with = "call_params")]
+    pub params: Call,
     /// coinflip `{outcome}`, dice `{roll, roll_hundredths, win_chance, multiplier, return_num,
     /// return_den}` (a win returns exactly `return_num / return_den` chips, the wager
     /// included; `multiplier` is that per chip, shown to 4 decimals), roulette `{pocket,
     /// color}`, limbo `{result_hundredths, crash_point}`.
     #[salvo(schema(value_type = Object))]
-    pub result: Value,
+    pub result: ShownResult,
     pub won: bool,
     /// Chips credited back, wager included; 0 on a loss.
     pub payout: i64,
@@ -65,7 +69,7 @@ pub struct BetReceipt {
 }
 
 /// A page of the audit feed.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Feed {
     pub receipts: Vec<BetReceipt>,
     /// The `after` of the next page; null when this page is the last.
@@ -78,33 +82,33 @@ pub struct VerifiedBet {
     pub receipt: BetReceipt,
     /// `{commitment, outcome, payout}`: each true when the stored value re-derives.
     #[salvo(schema(value_type = Object))]
-    pub checks: Value,
+    pub checks: Checks,
     pub verified: bool,
     /// What differs, if anything: `{check, field, derived, claimed}`.
     #[salvo(schema(value_type = Vec<Object>))]
-    pub mismatches: Value,
+    pub mismatches: Vec<Mismatch>,
 }
 
 impl BetReceipt {
     /// A settled round's receipt, its seed and commitment read from the round.
     pub fn new(bet: &bet::Model, round: &round::Model) -> Result<Self, ServiceError> {
-        let (params, result) = stored_call(bet)?;
-        Self::from_values(bet, round, params, result)
+        let (call, result) = stored_call(bet)?;
+        Self::settled(bet, round, call, result)
     }
 
-    /// The receipt of a bet whose call and result are at hand as JSON values (a freshly settled
-    /// play: nothing parsed back from the stored text).
-    pub fn from_values(
+    /// The receipt of a bet whose call and result are at hand (a freshly settled play: nothing
+    /// read back from the stored text).
+    pub fn settled(
         bet: &bet::Model,
         round: &round::Model,
-        params: Value,
-        result: Value,
+        call: Call,
+        result: GameResult,
     ) -> Result<Self, ServiceError> {
         Self::build(
             bet,
             (&round.commitment, round.created_at),
             Some(round.server_seed.clone()),
-            params,
+            call,
             result,
         )
     }
@@ -112,9 +116,9 @@ impl BetReceipt {
     /// A public listing's receipt, from the bet's row alone (it holds the round's commitment
     /// and time): no server seed, the address truncated.
     fn public_of(bet: &bet::Model) -> Result<Self, ServiceError> {
-        let (params, result) = stored_call(bet)?;
+        let (call, result) = stored_call(bet)?;
         let committed = (bet.commitment.as_str(), bet.committed_at);
-        let receipt = Self::build(bet, committed, None, params, result)?;
+        let receipt = Self::build(bet, committed, None, call, result)?;
         Ok(Self {
             address: address::truncated(&receipt.address),
             ..receipt
@@ -125,15 +129,10 @@ impl BetReceipt {
         bet: &bet::Model,
         (commitment, committed_at): (&str, i64),
         server_seed: Option<String>,
-        params: Value,
-        mut result: Value,
+        call: Call,
+        result: GameResult,
     ) -> Result<Self, ServiceError> {
-        add_shown_return(
-            bet.game.0,
-            &params,
-            u64::try_from(bet.wager).unwrap_or(0),
-            &mut result,
-        )?;
+        let wager = u64::try_from(bet.wager).unwrap_or(0);
         Ok(Self {
             bet_id: bet.id,
             round_id: bet.round_id.clone(),
@@ -145,8 +144,8 @@ impl BetReceipt {
             client_seed: bet.client_seed.clone(),
             nonce: bet.nonce,
             wager: bet.wager,
-            params,
-            result,
+            params: call,
+            result: ShownResult::new(&call, result, wager)?,
             won: bet.won,
             payout: bet.payout,
             profit: bet.profit,
@@ -166,9 +165,9 @@ impl BetReceipt {
         let receipt = Receipt::try_from(input).map_err(ServiceError::internal)?;
         let verification = verify(&receipt).map_err(ServiceError::internal)?;
         Ok(VerifiedBet {
-            checks: json!(verification.checks),
+            checks: verification.checks,
             verified: verification.verified(),
-            mismatches: json!(verification.mismatches),
+            mismatches: verification.mismatches,
             receipt: self,
         })
     }
@@ -247,39 +246,17 @@ impl Arcade {
     }
 }
 
-/// A stored bet's call and result, parsed back from their JSON text.
-fn stored_call(bet: &bet::Model) -> Result<(Value, Value), ServiceError> {
-    let params = serde_json::from_str(&bet.params).map_err(ServiceError::internal)?;
-    let result = serde_json::from_str(&bet.result).map_err(ServiceError::internal)?;
-    Ok((params, result))
+/// A stored bet's call and result, read back from their JSON text as its game reads them.
+pub(super) fn stored_call(bet: &bet::Model) -> Result<(Call, GameResult), ServiceError> {
+    let params: ParamsInput = serde_json::from_str(&bet.params).map_err(ServiceError::internal)?;
+    let call = params.to_call(bet.game.0).map_err(ServiceError::internal)?;
+    let claimed: ClaimedResult =
+        serde_json::from_str(&bet.result).map_err(ServiceError::internal)?;
+    let result = claimed.result_for(&call).map_err(ServiceError::internal)?;
+    Ok((call, result))
 }
 
-/// The exact return of a win, where the bet's game shows it on receipts (fairness v1 names it
-/// for dice): a win pays `return_num / return_den` chips, the wager included (in lowest terms).
-/// Added here, at the receipt, so the core's own result (and the golden vectors) stay as they
-/// are.
-fn add_shown_return(
-    game: Game,
-    params: &Value,
-    wager: u64,
-    result: &mut Value,
-) -> Result<(), ServiceError> {
-    let params: ParamsInput =
-        serde_json::from_value(params.clone()).map_err(ServiceError::internal)?;
-    let Some(exact) = params
-        .to_call(game)
-        .ok()
-        .and_then(|call| call.shown_return(wager))
-    else {
-        return Ok(());
-    };
-    let (num, den) = (exact.numerator(), exact.denominator());
-    let divisor = gcd(num, den).max(1);
-    result["return_num"] = json!(u64::try_from(num / divisor).map_err(ServiceError::internal)?);
-    result["return_den"] = json!(u64::try_from(den / divisor).map_err(ServiceError::internal)?);
-    Ok(())
-}
-
-fn gcd(a: u128, b: u128) -> u128 {
-    if b == 0 { a } else { gcd(b, a % b) }
+/// A call as a receipt's `params` show it.
+fn call_params<S: Serializer>(call: &Call, serializer: S) -> Result<S::Ok, S::Error> {
+    CallParams(call).serialize(serializer)
 }

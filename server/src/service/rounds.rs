@@ -38,7 +38,7 @@ pub struct Committed {
 }
 
 /// A round as `GET /api/arcade/rounds/{round_id}` shows it.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct RoundView {
     pub round_id: String,
     pub address: String,
