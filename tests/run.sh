@@ -6,7 +6,8 @@
 # compile check, every Rust test (the API suite on SQLite and on a throwaway PostgreSQL cluster
 # on loopback, each payment test on its own anvil), the no_std build, the wasm build, the Node
 # suite of the built wasm package, the official x402 clients (npm and PyPI) buying chips, the
-# official MCP clients (npm and PyPI) playing through /api/mcp, the OpenAPI document checked by
+# official MCP clients (npm and PyPI) playing through /api/mcp, the npm package arcade-client
+# (every round verified, a lying house caught, packed), the OpenAPI document checked by
 # schemathesis (PyPI) against the dev stack, the verifier page in headless Chromium (Debian's,
 # installed if missing), and the README's run command end to end. Exits non-zero when anything
 # fails.
@@ -61,6 +62,9 @@ stage "Node: a viem-signed player, @x402/fetch buying chips on the dev chain, th
 cargo build -p arcade-server --locked
 export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="$root"
 (cd tests/api-node && npm ci --no-audit --no-fund --loglevel=error && node --test)
+
+stage "npm arcade-client: built with tsc, its tests against the dev stack (200 verified rounds, a lying proxy, a lost answer, capped purchases, the README quickstart from the packed tarball), packed"
+(cd clients/npm && npm ci --install-links --no-audit --no-fund --loglevel=error && npm run build && npm test && npm pack --dry-run)
 
 stage "Node: arcade-audit (installed from the packaged arcade-wasm) against thousands of signed rounds and a lying feed"
 (cd tests/audit-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)

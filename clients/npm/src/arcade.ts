@@ -1,0 +1,184 @@
+// The client: connect to an arcade (its manifest read, its signer and domain pinned, its
+// versions checked), buy chips over x402 under a cap, and play. Every round is committed,
+// played with a fresh client seed and the player's Play signature, and verified by the shared
+// checks before the call returns; a lost answer is asked for again and the server replays the
+// round's receipt.
+import type { ArcadeAccount, Hex } from './account.js';
+import { type AuditReport, type Pin, type Verdict, Verifier, modules, requirePass } from './audit.js';
+import { ArcadeError } from './errors.js';
+import { type DiceCall, type Endpoint, type FlipCall, GAME_OF, type LimboCall, type RouletteCall, randomClientSeed, shapeOf } from './games.js';
+import { requestJson, requestRetrying } from './http.js';
+import { Purse, type SpendCap, capOf } from './purchases.js';
+import type { Balance, Cashout, CommitAnswer, Played, Purchase, Receipt } from './types.js';
+import { type Compatibility, checkManifest, checkRoundVersion } from './versions.js';
+
+export interface ConnectOptions {
+  /** The player: a viem account (or anything with address, signMessage, signTypedData). */
+  account: ArcadeAccount;
+  /** The most this client may spend on chips: base units (bigint) or a decimal of the token ("0.50"). None: no purchases. */
+  maxSpend?: SpendCap;
+  /** The house signer (and signed marks) to hold the arcade to; default: the manifest's, read now. */
+  pin?: Partial<Pin>;
+}
+
+/** A round played and verified: `verified` is always true (else VerificationError was thrown). */
+export interface Round {
+  verified: true;
+  bet_id: number;
+  game: string;
+  won: boolean;
+  payout: number;
+  profit: number;
+  result: Record<string, unknown>;
+  /** Chips after the round. */
+  balance: number;
+  /** True when the answer was a replay of the round already settled (an answer had been lost). */
+  replayed: boolean;
+  receipt: Played;
+  verdict: Verdict;
+  /** Milliseconds: the whole call, and of it the client-side verification; answers asked for. */
+  timings: { total_ms: number; verify_ms: number; tries: number };
+}
+
+/** What `verify(betId)` answers (a failed verdict throws VerificationError instead). */
+export interface BetCheck {
+  /** True when the verdict is a pass; false when consistent but not proven (see `verdict.reason`). */
+  verified: boolean;
+  verdict: Verdict;
+  receipt: Receipt | null;
+}
+
+/** Statement signatures the server no longer accepts: sign the current statement again. */
+const STALE_SIGNATURE = new Set(['signature_revoked', 'signature_mismatch']);
+
+export class Arcade {
+  private statement: Promise<Hex> | null = null;
+
+  private constructor(
+    readonly url: string,
+    private readonly account: ArcadeAccount,
+    private readonly verifier: Verifier,
+    private readonly purse: Purse,
+    /** What the manifest announced of its versions (each checked against this package's). */
+    readonly compatibility: Compatibility,
+  ) {}
+
+  /** Reads the manifest, checks its versions, and pins its signer and signing domain. */
+  static async connect(url: string, options: ConnectOptions): Promise<Arcade> {
+    const base = new URL(url).href;
+    const manifest = await requestJson<any>(base, 'GET', '/api/arcade/manifest');
+    const compatibility = checkManifest(manifest);
+    const verifier = await Verifier.open(base, manifest, options.pin);
+    const purse = new Purse(options.account, manifest, capOf(options.maxSpend, manifest.token?.decimals ?? 6));
+    return new Arcade(base, options.account, verifier, purse, compatibility);
+  }
+
+  /** The player's address. */
+  get address(): Hex {
+    return this.account.address;
+  }
+
+  /** The house signer every round is checked against, pinned at connect. */
+  get signer(): string {
+    return this.verifier.pin.signer;
+  }
+
+  /** What is left of the spending cap, in the token's base units. */
+  get spendable(): bigint {
+    return this.purse.remaining;
+  }
+
+  /** Buys chips of `tier` (micro, small, medium, …) over x402; SpendingCapError above the cap. */
+  buyChips(tier = 'small'): Promise<Purchase> {
+    return this.purse.buy(this.url, tier);
+  }
+
+  flip(call: FlipCall): Promise<Round> {
+    return this.play('flip', call);
+  }
+
+  dice(call: DiceCall): Promise<Round> {
+    return this.play('dice', call);
+  }
+
+  roulette(call: RouletteCall): Promise<Round> {
+    return this.play('roulette', call);
+  }
+
+  limbo(call: LimboCall): Promise<Round> {
+    return this.play('limbo', call);
+  }
+
+  balance(): Promise<Balance> {
+    return requestJson<Balance>(this.url, 'GET', `/api/arcade/balance/${this.address}`);
+  }
+
+  /** Redeems `chips` (paid chips only) for the token, sent to the player's address. */
+  async cashout(chips: number): Promise<Cashout> {
+    return this.signed((signature) => requestJson<Cashout>(this.url, 'POST', '/api/arcade/cashout', { address: this.address, chips, signature }));
+  }
+
+  /**
+   * Any bet, as the arcade serves it now, under the pinned signer (the manifest read again).
+   * Throws VerificationError when a check fails; `verified` false when not proven.
+   */
+  async verify(betId: number): Promise<BetCheck> {
+    const { verdict, receipt } = await this.verifier.checkBet(betId);
+    if (verdict.verdict === 'fail') requirePass(verdict, receipt);
+    return { verified: verdict.verdict === 'pass', verdict, receipt };
+  }
+
+  /**
+   * The floor audited as the audit command does (every receipt of the feed, every seed batch),
+   * with `address`'s rounds (default: the player's; null: everyone's) counted apart: their
+   * checks and their return to player beside the exact expectation. `limit`: the last N rounds.
+   */
+  audit(options: { address?: string | null; limit?: number | null } = {}): Promise<AuditReport> {
+    const address = options.address === undefined ? this.address : options.address;
+    return this.verifier.audit(address, options.limit ?? null);
+  }
+
+  /** The statement signature of this session (signed once; again only when the server rotated it). */
+  private session(fresh = false): Promise<Hex> {
+    if (fresh || this.statement === null) {
+      this.statement = (async () => {
+        const { statement } = await requestJson<{ statement: string }>(this.url, 'GET', `/api/arcade/auth-statement/${this.address}`);
+        return this.account.signMessage({ message: statement });
+      })();
+      this.statement.catch(() => { this.statement = null; });
+    }
+    return this.statement;
+  }
+
+  /** `call` with the session's statement signature; signed again once if the server rotated it. */
+  private async signed<T>(call: (signature: Hex) => Promise<T>): Promise<T> {
+    try {
+      return await call(await this.session());
+    } catch (error) {
+      if (!(error instanceof ArcadeError && STALE_SIGNATURE.has(error.code))) throw error;
+      return call(await this.session(true));
+    }
+  }
+
+  /** Commit, sign the Play, play (asking again while the answer is lost), verify. */
+  private async play(endpoint: Endpoint, call: FlipCall | DiceCall | RouletteCall | LimboCall): Promise<Round> {
+    const started = performance.now();
+    const shape = shapeOf(endpoint, call);
+    const clientSeed = call.clientSeed ?? randomClientSeed();
+    const commit = await this.signed((signature) => requestJson<CommitAnswer>(this.url, 'POST', '/api/arcade/commit', { address: this.address, signature }));
+    checkRoundVersion(commit.fairness_version);
+    const play = {
+      round_id: commit.round_id, address: commit.address, commitment: commit.commitment,
+      game: GAME_OF[endpoint], client_seed: clientSeed, wager: call.wager, params: shape.playParams,
+    };
+    const typed = JSON.parse(modules().proofs.playTypedData(JSON.stringify(play), JSON.stringify(this.verifier.domain)));
+    const body = { round_id: commit.round_id, client_seed: clientSeed, wager: call.wager, ...shape.body, play_signature: await this.account.signTypedData(typed) };
+    const { answer, tries } = await requestRetrying<Played>(this.url, `/api/arcade/${endpoint}`, body);
+    const { verdict, ms } = await this.verifier.checkPlay(answer, commit, this.address);
+    const { bet_id, game, won, payout, profit, result, balance, replayed } = answer;
+    return {
+      verified: true, bet_id, game, won, payout, profit, result, balance, replayed, receipt: answer, verdict,
+      timings: { total_ms: performance.now() - started, verify_ms: ms, tries },
+    };
+  }
+}

@@ -1,0 +1,178 @@
+// The client's one contact with the shared checking module (arcade-wasm's audit: verdicts,
+// trust, seed batches, the feed, the floor), the same code the audit command, the monitor, the
+// verifier page and the element judge rounds with, so the client's verdicts are theirs. The
+// trust (signer, domain, signed marks) is pinned at connect; the signed seed batches are read
+// once and read again, with the manifest, when a receipt names a batch not yet read.
+import { readArcade, verifyBet } from 'arcade-wasm/bet.mjs';
+import { auditFloor } from 'arcade-wasm/floor.mjs';
+import { loadModules } from 'arcade-wasm/modules.mjs';
+import { addToStats, newStats, statsOf } from 'arcade-wasm/stats.mjs';
+import { FROM_HOUSE, PASS, judgeRound } from 'arcade-wasm/verdicts.mjs';
+
+import { VerificationError } from './errors.js';
+import type { Receipt } from './types.js';
+
+/** One failed check of a verdict. */
+export interface Failure {
+  check: string;
+  why: string;
+}
+
+/** A round's verdict, as every verifier of the arcade gives it. */
+export interface Verdict {
+  verdict: 'pass' | 'consistent, not proven' | 'fail';
+  bet_id: number | null;
+  signer: string | null;
+  signer_pinned: boolean;
+  player: string | null;
+  /** The first failed check (null when none failed). */
+  check: string | null;
+  failures: Failure[];
+  reason: string;
+}
+
+/** What the client pins at connect: the house's signer and its signed marks. */
+export interface Pin {
+  signer: string;
+  marks?: { signed_from: number; house_agent_signed_from: number };
+}
+
+/** The house's EIP-712 signing domain, as the manifest publishes it. */
+export interface SigningDomain {
+  name: string;
+  version: string;
+  chainId: number;
+}
+
+type Modules = { wasm: any; proofs: any };
+let loaded: Modules | null = null;
+/** The fairness core and the signature module (wasm), loaded once per process. */
+export const modules = (): Modules => (loaded ??= loadModules());
+
+/** Throws VerificationError unless the verdict is a pass. */
+export function requirePass(verdict: Verdict, receipt: unknown): void {
+  if (verdict.verdict !== PASS) throw new VerificationError(verdict, receipt);
+}
+
+/** Verdict fields kept on results (the wasm report and the derived round are left out). */
+const slim = (v: any): Verdict => ({
+  verdict: v.verdict, bet_id: v.bet_id, signer: v.signer, signer_pinned: v.signer_pinned,
+  player: v.player, check: v.check, failures: v.failures, reason: v.reason,
+});
+
+/** Judges rounds under the trust pinned at connect. */
+export class Verifier {
+  readonly baseUrl: string;
+  readonly pin: Pin;
+  private arcade: { trust: any; batches: Map<number, any> };
+
+  private constructor(baseUrl: string, pin: Pin, arcade: { trust: any; batches: Map<number, any> }) {
+    this.baseUrl = baseUrl;
+    this.pin = pin;
+    this.arcade = arcade;
+  }
+
+  /** Reads the manifest and the signed batches under `pin` (the manifest's signer when none). */
+  static async open(baseUrl: string, manifest: any, pin?: Partial<Pin>): Promise<Verifier> {
+    const signer = pin?.signer ?? manifest.signer;
+    const marks = pin?.marks ?? (manifest.signed_marks
+      ? { signed_from: manifest.signed_marks.signed_from, house_agent_signed_from: manifest.signed_marks.house_agent_signed_from }
+      : undefined);
+    const full: Pin = { signer, ...(marks ? { marks } : {}) };
+    const arcade = await readArcade({ api: baseUrl, proofs: modules().proofs, pin: full });
+    const verifier = new Verifier(baseUrl, full, arcade);
+    const problem = arcade.trust.problems[0];
+    if (problem) throw new VerificationError(slim({ verdict: 'fail', bet_id: null, signer, signer_pinned: true, player: null, check: problem.check, failures: arcade.trust.problems, reason: `${problem.check}: ${problem.why}` }), manifest);
+    return verifier;
+  }
+
+  /** The signing domain the Play is signed in (the pinned manifest's). */
+  get domain(): SigningDomain {
+    return this.arcade.trust.domain;
+  }
+
+  /** The manifest and the signed batches read again, under the same pin. */
+  async refresh(): Promise<void> {
+    this.arcade = await readArcade({ api: this.baseUrl, proofs: modules().proofs, pin: this.pin });
+  }
+
+  /**
+   * A round just played: the receipt against the player's own commit answer and address,
+   * every proof checked. Returns the verdict and the milliseconds judging took (the seed
+   * batches read again, when they were, not counted); throws VerificationError unless it passes.
+   */
+  async checkPlay(receipt: Receipt, commit: unknown, player: string): Promise<{ verdict: Verdict; ms: number }> {
+    const batchId = receipt?.proofs?.batch?.batch_id;
+    if (batchId !== undefined && !this.arcade.batches.has(batchId)) await this.refresh();
+    const started = performance.now();
+    const verdict = slim(judgeRound({ ...modules(), ...this.arcade }, receipt, { from: FROM_HOUSE, player, commit }));
+    const ms = performance.now() - started;
+    requirePass(verdict, receipt);
+    return { verdict, ms };
+  }
+
+  /** Bet `betId` as the arcade serves it now (manifest read again): `{verdict, receipt}`. */
+  async checkBet(betId: number, player: string | null = null): Promise<{ verdict: Verdict; receipt: Receipt | null }> {
+    const { verdict, receipt } = await verifyBet({ api: this.baseUrl, betId, modules: modules(), pin: this.pin, player });
+    return { verdict: slim(verdict), receipt };
+  }
+
+  /** The floor audited under the pin, with `address`'s own rounds set apart (see `Arcade.audit`). */
+  async audit(address: string | null, limit: number | null): Promise<AuditReport> {
+    const mine = { stats: newStats(), rounds: 0, passed: 0, failures: [] as Array<Failure & { bet_id: number }> };
+    const ownedBy = (receipt: Receipt) => address === null || receipt.address?.toLowerCase() === address.toLowerCase();
+    const floor = await auditFloor({
+      baseUrl: this.baseUrl, modules: modules(), pin: this.pin, limit,
+      onRound: (verdict: any, receipt: Receipt) => {
+        if (!ownedBy(receipt)) return;
+        mine.rounds += 1;
+        if (verdict.verdict === PASS) mine.passed += 1;
+        for (const f of verdict.failures) mine.failures.push({ bet_id: receipt.bet_id, ...f });
+        if (verdict.round) addToStats(mine.stats, verdict.round);
+      },
+    });
+    const stats = statsOf(mine.stats);
+    return {
+      address, rounds: mine.rounds, verified: mine.passed, failures: mine.failures,
+      // This address's failed checks, and the floor's own (trust, feed paging: every round's).
+      checks: [...new Set([...mine.failures, ...floor.failures.filter((f: any) => f.bet_id === null)].map((f) => f.check))],
+      rtp: stats.games,
+      floor: { verdict: floor.verdict, rounds: floor.rounds, verified: floor.verified, failures_total: floor.failures_total, failed_checks: floor.failed_checks, failures: floor.failures, games: floor.games, signer: floor.signer },
+    };
+  }
+}
+
+/** Return to player of one game: realized beside the exact expectation for the bets made. */
+export interface GameReturn {
+  rounds: number;
+  wagered: number;
+  paid_out: number;
+  realized_return: number | null;
+  expected_return: number | null;
+  interval: [number, number] | null;
+  within_interval: boolean | null;
+  in_band: boolean | null;
+}
+
+/** What `Arcade.audit` answers. */
+export interface AuditReport {
+  /** Whose rounds `rounds` … `rtp` count (null: every address). */
+  address: string | null;
+  rounds: number;
+  verified: number;
+  failures: Array<Failure & { bet_id: number }>;
+  /** The checks that failed for these rounds, and the floor's own (the signer, the feed), each once. */
+  checks: string[];
+  rtp: Record<string, GameReturn>;
+  /** The whole floor as the audit command sees it (its verdict, counts and failures). */
+  floor: {
+    verdict: string;
+    rounds: number;
+    verified: number;
+    failures_total: number;
+    failed_checks: Record<string, number>;
+    failures: Array<Failure & { bet_id: number | null }>;
+    games: Record<string, GameReturn>;
+    signer: string;
+  };
+}
