@@ -13,9 +13,15 @@
 
 mod annotations;
 mod arguments;
+mod completions;
+mod errors;
 mod games;
+mod handler;
 mod origin;
 mod output;
+mod prompts;
+mod resources;
+mod rules;
 mod sessions;
 mod summaries;
 mod tools;
