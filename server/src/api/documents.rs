@@ -16,13 +16,13 @@ pub const LLMS_TXT: &str = include_str!("../../../docs/llms.txt");
 /// Where the payment terms go in it.
 pub const PAYMENT_TERMS: &str = "{payment_terms}";
 
+/// The fairness rules, `docs/fairness.md`: `/rules.md`, and the first part of MCP's
+/// `arcade://rules` (`mcp::rules`).
+pub const RULES_MD: &str = include_str!("../../../docs/fairness.md");
+
 /// Each document: its path under the site root, its media type and its text.
 pub const DOCUMENTS: [(&str, &str, &str); 3] = [
-    (
-        "rules.md",
-        "text/markdown; charset=utf-8",
-        include_str!("../../../docs/fairness.md"),
-    ),
+    ("rules.md", "text/markdown; charset=utf-8", RULES_MD),
     (
         "docs/proofs.md",
         "text/markdown; charset=utf-8",

@@ -58,6 +58,7 @@ use std::sync::Arc;
 use salvo::catcher::Catcher;
 use salvo::prelude::*;
 
+pub use documents::RULES_MD;
 pub use edge::{Shared, body as read_body};
 pub use observe::REQUEST_ID_HEADER;
 

@@ -1,5 +1,6 @@
-//! `/api/mcp`: the arcade's tools over MCP Streamable HTTP, served by the official Rust SDK
-//! (rmcp) inside salvo. Both protocol eras are served: clients that `initialize` get a session
+//! `/api/mcp`: the arcade's tools, resources, prompts and completions over MCP Streamable HTTP,
+//! served by the official Rust SDK (rmcp) inside salvo (`handler.rs` hands each request to its
+//! module). Both protocol eras are served: clients that `initialize` get a session
 //! (`Mcp-Session-Id`; POST, the GET stream, DELETE), clients of the 2026-07-28 revision are
 //! answered statelessly.
 //!
@@ -13,9 +14,15 @@
 
 mod annotations;
 mod arguments;
+mod completions;
+mod errors;
 mod games;
+mod handler;
 mod origin;
 mod output;
+mod prompts;
+mod resources;
+mod rules;
 mod sessions;
 mod summaries;
 mod tools;

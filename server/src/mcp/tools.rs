@@ -9,14 +9,12 @@ use http::request::Parts;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::Extension;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
-};
-use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use rmcp::{tool, tool_router};
 use serde::Serialize;
 
 use super::summaries::{BalanceAnswer, Summary};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::annotations::{annotations, effect};
 use super::arguments::{Arguments, NoArguments};
@@ -38,7 +36,7 @@ use crate::service::stats::{GamesListing, HouseStats};
 use crate::service::wallets::FreeGrant;
 use arcade_core::Game;
 
-const INSTRUCTIONS: &str = "A provably-fair arcade. Play: arcade_free (100 chips, once per address) \
+pub(super) const INSTRUCTIONS: &str = "A provably-fair arcade. Play: arcade_free (100 chips, once per address) \
 or buy chips over x402 (POST /api/arcade/chips); arcade_balance gives your auth_statement (a \
 Sign-In with Ethereum message): sign it once with personal_sign (EIP-191); arcade_commit opens a \
 round (the house commits to its seed); play it once with a game tool ({games}) and a fresh \
@@ -47,7 +45,7 @@ returns its receipt; arcade_round shows any round); check it with arcade_verify.
 sends chips back as the token. arcade_rotate revokes a leaked signature.";
 
 /// The game tools' names: `arcade_flip, arcade_dice, …`.
-fn game_tools() -> String {
+pub(super) fn game_tools() -> String {
     let names: Vec<String> = Game::ALL
         .into_iter()
         .map(|game| format!("arcade_{}", endpoint(game)))
@@ -57,8 +55,8 @@ fn game_tools() -> String {
 
 #[derive(Clone)]
 pub struct ArcadeTools {
-    arcade: Arc<Arcade>,
-    tools: ToolRouter<Self>,
+    pub(super) arcade: Arc<Arcade>,
+    pub(super) tools: ToolRouter<Self>,
 }
 
 impl ArcadeTools {
@@ -248,17 +246,8 @@ impl ArcadeTools {
     }
 }
 
-#[tool_handler(router = self.tools)]
-impl ServerHandler for ArcadeTools {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("arcade", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS.replace("{games}", &game_tools()))
-    }
-}
-
 /// Who called, as the edge identified them for the rate limits (`api::client`).
-fn caller(request: &Parts) -> Caller {
+pub(super) fn caller(request: &Parts) -> Caller {
     request
         .extensions
         .get::<Caller>()
@@ -286,13 +275,7 @@ pub(super) fn answer<T: Serialize + Summary, E: Into<ApiError>>(
             result
         }
         Err(error) => {
-            error.log_if_internal();
-            let mut body = error.body();
-            body["code"] = json!(error.code());
-            let text = match &body["detail"] {
-                Value::String(detail) => format!("{}: {detail}", error.code()),
-                problems => format!("{}: the arguments are not valid: {problems}", error.code()),
-            };
+            let (body, text) = super::errors::described(&error);
             let mut result = CallToolResult::structured_error(body);
             result.content.insert(0, ContentBlock::text(text));
             result
