@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use alloy::signers::SignerSync;
-use arcade_core::{Call, Receipt};
+use arcade_core::Call;
 use tokio_util::sync::CancellationToken;
 
-use super::answer::PlayedAnswer;
+use super::answer::{PlayedAnswer, Sent};
 use super::client::{ArcadeClient, ClientError, RoundPlay};
 use super::{Agent, AgentStatus, backoff};
 use crate::proofs::play::{self, PlayFields, PlayMessage};
@@ -160,7 +160,11 @@ impl Run {
         };
         let played = client.play(&play).await?;
         let sent = Sent {
+            round_id: round.round_id,
             commitment: round.commitment,
+            client_seed,
+            call,
+            wager,
             play_signature,
         };
         Ok((played, sent))
@@ -199,7 +203,7 @@ impl Run {
     /// Verifies the receipt with the core and counts the round.
     fn record(&self, played: &PlayedAnswer, sent: &Sent) {
         let receipt = &played.receipt;
-        let verified = verifies(played) && is_what_was_played(played, sent);
+        let verified = played.verifies() && played.is_what_was_sent(sent);
         if !verified {
             tracing::error!(agent = %self.name(), bet = played.bet_id, "A HOUSE AGENT'S RECEIPT DOES NOT VERIFY");
         }
@@ -252,26 +256,4 @@ impl Run {
         let mut status = self.agent.status.lock().unwrap_or_else(|e| e.into_inner());
         change(&mut status);
     }
-}
-
-/// Whether a receipt re-derives with the fairness core (independently of the server's say).
-/// What the agent was shown at commit and sent with its play.
-struct Sent {
-    commitment: String,
-    play_signature: String,
-}
-
-/// The answer is the round the agent committed to and signed: the commitment it was shown, the
-/// arcade's nonce 0, and its own signature of the play (a house that moved the round to another
-/// seed or nonce would answer otherwise).
-fn is_what_was_played(played: &PlayedAnswer, sent: &Sent) -> bool {
-    played.receipt.commitment == sent.commitment
-        && played.receipt.nonce == 0
-        && played.play_signature() == Some(sent.play_signature.as_str())
-}
-
-fn verifies(played: &PlayedAnswer) -> bool {
-    Receipt::try_from(played.receipt.clone())
-        .and_then(|receipt| arcade_core::verify(&receipt))
-        .is_ok_and(|verification| verification.verified())
 }
