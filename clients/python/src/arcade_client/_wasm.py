@@ -31,7 +31,7 @@ class Module:
         engine = wasmtime.Engine()
         self._store = wasmtime.Store(engine)
         instance = wasmtime.Instance(self._store, wasmtime.Module(engine, wasm), [])
-        exports = instance.exports(self._store)
+        exports: Any = instance.exports(self._store)
         self._memory: Any = exports["memory"]
         self._exports = exports
         self._lock = threading.Lock()

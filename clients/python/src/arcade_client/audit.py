@@ -31,8 +31,8 @@ def audit_flow(verifier: Verifier, address: str | None, limit: int | None) -> Fl
     context = {"wasm": verifier.wasm, "trust": trust, "batches": batches}
     receipts = yield from _feed(limit)
     floor_failures: list[dict[str, Any]] = [{"bet_id": None, **p} for p in trust["problems"]]
-    mine = {"rounds": 0, "verified": 0, "failures": [], "games": {}}
-    floor = {"rounds": 0, "verified": 0}
+    mine: dict[str, Any] = {"rounds": 0, "verified": 0, "failures": [], "games": {}}
+    floor: dict[str, int] = {"rounds": 0, "verified": 0}
     for receipt in receipts:
         verdict = judge_round(context, receipt, source=FROM_HOUSE, trust_problems=False)
         floor["rounds"] += 1
@@ -48,11 +48,10 @@ def audit_flow(verifier: Verifier, address: str | None, limit: int | None) -> Fl
     own = [f["check"] for f in mine["failures"]] + [f["check"] for f in floor_failures if f["bet_id"] is None]
     rtp = {game: {**t, "realized_return": t["paid_out"] / t["wagered"] if t["wagered"] else None}
            for game, t in mine["games"].items()}
-    verdict = "fail" if floor_failures else "pass"
     return {
         "address": address, "rounds": mine["rounds"], "verified": mine["verified"], "failures": mine["failures"],
         "checks": list(dict.fromkeys(own)), "rtp": rtp,
-        "floor": {"verdict": verdict, "rounds": floor["rounds"], "verified": floor["verified"],
+        "floor": {"verdict": "fail" if floor_failures else "pass", "rounds": floor["rounds"], "verified": floor["verified"],
                   "failures": floor_failures, "signer": trust["signer"]},
     }
 

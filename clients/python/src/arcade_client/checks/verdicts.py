@@ -26,7 +26,7 @@ def _judge_proofs(context: dict[str, Any], receipt: dict[str, Any], source: str)
         return {"proven": False, "unproven": why, "failures": []}
 
     if is_unsigned(receipt.get("proofs")):
-        mark = trust["marks"].get("signed_from") if trust else None
+        mark: Any = trust["marks"].get("signed_from") if trust else None
         mark = 1 if mark is None else mark
         bet_id = receipt.get("bet_id")
         if source == FROM_HOUSE and not (is_safe_integer(bet_id) and bet_id < mark):
