@@ -6,8 +6,9 @@
 # compile check, every Rust test (the API suite on SQLite and on a throwaway PostgreSQL cluster
 # on loopback, each payment test on its own anvil), the no_std build, the wasm build, the Node
 # suite of the built wasm package, the official x402 clients (npm and PyPI) buying chips, the
-# official MCP clients (npm and PyPI) playing through /api/mcp, the npm package arcade-client
-# (every round verified, a lying house caught, packed), the OpenAPI document checked by
+# official MCP clients (npm and PyPI) playing through /api/mcp, the npm and PyPI packages
+# arcade-client (every round verified, a lying house caught, packed; the PyPI one verifying with
+# the verifier-abi wasm under wasmtime), the OpenAPI document checked by
 # schemathesis (PyPI) against the dev stack, the verifier page in headless Chromium (Debian's,
 # installed if missing), and the README's run command end to end. Exits non-zero when anything
 # fails.
@@ -25,6 +26,7 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy -p arcade-wasm --target wasm32-unknown-unknown --locked -- -D warnings
 cargo clippy -p arcade-proofs --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy -p arcade-verifier-abi --target wasm32-unknown-unknown --locked -- -D warnings
 
 stage "dev chain: anvil and solc (npm), and the committed test token matches a fresh compile"
 (cd server/devnet && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
@@ -65,6 +67,20 @@ export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="
 
 stage "npm arcade-client: built with tsc, its tests against the dev stack (200 verified rounds, a lying proxy, a lost answer, capped purchases, the README quickstart from the packed tarball), packed"
 (cd clients/npm && npm ci --install-links --no-audit --no-fund --loglevel=error && npm run build && npm test && npm pack --dry-run)
+
+stage "PyPI arcade-client: the verifier-abi wasm (wasmtime) bundled, mypy, its tests against the dev stack (200 verified rounds sync and async, a lying proxy, a lost answer, capped purchases, verdicts equal to audit/'s, the README quickstart), python -m build"
+cargo build -p arcade-verifier-abi --target wasm32-unknown-unknown --release --locked
+cp "${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/arcade_verifier_abi.wasm" clients/python/src/arcade_client/verifier_abi.wasm
+echo "verifier_abi.wasm: $(wc -c < clients/python/src/arcade_client/verifier_abi.wasm) bytes"
+client_venv="$HOME/.cache/arcade/venv-client-$(cat clients/python/tests/requirements.txt clients/python/tests/constraints.txt | sha256sum | cut -c1-12)"
+if [ ! -e "$client_venv/.installed" ]; then
+    rm -rf "$client_venv"
+    python3 -m venv "$client_venv"
+    "$client_venv/bin/pip" install --quiet --disable-pip-version-check \
+        -r clients/python/tests/requirements.txt -c clients/python/tests/constraints.txt
+    touch "$client_venv/.installed"
+fi
+(cd clients/python && "$client_venv/bin/mypy" && "$client_venv/bin/python" -m unittest discover -s tests -v)
 
 stage "Node: arcade-audit (installed from the packaged arcade-wasm) against thousands of signed rounds and a lying feed"
 (cd tests/audit-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)

@@ -1,5 +1,5 @@
-//! One error type with a stable `code`; across the wasm boundary it becomes a real JS `Error`
-//! carrying that `code` (as the fairness module's errors do).
+//! One error type with a stable `code`; across the wasm-bindgen boundary it becomes a real JS
+//! `Error` carrying that `code` (as the fairness module's errors do).
 
 use core::fmt;
 
@@ -74,6 +74,7 @@ impl Error {
     }
 
     /// The JS `Error` with `message` and a `code` property.
+    #[cfg(feature = "js")]
     pub fn into_js(self) -> wasm_bindgen::JsValue {
         let error = js_sys::Error::new(&self.message);
         // Setting a property on a fresh Error object cannot fail.

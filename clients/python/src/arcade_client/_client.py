@@ -1,0 +1,109 @@
+"""The client's operations as flows (see `_core`): connect, play, verify a bet, balance and
+cashout. Each round is committed, played with a fresh client seed and the player's Play
+signature, and judged by the shared composition before the flow returns."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ._core import Flow, Request, Session
+from .games import GAME_OF, Endpoint, random_client_seed, shape_of
+from .purchases import Purse, SpendCap, cap_of
+from .verifier import Verifier, require_pass
+from .versions import Compatibility, check_manifest, check_round_version
+
+
+@dataclass(frozen=True)
+class Round:
+    """A round played and verified (else VerificationError was raised). `timings`: milliseconds of
+    the whole call and of its client-side verification, and how many times the play was sent."""
+
+    verified: bool
+    bet_id: int
+    game: str
+    won: bool
+    payout: int
+    profit: int
+    result: dict[str, Any]
+    balance: int
+    replayed: bool
+    receipt: dict[str, Any]
+    verdict: dict[str, Any]
+    timings: dict[str, float]
+
+
+@dataclass(frozen=True)
+class BetCheck:
+    """`verify(bet_id)`'s answer: `verified` False when consistent but not proven."""
+
+    verified: bool
+    verdict: dict[str, Any]
+    receipt: dict[str, Any] | None
+
+
+@dataclass
+class State:
+    """What a connected client holds."""
+
+    session: Session
+    verifier: Verifier
+    purse: Purse
+    compatibility: Compatibility
+
+
+def connect(account: Any, max_spend: SpendCap | None, pin: dict[str, Any] | None) -> Flow[State]:
+    """Reads the manifest, checks its versions, and pins its signer and signing domain."""
+    manifest = (yield Request("GET", "/api/arcade/manifest")).json
+    compatibility = check_manifest(manifest)
+    verifier = yield from Verifier.open(manifest, pin)
+    decimals = int((manifest.get("token") or {}).get("decimals", 6))
+    purse = Purse(account, manifest, cap_of(max_spend, decimals))
+    return State(Session(account), verifier, purse, compatibility)
+
+
+def play(state: State, endpoint: Endpoint, call: dict[str, Any]) -> Flow[Round]:
+    """Commit, sign the Play, play (asked again while the answer is lost), verify."""
+    started = time.perf_counter()
+    session = state.session
+    body_fields, play_params = shape_of(endpoint, call)
+    client_seed = call.get("client_seed") or random_client_seed()
+    commit = yield from session.signed(
+        lambda signature: Request("POST", "/api/arcade/commit", {"address": session.address, "signature": signature}))
+    check_round_version(commit.get("fairness_version"))
+    play_call = {"round_id": commit["round_id"], "address": commit["address"], "commitment": commit["commitment"],
+                 "game": GAME_OF[endpoint], "client_seed": client_seed, "wager": call["wager"], "params": play_params}
+    typed = state.verifier.wasm.play_typed_data(play_call, state.verifier.domain)
+    body = {"round_id": commit["round_id"], "client_seed": client_seed, "wager": call["wager"], **body_fields,
+            "play_signature": session.sign_typed(typed)}
+    reply = yield Request("POST", f"/api/arcade/{endpoint}", body, retry=True)
+    answer = reply.json
+    verdict, ms = yield from state.verifier.check_play(answer, commit, session.address)
+    return Round(
+        verified=True, bet_id=answer["bet_id"], game=answer["game"], won=answer["won"], payout=answer["payout"],
+        profit=answer["profit"], result=answer["result"], balance=answer["balance"], replayed=answer.get("replayed", False),
+        receipt=answer, verdict=verdict,
+        timings={"total_ms": (time.perf_counter() - started) * 1000, "verify_ms": ms, "tries": reply.tries},
+    )
+
+
+def verify(state: State, bet_id: int) -> Flow[BetCheck]:
+    """Any bet as the arcade serves it now, under the pinned signer."""
+    verdict, receipt = yield from state.verifier.check_bet(bet_id)
+    if verdict["verdict"] == "fail":
+        require_pass(verdict, receipt)
+    return BetCheck(verdict["verdict"] == "pass", verdict, receipt)
+
+
+def balance(state: State) -> Flow[dict[str, Any]]:
+    answer: dict[str, Any] = (yield Request("GET", f"/api/arcade/balance/{state.session.address}")).json
+    return answer
+
+
+def cashout(state: State, chips: int) -> Flow[dict[str, Any]]:
+    """Redeems `chips` (paid chips only) for the token, sent to the player's address."""
+    session = state.session
+    answer: dict[str, Any] = yield from session.signed(lambda signature: Request(
+        "POST", "/api/arcade/cashout", {"address": session.address, "chips": chips, "signature": signature}))
+    return answer

@@ -1,0 +1,97 @@
+"""The client's logic without I/O: every operation is a generator that yields the requests it
+needs (`Request`) and is sent back their answers (`Reply`), or has the transport's error thrown
+into it. `Arcade` drives these with a blocking HTTP session, `AsyncArcade` with an async one,
+so both run the same steps, in the same order, with the same checks."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from eth_account.messages import encode_defunct
+
+from ._wasm import Verifiers
+from .errors import ArcadeError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request to the arcade; `retry`: asked again while its answer is lost (safe to repeat)."""
+
+    method: str
+    path: str
+    body: Any = None
+    retry: bool = False
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An answer: its JSON, and how many times the request was sent."""
+
+    json: Any
+    tries: int = 1
+
+
+Flow = Generator[Request, Reply, T]
+
+#: Statement signatures the server no longer accepts: sign the current statement again.
+STALE_SIGNATURE = frozenset({"signature_revoked", "signature_mismatch"})
+
+
+def hex_of(signature: Any) -> str:
+    """`0x` + hex of a signature from eth_account (bytes, HexBytes, or hex text)."""
+    if isinstance(signature, str):
+        return signature if signature.startswith("0x") else f"0x{signature}"
+    return "0x" + bytes(signature).hex()
+
+
+@dataclass
+class Session:
+    """The player and the statement signature of this session (signed once; again on rotation)."""
+
+    account: Any
+    statement_signature: str | None = None
+    signatures: dict[str, int] = field(default_factory=lambda: {"messages": 0, "typed_data": 0})
+
+    @property
+    def address(self) -> str:
+        return str(self.account.address)
+
+    def sign_statement(self, fresh: bool = False) -> Flow[str]:
+        if fresh or self.statement_signature is None:
+            answer = (yield Request("GET", f"/api/arcade/auth-statement/{self.address}")).json
+            signed = self.account.sign_message(encode_defunct(text=answer["statement"]))
+            self.signatures["messages"] += 1
+            self.statement_signature = hex_of(signed.signature)
+        return self.statement_signature
+
+    def sign_typed(self, typed: dict[str, Any]) -> str:
+        signed = self.account.sign_typed_data(full_message=typed)
+        self.signatures["typed_data"] += 1
+        return hex_of(signed.signature)
+
+    def signed(self, make: Any) -> Flow[Any]:
+        """The request `make(signature)` builds, with the statement signature; signed again once
+        if the server rotated the statement."""
+        signature = yield from self.sign_statement()
+        try:
+            return (yield make(signature)).json
+        except ArcadeError as error:
+            if error.code not in STALE_SIGNATURE:
+                raise
+        signature = yield from self.sign_statement(fresh=True)
+        return (yield make(signature)).json
+
+
+def read_arcade(v: Verifiers, pin: dict[str, Any]) -> Flow[tuple[Any, dict[str, Any], dict[Any, Any]]]:
+    """The manifest, its trust under `pin`, and the signed seed batches (audit/bet.mjs's readArcade)."""
+    from .checks.batches import signed_batches
+    from .checks.trust import read_trust
+
+    manifest = (yield Request("GET", "/api/arcade/manifest")).json
+    listing = (yield Request("GET", "/api/arcade/seed-batches")).json
+    trust = read_trust(v, manifest, pin)
+    return manifest, trust, signed_batches(v, trust, listing)

@@ -1,0 +1,116 @@
+"""A lying house is caught: a proxy between the client and the real arcade rewrites one field of
+what the arcade answers, per case, and the client raises VerificationError naming the check that
+failed (the shared verdict's `check`). The table of rewritten fields and errors is printed."""
+
+from __future__ import annotations
+
+import unittest
+from typing import Any
+
+from proxy import Proxy
+from stack import free_player, start_stack
+
+from arcade_client import Arcade, UnsupportedServerError, VerificationError
+
+PLAYS = {"/api/arcade/flip", "/api/arcade/dice", "/api/arcade/roulette", "/api/arcade/limbo"}
+TABLE: list[tuple[str, str, str]] = []
+
+
+def on_play(change: Any) -> Any:
+    def rewrite(method: str, path: str, answer: Any) -> Any:
+        if method == "POST" and path in PLAYS:
+            change(answer)
+            return answer
+        return None
+    return rewrite
+
+
+def flip_hex(text: str) -> str:
+    return text[:-1] + ("1" if text.endswith("0") else "0")
+
+
+def flip_signature(receipt: dict[str, Any]) -> None:
+    signature = receipt["proofs"]["receipt"]["signature"]
+    receipt["proofs"]["receipt"]["signature"] = signature[:10] + flip_hex(signature[10:12]) + signature[12:]
+
+
+def flip_batch_roots(method: str, path: str, answer: Any) -> Any:
+    if path != "/api/arcade/seed-batches":
+        return None
+    for batch in answer:
+        batch["merkle_root"] = flip_hex(batch["merkle_root"])
+    return answer
+
+
+def flip_path(receipt: dict[str, Any]) -> None:
+    path = receipt["proofs"]["batch"]["audit_path"]
+    path[0] = flip_hex(path[0])
+
+
+PLAY_LIES = [
+    ("the outcome (result.outcome)", on_play(lambda r: r["result"].update(outcome="tails" if r["result"]["outcome"] == "heads" else "heads")), "rederive"),
+    ("the payout", on_play(lambda r: r.update(payout=r["payout"] + 1)), "rederive"),
+    ("the server seed", on_play(lambda r: r.update(server_seed=flip_hex(r["server_seed"]))), "rederive"),
+    ("the signature (proofs.receipt.signature)", on_play(flip_signature), "receipt_signature"),
+    ("the batch root (seed-batches list, merkle_root)", flip_batch_roots, "batch_signature"),
+    ("the audit path (proofs.batch.audit_path[0])", on_play(flip_path), "inclusion"),
+]
+
+
+class LyingHouse(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.stack = start_stack()
+        cls.proxy = Proxy(cls.stack.base_url)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.proxy.stop()
+        cls.stack.stop()
+        print("\nlying house (Python): field rewritten -> error (check)")
+        for field, error, check in TABLE:
+            print(f"  {field} -> {error} ({check})")
+
+    def tearDown(self) -> None:
+        self.proxy.rewrite = None
+
+    def test_each_rewritten_field_is_named(self) -> None:
+        for field, rewrite, check in PLAY_LIES:
+            with self.subTest(field=field):
+                self.proxy.rewrite = rewrite
+                try:
+                    arcade = Arcade.connect(self.proxy.url, account=free_player(self.stack.base_url))
+                    with self.assertRaises(VerificationError) as caught:
+                        arcade.flip(wager=1, call="heads")
+                finally:
+                    self.proxy.rewrite = None
+                self.assertEqual(caught.exception.check, check, str(caught.exception))
+                TABLE.append((field, "VerificationError", caught.exception.check))
+
+    def test_the_signer_in_a_later_manifest(self) -> None:
+        arcade = Arcade.connect(self.proxy.url, account=free_player(self.stack.base_url))
+        played = arcade.flip(wager=1, call="tails")
+        self.assertTrue(played.verified)
+        other = "0x000000000000000000000000000000000000dEaD"
+        self.proxy.rewrite = lambda m, p, j: {**j, "signer": other} if p == "/api/arcade/manifest" else None
+        with self.assertRaises(VerificationError) as caught:
+            arcade.verify(played.bet_id)
+        self.assertEqual(caught.exception.check, "signer")
+        self.assertIn(other.lower(), str(caught.exception).lower())
+        TABLE.append(("the signer in a later manifest", "VerificationError", caught.exception.check))
+        self.assertIn("signer", arcade.audit()["checks"])
+        with self.assertRaises(VerificationError) as refused:
+            Arcade.connect(self.proxy.url, account=free_player(self.stack.base_url), pin={"signer": arcade.signer})
+        self.assertEqual(refused.exception.check, "signer")
+        self.proxy.rewrite = None
+        self.assertTrue(arcade.verify(played.bet_id).verified, "the same bet, the honest manifest: verified")
+
+    def test_a_server_announcing_another_fairness_version_is_refused(self) -> None:
+        self.proxy.rewrite = lambda m, p, j: {**j, "fairness_versions": [2]} if p == "/api/arcade/manifest" else None
+        with self.assertRaises(UnsupportedServerError) as caught:
+            Arcade.connect(self.proxy.url, account=free_player(self.stack.base_url))
+        self.assertEqual(caught.exception.field, "fairness_versions")
+
+
+if __name__ == "__main__":
+    unittest.main()
