@@ -32,10 +32,12 @@
 //! preflight are drawn from the general bucket first (`client::Unrouted`).
 
 mod cashout;
+mod challenge;
 mod checked;
 mod chips;
 mod client;
 mod cors;
+pub mod discovery;
 mod documents;
 mod edge;
 mod embed;

@@ -34,15 +34,16 @@ pub mod expiry;
 pub mod floor;
 pub mod house_sender;
 pub mod instances;
-pub mod manifest;
 pub mod play;
 pub mod play_batch;
+mod play_book;
 pub mod play_writer;
 pub mod proofs;
 pub mod purchases;
 pub mod readiness;
 pub mod receipts;
 pub mod reconcile;
+pub mod round_clock;
 pub mod rounds;
 mod seed_batch_views;
 pub mod seed_batches;
@@ -53,6 +54,7 @@ pub mod treasury;
 pub mod wallets;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use arcade_core::Limits;
 
@@ -64,24 +66,46 @@ use crate::settings::RoundSettings;
 use crate::store::Db;
 use purchases::Payments;
 
-/// The arcade's state: the database and what every operation needs to decide.
+/// Database keys (lowercase) of the service's own wallets, shared by the areas that tell them
+/// apart.
+pub type HouseWallets = Arc<HashSet<String>>;
+
+/// The arcade: one service per area, each holding only the handles it uses; the edges call
+/// `arcade.<area>.<operation>`. Built once, at start, from [`Parts`].
 pub struct Arcade {
+    /// The database itself, for monitoring and tests; operations go through the areas.
+    pub db: Db,
+    pub auth: auth::Auth,
+    pub wallets: wallets::Wallets,
+    pub rounds: rounds::Rounds,
+    pub plays: play::Plays,
+    pub receipts: receipts::Receipts,
+    pub seed_batches: seed_batches::SeedBatches,
+    pub proofs: proofs::Proofs,
+    pub stats: stats::Stats,
+    pub expiry: expiry::Expiry,
+    pub instances: instances::Instances,
+    pub purchases: purchases::Purchases,
+    pub cashouts: cashouts::Cashouts,
+    pub reconcile: reconcile::Reconcile,
+    pub readiness: readiness::ReadinessProbe,
+    /// Rate limits per client for the operations that create state or move money.
+    pub rate_limits: Arc<RateLimits>,
+    /// The house's own agents (none unless enabled); their addresses are among the house wallets.
+    pub house_bots: HouseBots,
+}
+
+/// What the areas are built from: what start connected, read and decided.
+pub struct Parts {
     pub db: Db,
     pub identity: Identity,
     pub limits: Limits,
-    /// Database keys (lowercase) of the service's own wallets.
     pub house_wallets: HashSet<String>,
     /// The chain and the x402 terms; `None` when no chain is configured (purchases answer 503).
     pub payments: Option<Payments>,
-    /// Held (with the `house_sender` row on PostgreSQL) while a house transaction is sent.
-    pub house_lock: tokio::sync::Mutex<()>,
     /// Crash-safety tests only.
     pub crash_after: Option<CrashPoint>,
-    /// The house's own agents (none unless enabled); their addresses are in `house_wallets`.
     pub house_bots: HouseBots,
-    /// The public statistics' shared snapshot.
-    pub floor: floor::Floor,
-    /// Rate limits per client for the operations that create state or move money.
     pub rate_limits: RateLimits,
     /// How many rounds one address may hold open, and for how long.
     pub rounds: RoundSettings,
@@ -89,10 +113,95 @@ pub struct Arcade {
     pub seeds: seed_batches::Seeds,
     /// The signed marks, read (or made) at start, before any play is settled.
     pub marks: signed_marks::SignedMarks,
-    /// The queue into the one writer that settles plays in batches.
-    pub play_writer: play_writer::PlayWriter,
-    /// The audit feed's bound, shared by its readers.
-    pub settled_mark: settled_mark::SettledMark,
+}
+
+impl Arcade {
+    /// Wires the areas: each gets its own handles and the areas it calls.
+    pub fn new(parts: Parts) -> Self {
+        let db = parts.db;
+        let house_wallets: HouseWallets = Arc::new(parts.house_wallets);
+        let rate_limits = Arc::new(parts.rate_limits);
+        let payments = parts.payments.map(Arc::new);
+        let seeds = Arc::new(parts.seeds);
+        let marks = Arc::new(parts.marks);
+        let clock = round_clock::RoundClock::new(&parts.rounds);
+        let sender = house_sender::HouseSenders::new(db.clone());
+        let auth = auth::Auth::new(db.clone(), Arc::new(parts.identity), rate_limits.clone());
+        let seed_batches =
+            seed_batches::SeedBatches::new(db.clone(), seeds.clone(), house_wallets.clone(), clock);
+        let proofs = proofs::Proofs::new(seed_batches.clone(), marks.clone());
+        let receipts = receipts::Receipts::new(db.clone(), house_wallets.clone(), proofs.clone());
+        let floor = floor::Floor::new(db.clone(), house_wallets.clone());
+        let expiry = expiry::Expiry::new(db.clone(), clock);
+        let purchases = purchases::Purchases {
+            db: db.clone(),
+            payments: payments.clone(),
+            rate_limits: rate_limits.clone(),
+            sender: sender.clone(),
+            crash_after: parts.crash_after,
+        };
+        let cashouts = cashouts::Cashouts {
+            db: db.clone(),
+            payments: payments.clone(),
+            rate_limits: rate_limits.clone(),
+            auth: auth.clone(),
+            sender,
+            crash_after: parts.crash_after,
+        };
+        Self {
+            wallets: wallets::Wallets::new(
+                db.clone(),
+                parts.limits,
+                rate_limits.clone(),
+                auth.clone(),
+            ),
+            rounds: rounds::Rounds {
+                db: db.clone(),
+                rate_limits: rate_limits.clone(),
+                max_open: parts.rounds.max_open_per_address,
+                clock,
+                seed_batches: seed_batches.clone(),
+                auth: auth.clone(),
+                receipts: receipts.clone(),
+            },
+            plays: play::Plays::new(
+                play_batch::PlayBatches::new(
+                    db.clone(),
+                    parts.limits,
+                    house_wallets.clone(),
+                    clock,
+                    (proofs.clone(), floor.clone()),
+                ),
+                auth.clone(),
+                receipts.clone(),
+            ),
+            stats: stats::Stats {
+                floor,
+                house_wallets,
+                limits: parts.limits,
+                rounds: parts.rounds,
+                seeds: seeds.clone(),
+                marks,
+            },
+            instances: instances::Instances::new(
+                db.clone(),
+                seeds.instance.clone(),
+                expiry.clone(),
+            ),
+            reconcile: reconcile::Reconcile::new(db.clone(), purchases.clone(), cashouts.clone()),
+            readiness: readiness::ReadinessProbe::new(db.clone(), payments),
+            auth,
+            receipts,
+            seed_batches,
+            proofs,
+            expiry,
+            purchases,
+            cashouts,
+            rate_limits,
+            house_bots: parts.house_bots,
+            db,
+        }
+    }
 }
 
 /// Milliseconds since the Unix epoch.

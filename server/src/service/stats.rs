@@ -3,13 +3,16 @@
 //! (`floor.rs`).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use arcade_core::{Game, MAX_CLIENT_SEED_CHARS, MIN_WAGER};
+use arcade_core::{Game, Limits, MAX_CLIENT_SEED_CHARS, MIN_WAGER};
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Arcade;
+use super::HouseWallets;
+use super::floor::Floor;
+use super::seed_batches::Seeds;
 use super::signed_marks::SignedMarks;
 use crate::inputs::games::{endpoint, input_schema};
 use crate::service::error::ServiceError;
@@ -111,9 +114,21 @@ pub struct GameStats {
     pub house_net: i64,
 }
 
-impl Arcade {
+/// The games listing and the house's statistics.
+pub struct Stats {
+    pub(super) floor: Floor,
+    pub(super) house_wallets: HouseWallets,
+    pub(super) limits: Limits,
+    /// The listing says how many rounds an address may hold open, and for how long.
+    pub(super) rounds: RoundSettings,
+    /// The listing names the signer and its domain.
+    pub(super) seeds: Arc<Seeds>,
+    pub(super) marks: Arc<SignedMarks>,
+}
+
+impl Stats {
     pub async fn games(&self) -> Result<GamesListing, ServiceError> {
-        let all = self.floor().await?.all();
+        let all = self.floor.snapshot().await?.all();
         let rounds_of = |game: Game| all.get(game.as_str()).map_or(0, |s| s.rounds);
         let l = &self.limits;
         Ok(GamesListing {
@@ -149,12 +164,12 @@ impl Arcade {
             how_to_play: how_to_play(&self.rounds),
             signer: super::seed_batches::signer_address(&self.seeds.signer),
             signing_domain: self.seeds.signer.domain(),
-            signed_marks: self.marks.clone(),
+            signed_marks: (*self.marks).clone(),
         })
     }
 
     pub async fn house(&self) -> Result<HouseStats, ServiceError> {
-        let floor = self.floor().await?;
+        let floor = self.floor.snapshot().await?;
         let mut house_wallet_addresses: Vec<String> = self
             .house_wallets
             .iter()
