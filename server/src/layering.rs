@@ -38,7 +38,12 @@ fn offending(dir: &Path, allowed: &[PathBuf], offends: impl Fn(&str) -> bool) ->
         let text = std::fs::read_to_string(&path).expect("a readable source file");
         for (number, line) in text.lines().enumerate() {
             if offends(line) {
-                found.push(format!("{}:{}: {}", path.display(), number + 1, line.trim()));
+                found.push(format!(
+                    "{}:{}: {}",
+                    path.display(),
+                    number + 1,
+                    line.trim()
+                ));
             }
         }
     }
@@ -93,7 +98,12 @@ fn an_implementation_of_arcade_is_found_by_any_path() {
     ] {
         assert!(implements_arcade(line), "{line}");
     }
-    for line in ["impl ArcadeTools {", "impl Arcades {", "// impl Arcade", "implies Arcade"] {
+    for line in [
+        "impl ArcadeTools {",
+        "impl Arcades {",
+        "// impl Arcade",
+        "implies Arcade",
+    ] {
         assert!(!implements_arcade(line), "{line}");
     }
 }
@@ -106,8 +116,11 @@ fn the_checks_name_what_they_refuse() {
     std::fs::write(&root, "impl Arcade {\n}\n").expect("a file");
     std::fs::write(dir.join("tools.rs"), "impl ArcadeTools {\n}\n").expect("a file");
     std::fs::write(dir.join("area/op.rs"), "use x;\nimpl Arcade {\n}\n").expect("a file");
-    std::fs::write(dir.join("area/pay.rs"), "use crate::api::discovery::Method;\n")
-        .expect("a file");
+    std::fs::write(
+        dir.join("area/pay.rs"),
+        "use crate::api::discovery::Method;\n",
+    )
+    .expect("a file");
     let arcade = offending(&dir, &[root], implements_arcade);
     let presentation = offending(&dir, &[], names_presentation);
     std::fs::remove_dir_all(&dir).ok();

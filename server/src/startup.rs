@@ -126,19 +126,7 @@ impl Application {
             &public_url,
             (signer, marks),
         )?);
-        let checkpointer =
-            store::wal_checkpoints::WalCheckpointer::open(settings.database.url.expose()).await?;
-        spawn_play_writers(&arcade.plays.writer, checkpointer);
-        arcade
-            .instances
-            .join_instances()
-            .await
-            .map_err(|e| StartupError::Instances(format!("{e:?}")))?;
-        arcade
-            .seed_batches
-            .ensure_seed_room()
-            .await
-            .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))?;
+        ready(&arcade, &settings).await?;
         let shutdown = CancellationToken::new();
         let service = api::service(
             arcade.clone(),
@@ -214,6 +202,24 @@ impl Application {
         }
         tracing::info!("arcade stopped");
     }
+}
+
+/// Before serving: the play writers run, this instance joins the others, and a seed batch has
+/// room.
+async fn ready(arcade: &Arcade, settings: &Settings) -> Result<(), StartupError> {
+    let checkpointer =
+        store::wal_checkpoints::WalCheckpointer::open(settings.database.url.expose()).await?;
+    spawn_play_writers(&arcade.plays.writer, checkpointer);
+    arcade
+        .instances
+        .join_instances()
+        .await
+        .map_err(|e| StartupError::Instances(format!("{e:?}")))?;
+    arcade
+        .seed_batches
+        .ensure_seed_room()
+        .await
+        .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))
 }
 
 /// Whether `host` (an interface to listen on) is reachable only from this machine.

@@ -103,6 +103,11 @@ impl Floor {
         }
     }
 
+    /// The house's own wallets, whose rounds the floor counts apart.
+    pub fn house_wallets(&self) -> &HouseWallets {
+        &self.house_wallets
+    }
+
     /// A bet was settled or a cashout changed here: the next reader refreshes.
     pub fn changed(&self) {
         self.cache.changes.fetch_add(1, Ordering::SeqCst);

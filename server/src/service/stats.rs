@@ -10,7 +10,6 @@ use salvo::oapi::ToSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::HouseWallets;
 use super::floor::Floor;
 use super::seed_batches::Seeds;
 use super::signed_marks::SignedMarks;
@@ -116,17 +115,31 @@ pub struct GameStats {
 
 /// The games listing and the house's statistics.
 pub struct Stats {
-    pub(super) floor: Floor,
-    pub(super) house_wallets: HouseWallets,
-    pub(super) limits: Limits,
+    floor: Floor,
+    limits: Limits,
     /// The listing says how many rounds an address may hold open, and for how long.
-    pub(super) rounds: RoundSettings,
+    rounds: RoundSettings,
     /// The listing names the signer and its domain.
-    pub(super) seeds: Arc<Seeds>,
-    pub(super) marks: Arc<SignedMarks>,
+    seeds: Arc<Seeds>,
+    marks: Arc<SignedMarks>,
 }
 
 impl Stats {
+    pub fn new(
+        floor: Floor,
+        limits: Limits,
+        rounds: RoundSettings,
+        (seeds, marks): (Arc<Seeds>, Arc<SignedMarks>),
+    ) -> Self {
+        Self {
+            floor,
+            limits,
+            rounds,
+            seeds,
+            marks,
+        }
+    }
+
     pub async fn games(&self) -> Result<GamesListing, ServiceError> {
         let all = self.floor.snapshot().await?.all();
         let rounds_of = |game: Game| all.get(game.as_str()).map_or(0, |s| s.rounds);
@@ -171,7 +184,8 @@ impl Stats {
     pub async fn house(&self) -> Result<HouseStats, ServiceError> {
         let floor = self.floor.snapshot().await?;
         let mut house_wallet_addresses: Vec<String> = self
-            .house_wallets
+            .floor
+            .house_wallets()
             .iter()
             .map(|k| crate::address::display_key(k))
             .collect();

@@ -12,7 +12,7 @@
 //!    value it moved; the payment fails only when the chain proves it never will be paid (or
 //!    paid no tier's price); anything else stays `settling`.
 //!
-//! `reconcile::reconcile_payments` takes the same decision later for every row left
+//! `reconcile::Reconcile::payments` takes the same decision later for every row left
 //! `settling`. Refusals are a domain [`PurchaseError`]; the edge (`error/`) turns them into the 402.
 
 use std::sync::Arc;
