@@ -37,7 +37,7 @@ mod checked;
 mod chips;
 mod client;
 mod cors;
-pub mod discovery;
+mod discovery;
 mod documents;
 mod edge;
 mod embed;

@@ -121,8 +121,8 @@ impl PlayBatches {
 }
 
 /// Starts the writers on a thread of their own; they stop when the service (the last `Arc` of
-/// `writer`) is dropped. SQLite has one connection, so one writer; on PostgreSQL two, so one batch's
-/// round trips overlap the next batch's work (their wallets locked in address order, as between
+/// `writer`) is dropped. SQLite has one connection, so one writer; on PostgreSQL two, so one
+/// batch's round trips overlap the next batch's work (their wallets locked in address order, as between
 /// instances). The thread runs its own single-threaded runtime: a batch awaits a dozen database
 /// round trips, and on the server's runtime each wake-up would queue behind every request task
 /// in flight, so a loaded server would stretch every batch (and every play waiting on it).
