@@ -16,6 +16,8 @@ pub mod faults;
 pub mod housebots;
 pub mod identity;
 pub mod inputs;
+#[cfg(test)]
+mod layering;
 pub mod mcp;
 pub mod proofs;
 pub mod public_url;

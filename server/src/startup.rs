@@ -20,18 +20,16 @@ use crate::proofs::{HouseSigner, SeedBook};
 use crate::public_url::{BadPublicUrl, PublicUrl};
 use crate::rate_limits::RateLimits;
 use crate::secrets::DeploymentSecrets;
-use crate::service::Arcade;
 use crate::service::expiry::spawn_upkeep;
-use crate::service::floor::Floor;
 use crate::service::instances::spawn_heartbeat;
-use crate::service::play_writer::{PlayWriter, spawn_play_writers};
+use crate::service::play_writer::spawn_play_writers;
 use crate::service::purchases::Payments;
 use crate::service::purchases::rails::{self, RailEntry, RailError, Rails};
 use crate::service::reconcile::spawn_reconciler;
 use crate::service::seed_batches::Seeds;
-use crate::service::settled_mark::SettledMark;
 use crate::service::signed_marks::{self, SignedMarks};
 use crate::service::treasury::{Treasury, spawn_treasury_watch};
+use crate::service::{Arcade, Parts};
 use crate::settings::Settings;
 use crate::store;
 use crate::telemetry::metrics;
@@ -128,17 +126,7 @@ impl Application {
             &public_url,
             (signer, marks),
         )?);
-        let checkpointer =
-            store::wal_checkpoints::WalCheckpointer::open(settings.database.url.expose()).await?;
-        spawn_play_writers(Arc::downgrade(&arcade), checkpointer);
-        arcade
-            .join_instances()
-            .await
-            .map_err(|e| StartupError::Instances(format!("{e:?}")))?;
-        arcade
-            .ensure_seed_room()
-            .await
-            .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))?;
+        ready(&arcade, &settings).await?;
         let shutdown = CancellationToken::new();
         let service = api::service(
             arcade.clone(),
@@ -178,14 +166,18 @@ impl Application {
         let local_url = format!("http://127.0.0.1:{}", self.port());
         let server = Server::new(self.acceptor);
         tokio::spawn(stop_on_signal(server.handle(), self.shutdown.clone()));
-        let reconciler = self
-            .arcade
-            .payments
+        let arcade = &self.arcade;
+        let payments = arcade.purchases.configured();
+        let reconciler = payments
             .is_some()
-            .then(|| spawn_reconciler(self.arcade.clone(), self.reconcile_interval));
-        let upkeep = spawn_upkeep(self.arcade.clone(), self.upkeep_interval);
-        let heartbeat = spawn_heartbeat(self.arcade.clone());
-        let treasury = spawn_treasury_watch(self.arcade.clone());
+            .then(|| spawn_reconciler(arcade.reconcile.clone(), self.reconcile_interval));
+        let upkeep = spawn_upkeep(
+            arcade.expiry.clone(),
+            arcade.rate_limits.clone(),
+            self.upkeep_interval,
+        );
+        let heartbeat = spawn_heartbeat(arcade.instances.clone());
+        let treasury = spawn_treasury_watch(payments);
         let metrics_upkeep = metrics::spawn_upkeep();
         let metrics_server = self.metrics_acceptor.map(|acceptor| {
             let address = acceptor
@@ -210,6 +202,24 @@ impl Application {
         }
         tracing::info!("arcade stopped");
     }
+}
+
+/// Before serving: the play writers run, this instance joins the others, and a seed batch has
+/// room.
+async fn ready(arcade: &Arcade, settings: &Settings) -> Result<(), StartupError> {
+    let checkpointer =
+        store::wal_checkpoints::WalCheckpointer::open(settings.database.url.expose()).await?;
+    spawn_play_writers(&arcade.plays.writer, checkpointer);
+    arcade
+        .instances
+        .join_instances()
+        .await
+        .map_err(|e| StartupError::Instances(format!("{e:?}")))?;
+    arcade
+        .seed_batches
+        .ensure_seed_room()
+        .await
+        .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))
 }
 
 /// Whether `host` (an interface to listen on) is reachable only from this machine.
@@ -239,17 +249,14 @@ fn arcade(
         .chain(&house_bots.addresses())
         .map(address::key)
         .collect();
-    Ok(Arcade {
+    Ok(Arcade::new(Parts {
         db,
         identity: identity(settings, secrets, public_url)?,
         limits: arcade_core::Limits::SPEC,
         house_wallets,
         payments,
-        house_lock: tokio::sync::Mutex::new(()),
         crash_after: settings.faults.crash_after,
         house_bots,
-        floor: Floor::default(),
-        settled_mark: SettledMark::default(),
         rate_limits,
         rounds: settings.rounds.clone(),
         seeds: Seeds::new(
@@ -259,8 +266,7 @@ fn arcade(
             random_token()?,
         ),
         marks,
-        play_writer: PlayWriter::default(),
-    })
+    }))
 }
 
 fn identity(

@@ -20,6 +20,7 @@ pub async fn cash_out(
 ) -> Result<Json<CashoutReceipt>, ApiError> {
     let Checked(input) = input;
     let receipt = arcade(depot)?
+        .cashouts
         .cash_out(
             &input.address.0,
             input.chips,
@@ -37,6 +38,9 @@ pub async fn cashout_status(
     depot: &mut Depot,
 ) -> Result<Json<CashoutReceipt>, ApiError> {
     Ok(Json(
-        arcade(depot)?.cashout_receipt(input.0.cashout_id).await?,
+        arcade(depot)?
+            .cashouts
+            .cashout_receipt(input.0.cashout_id)
+            .await?,
     ))
 }

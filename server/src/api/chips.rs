@@ -6,13 +6,14 @@
 use salvo::http::HeaderValue;
 use salvo::prelude::*;
 
+use super::challenge::payment_required;
 use super::checked::Checked;
 use super::client::caller;
+use super::discovery::{ChipsResource, Method};
 use super::edge::{arcade, shared};
 use crate::error::ApiError;
 use crate::inputs::chips::{NoBody, TierPath};
 use crate::service::purchases::Purchase;
-use crate::x402::discovery::{ChipsResource, Method};
 use crate::x402::wire::{SettleResponse, encode_header};
 use crate::x402::{PAYMENT_HEADERS, PAYMENT_RESPONSE_HEADERS};
 
@@ -75,15 +76,16 @@ async fn buy(
         .map(|value| value.to_str().unwrap_or("\u{fffd}").to_owned());
     let arcade = arcade(depot)?;
     let purchase = match arcade
+        .purchases
         .buy_chips(resource.tier(), header.as_deref(), caller(depot))
         .await
     {
         Ok(purchase) => purchase,
         Err(error) => {
-            let terms = &arcade.payments()?.terms;
+            let terms = &arcade.purchases.payments()?.terms;
             return Err(ApiError::purchase(
                 error,
-                terms.payment_required(resource, method, &base_url, None),
+                payment_required(terms, resource, method, &base_url, None),
             ));
         }
     };

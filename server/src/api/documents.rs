@@ -64,8 +64,9 @@ async fn llms_txt(
     res: &mut Response,
 ) -> Result<(), ApiError> {
     let terms = arcade(depot)?
-        .payments
-        .as_ref()
+        .purchases
+        .payments()
+        .ok()
         .map(|payments| &payments.terms);
     let text = LLMS_TXT.replace(PAYMENT_TERMS, &payment_terms(terms));
     let read = || async { Ok(text.clone().into_bytes()) };

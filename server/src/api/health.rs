@@ -27,7 +27,7 @@ pub async fn healthz(res: &mut Response) {
 #[handler]
 pub async fn readyz(depot: &mut Depot, res: &mut Response) {
     let readiness = match arcade(depot) {
-        Ok(arcade) => arcade.readiness().await,
+        Ok(arcade) => arcade.readiness.check().await,
         Err(error) => return error.render(res),
     };
     if readiness.ready {

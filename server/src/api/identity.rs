@@ -19,7 +19,7 @@ pub async fn auth_statement(
     depot: &mut Depot,
 ) -> Result<Json<AuthStatement>, ApiError> {
     Ok(Json(
-        arcade(depot)?.auth_statement(&input.0.address.0).await?,
+        arcade(depot)?.auth.statement(&input.0.address.0).await?,
     ))
 }
 
@@ -35,6 +35,7 @@ pub async fn rotate(
 ) -> Result<Json<Rotated>, ApiError> {
     let Checked(input) = input;
     let rotated = arcade(depot)?
+        .auth
         .rotate(&input.address.0, Some(&input.signature), caller(depot))
         .await?;
     Ok(Json(rotated))

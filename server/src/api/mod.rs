@@ -15,7 +15,7 @@
 //! | GET | /api/arcade/games, /recent, /house | `stats::*` |
 //! | GET | /api/arcade/embed; /embed/{version}/{dir}/{file} | `embed::snippet`, `embed::file` (the element's pinned set) |
 //! | GET | /api/arcade/receipts, /seed-batches, /seed-batches/{batch_id} | `proofs::*` |
-//! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402) |
+//! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402; the 402 is `challenge`, its discovery metadata `discovery`) |
 //! | GET | /api/arcade/manifest, /.well-known/x402 | `manifest::manifest` |
 //! | POST | /api/arcade/cashout; GET /api/arcade/cashout/{cashout_id} | `cashout::cash_out`, `cashout_status` |
 //! | GET | /api/housebot/status; POST /api/housebot/message | `housebot::status`, `message` |
@@ -32,10 +32,12 @@
 //! preflight are drawn from the general bucket first (`client::Unrouted`).
 
 mod cashout;
+mod challenge;
 mod checked;
 mod chips;
 mod client;
 mod cors;
+mod discovery;
 mod documents;
 mod edge;
 mod embed;

@@ -28,7 +28,10 @@ pub async fn receipts(
         .rate_limits
         .heavy_read(caller(depot), query.limit())?;
     Ok(Json(
-        arcade.receipts_after(query.after(), query.limit()).await?,
+        arcade
+            .receipts
+            .receipts_after(query.after(), query.limit())
+            .await?,
     ))
 }
 
@@ -39,7 +42,7 @@ pub async fn seed_batches(depot: &mut Depot) -> Result<Json<Vec<SeedBatchView>>,
     let arcade = arcade(depot)?;
     // One row per batch, a list that only grows: a heavy read, one token a request.
     let _reading = arcade.rate_limits.heavy_read(caller(depot), 1)?;
-    Ok(Json(arcade.seed_batches().await?))
+    Ok(Json(arcade.seed_batches.all().await?))
 }
 
 /// One seed batch with every used index: its round, state, commitment, audit path, and its
@@ -50,7 +53,7 @@ pub async fn seed_batch(
     depot: &mut Depot,
 ) -> Result<Json<SeedBatchView>, ApiError> {
     let arcade = arcade(depot)?;
-    let seeds = u64::try_from(arcade.seeds.batch_size).unwrap_or(u64::MAX);
+    let seeds = u64::try_from(arcade.seed_batches.batch_size()).unwrap_or(u64::MAX);
     let _reading = arcade.rate_limits.heavy_read(caller(depot), seeds)?;
-    Ok(Json(arcade.seed_batch(input.0.batch_id).await?))
+    Ok(Json(arcade.seed_batches.one(input.0.batch_id).await?))
 }

@@ -23,6 +23,7 @@ pub async fn commit(
 ) -> Result<Json<Committed>, ApiError> {
     let Checked(input) = input;
     let committed = arcade(depot)?
+        .rounds
         .commit(&input.address.0, input.signature.as_deref(), caller(depot))
         .await?;
     Ok(Json(committed))
@@ -44,7 +45,7 @@ for_each_game_input!(game_handlers);
 
 async fn play<G: GameInput>(input: Checked<G>, depot: &Depot) -> Result<Json<Played>, ApiError> {
     let play = input.0.play()?;
-    Ok(Json(arcade(depot)?.play(play).await?))
+    Ok(Json(arcade(depot)?.plays.play(play).await?))
 }
 
 /// Re-derive a settled round from its revealed seed, with `arcade-core`.
@@ -53,7 +54,9 @@ pub async fn verify(
     input: Checked<BetPath>,
     depot: &mut Depot,
 ) -> Result<Json<VerifiedBet>, ApiError> {
-    Ok(Json(arcade(depot)?.verify_bet(input.0.bet_id).await?))
+    Ok(Json(
+        arcade(depot)?.receipts.verify_bet(input.0.bet_id).await?,
+    ))
 }
 
 /// A round as it stands: `open` (with when it expires), `settled` (with its receipt, server
@@ -64,5 +67,5 @@ pub async fn round(
     input: Checked<RoundPath>,
     depot: &mut Depot,
 ) -> Result<Json<RoundView>, ApiError> {
-    Ok(Json(arcade(depot)?.round(&input.0.round_id).await?))
+    Ok(Json(arcade(depot)?.rounds.round(&input.0.round_id).await?))
 }

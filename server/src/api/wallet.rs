@@ -18,6 +18,7 @@ pub async fn free(
 ) -> Result<Json<FreeGrant>, ApiError> {
     let Checked(input) = input;
     let granted = arcade(depot)?
+        .wallets
         .claim_free(&input.address.0, input.signature.as_deref(), caller(depot))
         .await?;
     Ok(Json(granted))
@@ -29,5 +30,7 @@ pub async fn balance(
     input: Checked<AddressPath>,
     depot: &mut Depot,
 ) -> Result<Json<Balance>, ApiError> {
-    Ok(Json(arcade(depot)?.balance(&input.0.address.0).await?))
+    Ok(Json(
+        arcade(depot)?.wallets.balance(&input.0.address.0).await?,
+    ))
 }

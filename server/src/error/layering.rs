@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// Every `.rs` file under `dir`, depth first.
-fn sources(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn sources(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("reading {dir:?}: {e}"));
     for entry in entries {

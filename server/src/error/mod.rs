@@ -7,7 +7,7 @@
 mod document;
 mod from_service;
 #[cfg(test)]
-mod layering;
+pub(crate) mod layering;
 mod render;
 mod table;
 

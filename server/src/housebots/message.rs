@@ -56,7 +56,7 @@ fn topic(text: &str) -> Topic {
 /// The house's answer to `message`, from what the service shows anyone.
 pub async fn answer(arcade: &Arcade, message: &AgentMessage) -> Result<Reply, ApiError> {
     let text = message.message.to_lowercase();
-    let games = arcade.games().await?;
+    let games = arcade.stats.games().await?;
     let limits = &games.limits;
     let how = games.how_to_play.join(" ");
     let odds = format!(
@@ -100,16 +100,16 @@ async fn read_only_tool(arcade: &Arcade, text: &str) -> Result<Value, ApiError> 
         .split(|c: char| !c.is_ascii_alphanumeric())
         .find_map(address::parse);
     if let Some(who) = named {
-        return Ok(json!({ "name": "balance", "result": arcade.balance(&who).await? }));
+        return Ok(json!({ "name": "balance", "result": arcade.wallets.balance(&who).await? }));
     }
     if text.contains("recent") || text.contains("latest") {
-        return Ok(json!({ "name": "recent", "result": arcade.recent(8).await? }));
+        return Ok(json!({ "name": "recent", "result": arcade.receipts.recent(8).await? }));
     }
     if text.contains("house") || text.contains("stats") || text.contains("floor") {
-        return Ok(json!({ "name": "house", "result": arcade.house().await? }));
+        return Ok(json!({ "name": "house", "result": arcade.stats.house().await? }));
     }
     if text.contains("game") || text.contains("odds") || text.contains("limit") {
-        return Ok(json!({ "name": "games", "result": arcade.games().await? }));
+        return Ok(json!({ "name": "games", "result": arcade.stats.games().await? }));
     }
     Ok(Value::Null)
 }

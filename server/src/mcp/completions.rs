@@ -33,7 +33,12 @@ impl ArcadeTools {
                     .rate_limits
                     .heavy_read(caller, 1)
                     .map_err(protocol_error)?;
-                let batches = self.arcade.seed_batches().await.map_err(protocol_error)?;
+                let batches = self
+                    .arcade
+                    .seed_batches
+                    .all()
+                    .await
+                    .map_err(protocol_error)?;
                 batches
                     .iter()
                     .rev()
@@ -43,6 +48,7 @@ impl ArcadeTools {
             (Reference::Resource(r), "bet_id") if r.uri == "arcade://bets/{bet_id}" => {
                 let recent = self
                     .arcade
+                    .receipts
                     .recent(RECENT_BETS)
                     .await
                     .map_err(protocol_error)?;

@@ -97,7 +97,7 @@ impl ArcadeTools {
                     .rate_limits
                     .heavy_read(caller, 1)
                     .map_err(protocol_error)?;
-                json(self.arcade.seed_batches().await)
+                json(self.arcade.seed_batches.all().await)
             }
             _ => return self.read_template(uri, caller).await,
         }?;
@@ -113,19 +113,19 @@ impl ArcadeTools {
     ) -> Result<ReadResourceResult, ErrorData> {
         let json = if let Some(id) = uri.strip_prefix(BETS) {
             let input = path::<BetPath>("bet_id", id)?;
-            json(self.arcade.verify_bet(input.bet_id).await)
+            json(self.arcade.receipts.verify_bet(input.bet_id).await)
         } else if let Some(id) = uri.strip_prefix(ROUNDS) {
             let input = path::<RoundPath>("round_id", id)?;
-            json(self.arcade.round(&input.round_id).await)
+            json(self.arcade.rounds.round(&input.round_id).await)
         } else if let Some(id) = uri.strip_prefix(SEED_BATCH) {
             let input = path::<SeedBatchPath>("batch_id", id)?;
-            let seeds = u64::try_from(self.arcade.seeds.batch_size).unwrap_or(u64::MAX);
+            let seeds = u64::try_from(self.arcade.seed_batches.batch_size()).unwrap_or(u64::MAX);
             let _reading = self
                 .arcade
                 .rate_limits
                 .heavy_read(caller, seeds)
                 .map_err(protocol_error)?;
-            json(self.arcade.seed_batch(input.batch_id).await)
+            json(self.arcade.seed_batches.one(input.batch_id).await)
         } else {
             return Err(unknown(uri));
         }?;
@@ -135,8 +135,8 @@ impl ArcadeTools {
     }
 
     async fn rules(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
-        let listing = self.arcade.games().await.map_err(protocol_error)?;
-        let text = rules::markdown(&listing.limits, self.arcade.rounds.ttl_secs);
+        let listing = self.arcade.stats.games().await.map_err(protocol_error)?;
+        let text = rules::markdown(&listing.limits, self.arcade.stats.round_ttl_secs());
         Ok(ReadResourceResult::new(vec![
             ResourceContents::text(text, uri).with_mime_type(MARKDOWN),
         ]))

@@ -83,7 +83,7 @@ impl ArcadeTools {
         arguments: JsonObject,
     ) -> Result<Played, ApiError> {
         let input = inputs::parse::<G>(arguments, Place::Body)?;
-        Ok(self.arcade.play(input.play()?).await?)
+        Ok(self.arcade.plays.play(input.play()?).await?)
     }
 }
 
@@ -104,6 +104,7 @@ impl ArcadeTools {
                 let signature = input.signature.as_deref();
                 let caller = caller(&request);
                 self.arcade
+                    .wallets
                     .claim_free(&input.address.0, signature, caller)
                     .await
             })
@@ -117,7 +118,7 @@ impl ArcadeTools {
         description = "The games, their parameters and odds, the limits, the buy-in tiers and how to play, step by step."
     )]
     async fn games(&self, Parameters(_): Parameters<NoArguments>) -> CallToolResult {
-        answer(self.arcade.games().await)
+        answer(self.arcade.stats.games().await)
     }
 
     #[tool(
@@ -135,6 +136,7 @@ impl ArcadeTools {
                 let signature = input.signature.as_deref();
                 let caller = caller(&request);
                 self.arcade
+                    .rounds
                     .commit(&input.address.0, signature, caller)
                     .await
             })
@@ -150,7 +152,7 @@ impl ArcadeTools {
     async fn round(&self, Parameters(input): Parameters<Arguments<RoundPath>>) -> CallToolResult {
         answer(
             run(input, async |input| {
-                self.arcade.round(&input.round_id).await
+                self.arcade.rounds.round(&input.round_id).await
             })
             .await,
         )
@@ -170,6 +172,7 @@ impl ArcadeTools {
             run(input, async |input| {
                 let caller = caller(&request);
                 self.arcade
+                    .auth
                     .rotate(&input.address.0, Some(&input.signature), caller)
                     .await
             })
@@ -185,7 +188,7 @@ impl ArcadeTools {
     async fn verify(&self, Parameters(input): Parameters<Arguments<BetPath>>) -> CallToolResult {
         answer(
             run(input, async |input| {
-                self.arcade.verify_bet(input.bet_id).await
+                self.arcade.receipts.verify_bet(input.bet_id).await
             })
             .await,
         )
@@ -203,9 +206,9 @@ impl ArcadeTools {
         answer(
             run(input, async |input| {
                 let address = input.address.0;
-                let statement = self.arcade.auth_statement(&address).await?;
+                let statement = self.arcade.auth.statement(&address).await?;
                 Ok::<_, ApiError>(BalanceAnswer {
-                    balance: self.arcade.balance(&address).await?,
+                    balance: self.arcade.wallets.balance(&address).await?,
                     auth_statement: statement.statement,
                     auth_generation: statement.generation,
                 })
@@ -229,6 +232,7 @@ impl ArcadeTools {
                 let signature = input.signature.as_deref();
                 let caller = caller(&request);
                 self.arcade
+                    .cashouts
                     .cash_out(&input.address.0, input.chips, signature, caller)
                     .await
             })
@@ -242,7 +246,7 @@ impl ArcadeTools {
         description = "Floor statistics: rounds, wagered, paid out and the house's net by game, split between the house's own agents and everyone else; cashout totals."
     )]
     async fn house(&self, Parameters(_): Parameters<NoArguments>) -> CallToolResult {
-        answer(self.arcade.house().await)
+        answer(self.arcade.stats.house().await)
     }
 }
 

@@ -4,16 +4,19 @@
 //! lives in the database) and expires the address's open rounds. A check reads the current
 //! generation and the few before it, never the whole history.
 
+use std::sync::Arc;
+
 use alloy::primitives::Address;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Arcade, now_ms};
+use super::now_ms;
 use crate::address;
-use crate::identity::{AuthStatement, Generation, OLDER_CHECKED, SignatureError};
-use crate::rate_limits::{Caller, Operation};
+use crate::identity::{AuthStatement, Generation, Identity, OLDER_CHECKED, SignatureError};
+use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
+use crate::store::Db;
 use crate::store::identities::NextGeneration;
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -36,9 +39,30 @@ pub enum AuthError {
 
 wraps_service_error!(AuthError);
 
-impl Arcade {
+/// Proof of address control: the statements and their generations.
+#[derive(Clone)]
+pub struct Auth {
+    db: Db,
+    identity: Arc<Identity>,
+    rate_limits: Arc<RateLimits>,
+}
+
+impl Auth {
+    pub fn new(db: Db, identity: Arc<Identity>, rate_limits: Arc<RateLimits>) -> Self {
+        Self {
+            db,
+            identity,
+            rate_limits,
+        }
+    }
+
+    /// The deployment's statement maker (its domain, chain and first generations).
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
     /// The address's current statement. Reading it writes nothing.
-    pub async fn auth_statement(&self, address: &Address) -> Result<AuthStatement, AuthError> {
+    pub async fn statement(&self, address: &Address) -> Result<AuthStatement, AuthError> {
         let (current, _) = self.generations(address).await?;
         Ok(self.identity.answer(address, &current))
     }

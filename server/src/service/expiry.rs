@@ -5,21 +5,35 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Arcade, now_ms};
+use super::now_ms;
+use super::round_clock::RoundClock;
+use crate::rate_limits::RateLimits;
 use crate::service::error::ServiceError;
 use crate::store;
+use crate::store::Db;
 
 /// Rounds expired per transaction.
 const BATCH: u64 = 500;
 
-impl Arcade {
+/// Expires open rounds past their time.
+#[derive(Clone)]
+pub struct Expiry {
+    db: Db,
+    clock: RoundClock,
+}
+
+impl Expiry {
+    pub fn new(db: Db, clock: RoundClock) -> Self {
+        Self { db, clock }
+    }
+
     /// Marks every open round past its time expired; how many.
     pub async fn expire_rounds(&self) -> Result<u64, ServiceError> {
         let mut expired = 0;
         loop {
             let now = now_ms();
             let batch =
-                store::rounds::expire_stale(&self.db, self.opened_after(now) + 1, now, BATCH)
+                store::rounds::expire_stale(&self.db, self.clock.opened_after(now) + 1, now, BATCH)
                     .await?;
             expired += batch;
             if batch < BATCH {
@@ -41,15 +55,20 @@ impl Arcade {
     }
 }
 
-pub fn spawn_upkeep(arcade: Arc<Arcade>, every: Duration) -> tokio::task::JoinHandle<()> {
+/// Expires rounds and drops idle clients' rate-limit keys every `every` until the process stops.
+pub fn spawn_upkeep(
+    expiry: Expiry,
+    rate_limits: Arc<RateLimits>,
+    every: Duration,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         loop {
-            match arcade.expire_rounds().await {
+            match expiry.expire_rounds().await {
                 Ok(0) => {}
                 Ok(expired) => tracing::info!(expired, "open rounds expired"),
                 Err(error) => tracing::warn!(%error, "expiring open rounds"),
             }
-            arcade.rate_limits.sweep();
+            rate_limits.sweep();
             tokio::time::sleep(every).await;
         }
     })

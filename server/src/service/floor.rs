@@ -11,9 +11,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::stats::{CashoutTotals, CountAndChips, GameStats};
-use super::{Arcade, now_ms};
+use super::{HouseWallets, now_ms};
 use crate::service::error::ServiceError;
 use crate::store;
+use crate::store::Db;
 use crate::store::entities::cashout::CashoutStatus;
 use crate::store::entities::floor_total::FloorScope;
 
@@ -46,8 +47,9 @@ impl Snapshot {
     }
 }
 
+/// The latest snapshot and the refresh in progress, shared by every reader.
 #[derive(Default)]
-pub struct Floor {
+struct FloorCache {
     /// Bumped by every change of the floor made here.
     changes: AtomicU64,
     latest: Mutex<Option<Taken>>,
@@ -63,12 +65,7 @@ struct Taken {
     changes: u64,
 }
 
-impl Floor {
-    /// A bet was settled or a cashout changed here: the next reader refreshes.
-    pub fn changed(&self) {
-        self.changes.fetch_add(1, Ordering::SeqCst);
-    }
-
+impl FloorCache {
     /// The latest snapshot if it answers a request that arrived at `arrived`.
     fn fresh(&self, arrived: Instant) -> Option<Arc<Snapshot>> {
         let latest = self.latest.lock().unwrap_or_else(|e| e.into_inner());
@@ -88,23 +85,50 @@ impl Floor {
     }
 }
 
-impl Arcade {
-    pub(super) async fn floor(&self) -> Result<Arc<Snapshot>, ServiceError> {
+/// The floor's numbers: the shared snapshot and what a refresh reads.
+#[derive(Clone)]
+pub struct Floor {
+    db: Db,
+    /// The house's rounds are counted apart.
+    house_wallets: HouseWallets,
+    cache: Arc<FloorCache>,
+}
+
+impl Floor {
+    pub fn new(db: Db, house_wallets: HouseWallets) -> Self {
+        Self {
+            db,
+            house_wallets,
+            cache: Arc::default(),
+        }
+    }
+
+    /// The house's own wallets, whose rounds the floor counts apart.
+    pub fn house_wallets(&self) -> &HouseWallets {
+        &self.house_wallets
+    }
+
+    /// A bet was settled or a cashout changed here: the next reader refreshes.
+    pub fn changed(&self) {
+        self.cache.changes.fetch_add(1, Ordering::SeqCst);
+    }
+
+    pub(super) async fn snapshot(&self) -> Result<Arc<Snapshot>, ServiceError> {
         let arrived = Instant::now();
-        if let Some(snapshot) = self.floor.fresh(arrived) {
+        if let Some(snapshot) = self.cache.fresh(arrived) {
             return Ok(snapshot);
         }
-        let mut last_fold = self.floor.refreshing.lock().await;
-        if let Some(snapshot) = self.floor.fresh(arrived) {
+        let mut last_fold = self.cache.refreshing.lock().await;
+        if let Some(snapshot) = self.cache.fresh(arrived) {
             return Ok(snapshot);
         }
         // Plays change the floor all the time: refreshes are spaced so that a flood of readers
         // under play costs the database a bounded number of reads, however many arrive.
-        if let Some(since) = self.floor.last_refresh_began() {
+        if let Some(since) = self.cache.last_refresh_began() {
             tokio::time::sleep(MIN_INTERVAL.saturating_sub(since.elapsed())).await;
         }
         let began = Instant::now();
-        let changes = self.floor.changes.load(Ordering::SeqCst);
+        let changes = self.cache.changes.load(Ordering::SeqCst);
         if last_fold.is_none_or(|at| at.elapsed() >= FOLD_EVERY) {
             // A failed fold only leaves more bets to read past the watermark.
             if let Err(error) = store::stats::fold(&self.db, &self.house_wallets, now_ms()).await {
@@ -113,7 +137,7 @@ impl Arcade {
             *last_fold = Some(Instant::now());
         }
         let snapshot = Arc::new(self.read_floor().await?);
-        self.floor.keep(Taken {
+        self.cache.keep(Taken {
             snapshot: snapshot.clone(),
             began,
             changes,

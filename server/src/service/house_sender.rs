@@ -3,9 +3,10 @@
 //! mutex does it; on PostgreSQL the `house_sender` row is also held (`store::house`), so
 //! instances sharing the database queue behind each other.
 
+use std::sync::Arc;
+
 use tokio::sync::{Mutex, MutexGuard};
 
-use super::Arcade;
 use crate::chain::SignedTx;
 use crate::store::{self, Db, DbErr, Tx};
 
@@ -15,9 +16,29 @@ pub struct HouseSender<'a> {
     across_instances: Option<Tx>,
 }
 
-impl Arcade {
-    pub async fn house_sender(&self) -> Result<HouseSender<'_>, DbErr> {
-        HouseSender::hold(&self.house_lock, &self.db).await
+/// Where the house's one sender is taken: this process's lock and the database's row.
+#[derive(Clone)]
+pub struct HouseSenders {
+    /// Held (with the `house_sender` row on PostgreSQL) while a house transaction is sent.
+    lock: Arc<Mutex<()>>,
+    db: Db,
+}
+
+impl HouseSenders {
+    pub fn new(db: Db) -> Self {
+        Self {
+            lock: Arc::default(),
+            db,
+        }
+    }
+
+    pub async fn hold(&self) -> Result<HouseSender<'_>, DbErr> {
+        HouseSender::hold(&self.lock, &self.db).await
+    }
+
+    /// The in-process lock, for a rail's context.
+    pub fn lock(&self) -> &Mutex<()> {
+        &self.lock
     }
 }
 

@@ -6,17 +6,35 @@
 //! count goes back (its database restored under it) expires every open round at its next beat.
 //! No chips are taken at commit, so an expired round owes nothing: its owner commits again.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Arcade, now_ms};
+use super::expiry::Expiry;
+use super::now_ms;
 use crate::service::error::ServiceError;
 use crate::store;
+use crate::store::Db;
 
 /// How often an instance beats.
 pub const BEAT: Duration = Duration::from_secs(1);
 
-impl Arcade {
+/// This instance's heartbeat among the instances sharing the database.
+#[derive(Clone)]
+pub struct Instances {
+    db: Db,
+    /// This running instance (`Seeds::instance`).
+    instance: String,
+    expiry: Expiry,
+}
+
+impl Instances {
+    pub fn new(db: Db, instance: String, expiry: Expiry) -> Self {
+        Self {
+            db,
+            instance,
+            expiry,
+        }
+    }
+
     /// Before serving: if no other instance beats, every open round expires; then this
     /// instance beats too. Instances found not beating are forgotten.
     pub async fn join_instances(&self) -> Result<(), ServiceError> {
@@ -35,13 +53,13 @@ impl Arcade {
             self.expire_open_rounds("no other instance is running")
                 .await?;
         }
-        store::instances::start(&self.db, &self.seeds.instance, now_ms()).await?;
+        store::instances::start(&self.db, &self.instance, now_ms()).await?;
         Ok(())
     }
 
     /// Expires every open round, saying why when there were some.
     async fn expire_open_rounds(&self, why: &str) -> Result<(), ServiceError> {
-        let expired = self.expire_every_open_round().await?;
+        let expired = self.expiry.expire_every_open_round().await?;
         if expired > 0 {
             tracing::warn!(
                 expired,
@@ -53,7 +71,7 @@ impl Arcade {
 
     /// One beat: counts this instance's heartbeat up from `count`; the count to beat from next.
     async fn beat(&self, count: i64) -> Result<i64, ServiceError> {
-        let instance = &self.seeds.instance;
+        let instance = &self.instance;
         if store::instances::beat(&self.db, instance, count).await? {
             return Ok(count + 1);
         }
@@ -65,12 +83,12 @@ impl Arcade {
 }
 
 /// Beats every [`BEAT`] until the process stops.
-pub fn spawn_heartbeat(arcade: Arc<Arcade>) -> tokio::task::JoinHandle<()> {
+pub fn spawn_heartbeat(instances: Instances) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut count = 0;
         loop {
             tokio::time::sleep(BEAT).await;
-            match arcade.beat(count).await {
+            match instances.beat(count).await {
                 Ok(next) => count = next,
                 Err(error) => tracing::warn!(%error, "beating"),
             }

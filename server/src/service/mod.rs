@@ -1,31 +1,32 @@
-//! One function per operation, shared by every edge (REST and MCP). A service decides and
-//! orchestrates: it checks the rules, calls `store` for every state change (several in one
-//! transaction where they must land together), `chain` for the chain, and `arcade-core` for
-//! every number. It writes no SQL and builds no HTTP: each area returns its own domain error
-//! (wrapping the shared failures of `error.rs`), and the edge's `error/` maps them to answers;
-//! nothing here imports the edge's error.
+//! The operations shared by every edge (REST, MCP, the house agents), one struct per area. A
+//! service decides and orchestrates: it checks the rules, calls `store` for every state change
+//! (several in one transaction where they must land together), `chain` for the chain, and
+//! `arcade-core` for every number. It writes no SQL and builds no HTTP: each area returns its
+//! own domain error (wrapping the shared failures of `error.rs`), and the edge's `error/` maps
+//! them to answers; nothing here imports the edge's error, nor presents a route (the 402
+//! challenge, discovery metadata and the manifest are `api/`'s).
 //!
-//! | operation | file |
-//! |---|---|
-//! | free chips, balance | `wallets.rs` |
-//! | commit (open a round) | `rounds.rs` |
-//! | flip, dice, roulette (settle a round) | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`) |
-//! | verify a bet, recent bets, the audit feed | `receipts.rs` (a result as shown: `shown_result.rs`), its pages bounded by `settled_mark.rs` |
-//! | a receipt's batch place and signatures | `proofs.rs` |
-//! | the signed marks: from which bet on receipts carry proofs, and sign `house_agent` | `signed_marks.rs` |
-//! | publishing seed batches, a seed's place in its batch | `seed_batches.rs` |
-//! | the seed batches as the public sees them | `seed_batch_views.rs` |
-//! | games listing, house stats | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
-//! | the auth statement, verifying signatures, rotating | `auth.rs` |
-//! | expiring rounds left open | `expiry.rs` |
-//! | each instance's heartbeat, and open rounds expired after a restore | `instances.rs` |
-//! | buying chips over x402 (the money flow in) | `purchases/` |
-//! | the x402 manifest of paid resources | `manifest.rs` |
-//! | finishing settlements a request could not | `reconcile.rs` |
-//! | cashouts: chips out as tokens (the money flow out) | `cashouts/` |
-//! | one sender for the house key across instances | `house_sender.rs` |
-//! | the house's balances against their floors; cashouts it cannot pay | `treasury.rs` |
-//! | whether this instance can serve (`/readyz`) | `readiness.rs` |
+//! Each area's struct holds only the handles it uses (cheap clones: `Db`, `Arc`s) and the areas
+//! it calls; [`Arcade`] is the composition root that builds them (here, and only here, is
+//! `impl Arcade`), and an edge calls `arcade.<area>.<operation>`.
+//!
+//! | `arcade.` | operations | holds | file |
+//! |---|---|---|---|
+//! | `wallets` | free chips, balance | db, limits, rate limits, `auth` | `wallets.rs` |
+//! | `rounds` | commit (open a round), show a round | db, rate limits, open-round cap, clock, `seed_batches`, `auth`, `receipts` | `rounds.rs`; when a round expires: `round_clock.rs` |
+//! | `plays` | flip, dice, roulette, … (settle a round) | db, limits, clock, `auth`, `proofs`, `receipts`, the writer's queue | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`, in memory `play_book.rs`) |
+//! | `receipts` | verify a bet, recent bets, the audit feed | db, house wallets, `proofs`, the settled mark | `receipts.rs` (a result as shown: `shown_result.rs`), its pages bounded by `settled_mark.rs` |
+//! | `proofs` | a receipt's batch place and signatures; checking a play's signature | `seed_batches`, the signed marks | `proofs.rs`; the marks: `signed_marks.rs` |
+//! | `seed_batches` | publishing seed batches, a seed's place in its batch, the batches as the public sees them | db, the seeds, house wallets, clock | `seed_batches.rs`, `seed_batch_views.rs` |
+//! | `stats` | games listing, house stats | the floor (db, house wallets, snapshot), limits, round settings, the signer, the marks | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
+//! | `auth` | the auth statement, verifying signatures, rotating | db, identity, rate limits | `auth.rs` |
+//! | `expiry` | expiring rounds left open | db, clock | `expiry.rs` |
+//! | `instances` | each instance's heartbeat, and open rounds expired after a restore | db, this instance's id, `expiry` | `instances.rs` |
+//! | `purchases` | buying chips over x402 (the money flow in) | db, payments, rate limits, the house sender, crash points | `purchases/` |
+//! | `cashouts` | cashouts: chips out as tokens (the money flow out), and finishing them | db, payments, rate limits, `auth`, the house sender, crash points | `cashouts/`; what the house can pay: `treasury.rs` |
+//! | `reconcile` | finishing settlements and cashouts a request could not | db, `purchases`, `cashouts` | `reconcile.rs` |
+//! | `readiness` | whether this instance can serve (`/readyz`) | db, payments | `readiness.rs` |
+//! | | one sender for the house key across instances | its lock, db | `house_sender.rs` |
 
 pub mod auth;
 pub mod cashouts;
@@ -34,15 +35,16 @@ pub mod expiry;
 pub mod floor;
 pub mod house_sender;
 pub mod instances;
-pub mod manifest;
 pub mod play;
 pub mod play_batch;
+mod play_book;
 pub mod play_writer;
 pub mod proofs;
 pub mod purchases;
 pub mod readiness;
 pub mod receipts;
 pub mod reconcile;
+pub mod round_clock;
 pub mod rounds;
 mod seed_batch_views;
 pub mod seed_batches;
@@ -54,6 +56,7 @@ pub mod treasury;
 pub mod wallets;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use arcade_core::Limits;
 
@@ -65,24 +68,46 @@ use crate::settings::RoundSettings;
 use crate::store::Db;
 use purchases::Payments;
 
-/// The arcade's state: the database and what every operation needs to decide.
+/// Database keys (lowercase) of the service's own wallets, shared by the areas that tell them
+/// apart.
+pub type HouseWallets = Arc<HashSet<String>>;
+
+/// The arcade: one service per area, each holding only the handles it uses; the edges call
+/// `arcade.<area>.<operation>`. Built once, at start, from [`Parts`].
 pub struct Arcade {
+    /// The database itself, for monitoring and tests; operations go through the areas.
+    pub db: Db,
+    pub auth: auth::Auth,
+    pub wallets: wallets::Wallets,
+    pub rounds: rounds::Rounds,
+    pub plays: play::Plays,
+    pub receipts: receipts::Receipts,
+    pub seed_batches: seed_batches::SeedBatches,
+    pub proofs: proofs::Proofs,
+    pub stats: stats::Stats,
+    pub expiry: expiry::Expiry,
+    pub instances: instances::Instances,
+    pub purchases: purchases::Purchases,
+    pub cashouts: cashouts::Cashouts,
+    pub reconcile: reconcile::Reconcile,
+    pub readiness: readiness::ReadinessProbe,
+    /// Rate limits per client for the operations that create state or move money.
+    pub rate_limits: Arc<RateLimits>,
+    /// The house's own agents (none unless enabled); their addresses are among the house wallets.
+    pub house_bots: HouseBots,
+}
+
+/// What the areas are built from: what start connected, read and decided.
+pub struct Parts {
     pub db: Db,
     pub identity: Identity,
     pub limits: Limits,
-    /// Database keys (lowercase) of the service's own wallets.
     pub house_wallets: HashSet<String>,
     /// The chain and the x402 terms; `None` when no chain is configured (purchases answer 503).
     pub payments: Option<Payments>,
-    /// Held (with the `house_sender` row on PostgreSQL) while a house transaction is sent.
-    pub house_lock: tokio::sync::Mutex<()>,
     /// Crash-safety tests only.
     pub crash_after: Option<CrashPoint>,
-    /// The house's own agents (none unless enabled); their addresses are in `house_wallets`.
     pub house_bots: HouseBots,
-    /// The public statistics' shared snapshot.
-    pub floor: floor::Floor,
-    /// Rate limits per client for the operations that create state or move money.
     pub rate_limits: RateLimits,
     /// How many rounds one address may hold open, and for how long.
     pub rounds: RoundSettings,
@@ -90,10 +115,111 @@ pub struct Arcade {
     pub seeds: seed_batches::Seeds,
     /// The signed marks, read (or made) at start, before any play is settled.
     pub marks: signed_marks::SignedMarks,
-    /// The queue into the one writer that settles plays in batches.
-    pub play_writer: play_writer::PlayWriter,
-    /// The audit feed's bound, shared by its readers.
-    pub settled_mark: settled_mark::SettledMark,
+}
+
+impl Arcade {
+    /// Wires the areas: each gets its own handles and the areas it calls.
+    pub fn new(parts: Parts) -> Self {
+        let db = parts.db;
+        let house_wallets: HouseWallets = Arc::new(parts.house_wallets);
+        let rate_limits = Arc::new(parts.rate_limits);
+        let seeds = Arc::new(parts.seeds);
+        let marks = Arc::new(parts.marks);
+        let clock = round_clock::RoundClock::new(&parts.rounds);
+        let auth = auth::Auth::new(db.clone(), Arc::new(parts.identity), rate_limits.clone());
+        let seed_batches =
+            seed_batches::SeedBatches::new(db.clone(), seeds.clone(), house_wallets.clone(), clock);
+        let proofs = proofs::Proofs::new(seed_batches.clone(), marks.clone());
+        let receipts = receipts::Receipts::new(db.clone(), house_wallets.clone(), proofs.clone());
+        let floor = floor::Floor::new(db.clone(), house_wallets.clone());
+        let expiry = expiry::Expiry::new(db.clone(), clock);
+        let batches = play_batch::PlayBatches::new(
+            db.clone(),
+            parts.limits,
+            house_wallets.clone(),
+            clock,
+            (proofs.clone(), floor.clone()),
+        );
+        let money = Money::new(&db, parts.payments, &rate_limits, &auth, parts.crash_after);
+        Self {
+            wallets: wallets::Wallets::new(
+                db.clone(),
+                parts.limits,
+                rate_limits.clone(),
+                auth.clone(),
+            ),
+            rounds: rounds::Rounds {
+                db: db.clone(),
+                rate_limits: rate_limits.clone(),
+                max_open: parts.rounds.max_open_per_address,
+                clock,
+                seed_batches: seed_batches.clone(),
+                auth: auth.clone(),
+                receipts: receipts.clone(),
+            },
+            plays: play::Plays::new(batches, auth.clone(), receipts.clone()),
+            stats: stats::Stats::new(floor, parts.limits, parts.rounds, (seeds.clone(), marks)),
+            instances: instances::Instances::new(
+                db.clone(),
+                seeds.instance.clone(),
+                expiry.clone(),
+            ),
+            reconcile: money.reconcile,
+            readiness: money.readiness,
+            purchases: money.purchases,
+            cashouts: money.cashouts,
+            auth,
+            receipts,
+            seed_batches,
+            proofs,
+            expiry,
+            rate_limits,
+            house_bots: parts.house_bots,
+            db,
+        }
+    }
+}
+
+/// The areas that need the chain: the money flows in and out, finishing them, and readiness.
+struct Money {
+    purchases: purchases::Purchases,
+    cashouts: cashouts::Cashouts,
+    reconcile: reconcile::Reconcile,
+    readiness: readiness::ReadinessProbe,
+}
+
+impl Money {
+    fn new(
+        db: &Db,
+        payments: Option<Payments>,
+        rate_limits: &Arc<RateLimits>,
+        auth: &auth::Auth,
+        crash_after: Option<CrashPoint>,
+    ) -> Self {
+        let payments = payments.map(Arc::new);
+        let sender = house_sender::HouseSenders::new(db.clone());
+        let purchases = purchases::Purchases {
+            db: db.clone(),
+            payments: payments.clone(),
+            rate_limits: rate_limits.clone(),
+            sender: sender.clone(),
+            crash_after,
+        };
+        let cashouts = cashouts::Cashouts {
+            db: db.clone(),
+            payments: payments.clone(),
+            rate_limits: rate_limits.clone(),
+            auth: auth.clone(),
+            sender,
+            crash_after,
+        };
+        Self {
+            reconcile: reconcile::Reconcile::new(db.clone(), purchases.clone(), cashouts.clone()),
+            readiness: readiness::ReadinessProbe::new(db.clone(), payments),
+            purchases,
+            cashouts,
+        }
+    }
 }
 
 /// Milliseconds since the Unix epoch.

@@ -4,22 +4,26 @@
 //! whole or not at all. A repeat of the call that settled a round (a client whose connection
 //! dropped) gets the original receipt, marked `replayed`.
 
-use arcade_core::{Call, LimitError};
+use std::sync::Arc;
+
+use arcade_core::{Call, LimitError, Limits};
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 
-use super::auth::AuthError;
-use super::play_batch::{Outcome, Settled};
-use super::play_writer::Queued;
-use super::proofs::BetSignatures;
-use super::receipts::{BetReceipt, stored_call};
+use super::auth::{Auth, AuthError};
+use super::now_ms;
+use super::play_batch::{Outcome, PlayBatches, Settled};
+use super::play_writer::{PlayWriter, Queued};
+use super::proofs::{BetSignatures, Proofs};
+use super::receipts::{BetReceipt, Receipts, stored_call};
+use super::round_clock::RoundClock;
 use super::seed_batches::SeedBatchError;
-use super::{Arcade, now_ms};
 use crate::address;
 use crate::identity::SignatureError;
 use crate::proofs::play::PlaySignatureError;
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
+use crate::store::Db;
 use crate::store::entities::bet;
 use crate::store::entities::round::{self, RoundState};
 
@@ -80,7 +84,34 @@ pub enum PlayError {
 
 wraps_service_error!(PlayError);
 
-impl Arcade {
+/// Playing rounds: the checks a request makes, and the queue into the play writer.
+#[derive(Clone)]
+pub struct Plays {
+    db: Db,
+    limits: Limits,
+    clock: RoundClock,
+    auth: Auth,
+    proofs: Proofs,
+    /// A replayed call answers the stored receipt.
+    receipts: Receipts,
+    /// The queue into the one writer that settles plays in batches.
+    pub writer: Arc<PlayWriter>,
+}
+
+impl Plays {
+    /// The plays of `batches`, settled by a writer of their own.
+    pub fn new(batches: PlayBatches, auth: Auth, receipts: Receipts) -> Self {
+        Self {
+            db: batches.db.clone(),
+            limits: batches.limits,
+            clock: batches.clock,
+            proofs: batches.proofs.clone(),
+            auth,
+            receipts,
+            writer: Arc::new(PlayWriter::new(batches)),
+        }
+    }
+
     pub async fn play(&self, mut play: Play) -> Result<Played, PlayError> {
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
@@ -88,7 +119,9 @@ impl Arcade {
             let opened = self.round_to_play(&play).await?;
             self.check_owner(&opened, &play).await?;
             if let Some(signature) = play.play_signature.as_deref() {
-                let stored = self.check_play_signature(&opened, &play, signature)?;
+                let stored = self
+                    .proofs
+                    .check_play_signature(&opened, &play, signature)?;
                 play.play_signature = Some(stored);
             }
         }
@@ -96,7 +129,7 @@ impl Arcade {
             play: play.clone(),
             potential_profit,
         };
-        match self.settle_queued(queued).await? {
+        match self.writer.settle_queued(queued).await? {
             Outcome::Settled(settled) => {
                 let Settled {
                     receipt,
@@ -109,7 +142,7 @@ impl Arcade {
                     receipt: receipt_signature.as_deref(),
                     play: play.play_signature.as_deref(),
                 };
-                let receipt = self.with_proofs(receipt, &round, signatures).await?;
+                let receipt = self.proofs.with_proofs(receipt, &round, signatures).await?;
                 Ok(Played {
                     receipt,
                     balance,
@@ -140,7 +173,7 @@ impl Arcade {
         now: i64,
     ) -> Result<Played, PlayError> {
         if round.state == RoundState::Open {
-            if self.is_expired(round, now) {
+            if self.clock.is_expired(round, now) {
                 return Err(PlayError::RoundExpired(round.id.clone()));
             }
             // Open again: the play that spent it rolled back. The caller may simply retry.
@@ -163,7 +196,7 @@ impl Arcade {
         }
         let wallet = store::ledger::wallet(&self.db, &round.address).await?;
         Ok(Played {
-            receipt: self.receipt(&bet, round).await?,
+            receipt: self.receipts.receipt(&bet, round).await?,
             balance: wallet.as_ref().map_or(0, |w| w.chips),
             free_chips: wallet.as_ref().map_or(0, |w| w.free_chips),
             replayed: true,
@@ -177,7 +210,7 @@ impl Arcade {
         };
         let owner = address::parse(&opened.address)
             .ok_or_else(|| ServiceError::internal(StoredAddress(opened.address.clone())))?;
-        match self.verify_signature(&owner, Some(signature)).await {
+        match self.auth.verify_signature(&owner, Some(signature)).await {
             Err(AuthError::Signature(SignatureError::Mismatch { .. })) => {
                 Err(PlayError::RoundNotYours(play.round_id.clone()))
             }

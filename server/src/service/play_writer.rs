@@ -11,9 +11,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use super::Arcade;
 use super::play::Play;
-use super::play_batch::Outcome;
+use super::play_batch::{Outcome, PlayBatches};
 use crate::service::error::ServiceError;
 use crate::store::wal_checkpoints::WalCheckpointer;
 use crate::telemetry::metrics;
@@ -43,36 +42,36 @@ struct Job {
     at: Instant,
 }
 
+/// The writer is gone (the service is stopping).
+#[derive(Debug, thiserror::Error)]
+#[error("the play writer has stopped")]
+struct WriterStopped;
+
 /// The queue into the writer; the writer's end is taken once, when it starts.
 pub struct PlayWriter {
     queue: mpsc::Sender<Job>,
     writer_end: Mutex<Option<mpsc::Receiver<Job>>>,
     /// Told after each batch commits: there is log to copy back (SQLite).
     committed: Arc<Notify>,
+    /// What the writer settles with.
+    batches: PlayBatches,
 }
 
-impl Default for PlayWriter {
-    fn default() -> Self {
+impl PlayWriter {
+    pub fn new(batches: PlayBatches) -> Self {
         let (queue, writer_end) = mpsc::channel(QUEUE_DEPTH);
         Self {
             queue,
             writer_end: Mutex::new(Some(writer_end)),
             committed: Arc::default(),
+            batches,
         }
     }
-}
 
-/// The writer is gone (the service is stopping).
-#[derive(Debug, thiserror::Error)]
-#[error("the play writer has stopped")]
-struct WriterStopped;
-
-impl Arcade {
     /// Settles `queued` in the writer's next batch; answers once that batch has committed.
     pub(super) async fn settle_queued(&self, queued: Queued) -> Result<Outcome, ServiceError> {
         let (answer, answered) = oneshot::channel();
-        self.play_writer
-            .queue
+        self.queue
             .send(Job {
                 queued,
                 answer,
@@ -84,9 +83,12 @@ impl Arcade {
             .await
             .map_err(|_| ServiceError::internal(WriterStopped))?
     }
+}
 
-    /// Settles one batch: whole, retried, and else one play at a time.
-    async fn settle_jobs(&self, jobs: Vec<Job>) {
+impl PlayBatches {
+    /// Settles one batch: whole, retried, and else one play at a time; `committed` is told
+    /// after a batch commits.
+    async fn settle_jobs(&self, jobs: Vec<Job>, committed: &Notify) {
         let started = Instant::now();
         metrics::play_batch_taken(jobs.iter().map(|job| started - job.at));
         let (queued, answers): (Vec<Queued>, Vec<_>) =
@@ -97,7 +99,7 @@ impl Arcade {
                     metrics::play_batch_settled(started.elapsed());
                     tracing::debug!(plays = outcomes.len(), "play batch settled");
                     self.floor.changed();
-                    self.play_writer.committed.notify_one();
+                    committed.notify_one();
                     for (answer, outcome) in answers.into_iter().zip(outcomes) {
                         let _ = answer.send(Ok(outcome));
                     }
@@ -118,29 +120,28 @@ impl Arcade {
     }
 }
 
-/// Starts the writers on a thread of their own; they stop when the service (its last `Arc`)
-/// is dropped. SQLite has one connection, so one writer; on PostgreSQL two, so one batch's
-/// round trips overlap the next batch's work (their wallets locked in address order, as between
+/// Starts the writers on a thread of their own; they stop when the service (the last `Arc` of
+/// `writer`) is dropped. SQLite has one connection, so one writer; on PostgreSQL two, so one
+/// batch's round trips overlap the next batch's work (their wallets locked in address order, as between
 /// instances). The thread runs its own single-threaded runtime: a batch awaits a dozen database
 /// round trips, and on the server's runtime each wake-up would queue behind every request task
 /// in flight, so a loaded server would stretch every batch (and every play waiting on it).
 pub fn spawn_play_writers(
-    arcade: Weak<Arcade>,
+    writer: &Arc<PlayWriter>,
     checkpointer: Option<WalCheckpointer>,
 ) -> Option<()> {
-    let service = arcade.upgrade()?;
-    let writer_end = service
-        .play_writer
+    let writer_end = writer
         .writer_end
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .take()?;
-    let writers = match service.db.get_database_backend() {
+    let writers = match writer.batches.db.get_database_backend() {
         sea_orm::DbBackend::Postgres => 2,
         _ => 1,
     };
-    let committed = service.play_writer.committed.clone();
-    drop(service);
+    let committed = writer.committed.clone();
+    let batches = writer.batches.clone();
+    let service = Arc::downgrade(writer);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -153,10 +154,15 @@ pub fn spawn_play_writers(
             runtime.block_on(async move {
                 let mut running = tokio::task::JoinSet::new();
                 for _ in 0..writers {
-                    running.spawn(write_batches(arcade.clone(), writer_end.clone()));
+                    let writer = Writer {
+                        service: service.clone(),
+                        batches: batches.clone(),
+                        committed: committed.clone(),
+                    };
+                    running.spawn(write_batches(writer, writer_end.clone()));
                 }
                 if let Some(checkpointer) = checkpointer {
-                    running.spawn(copy_log_back(arcade, committed, checkpointer));
+                    running.spawn(copy_log_back(service, committed, checkpointer));
                 }
                 running.join_all().await;
             });
@@ -166,27 +172,31 @@ pub fn spawn_play_writers(
     Some(())
 }
 
+/// What one writer settles with, and how it knows the service is gone.
+struct Writer {
+    service: Weak<PlayWriter>,
+    batches: PlayBatches,
+    committed: Arc<Notify>,
+}
+
 /// One writer: batch after batch until the queue closes or the service is gone.
-async fn write_batches(
-    arcade: Weak<Arcade>,
-    writer_end: Arc<tokio::sync::Mutex<mpsc::Receiver<Job>>>,
-) {
+async fn write_batches(writer: Writer, writer_end: Arc<tokio::sync::Mutex<mpsc::Receiver<Job>>>) {
     while let Some(jobs) = next_batch(&writer_end).await {
-        let Some(arcade) = arcade.upgrade() else {
+        if writer.service.strong_count() == 0 {
             return;
-        };
-        arcade.settle_jobs(jobs).await;
+        }
+        writer.batches.settle_jobs(jobs, &writer.committed).await;
     }
 }
 
 /// Checkpoints the SQLite log after batches commit, at most once per `CHECKPOINT_GAP`, while
 /// the service lives.
 async fn copy_log_back(
-    arcade: Weak<Arcade>,
+    service: Weak<PlayWriter>,
     committed: Arc<Notify>,
     mut checkpointer: WalCheckpointer,
 ) {
-    while arcade.strong_count() > 0 {
+    while service.strong_count() > 0 {
         if tokio::time::timeout(IDLE_CHECK, committed.notified())
             .await
             .is_err()

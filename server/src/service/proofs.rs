@@ -4,14 +4,15 @@
 //! rebuilt from the stored fields when shown. A receipt's type is its bet's era by the signed
 //! marks (`signed_marks.rs`): one test, `receipt_message`, picks it for signing and for showing.
 
+use std::sync::Arc;
+
 use alloy::primitives::B256;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
-use super::Arcade;
 use super::play::{Play, PlayError};
 use super::receipts::BetReceipt;
-use super::seed_batches::SeedBatchError;
+use super::seed_batches::{SeedBatchError, SeedBatches};
 use super::signed_marks::SignedMarks;
 use crate::address;
 use crate::proofs::play::{self, PlayFields, PlayMessage};
@@ -70,10 +71,29 @@ pub(super) struct BetSignatures<'a> {
     pub play: Option<&'a str>,
 }
 
-impl Arcade {
+/// A receipt's proofs: the house's signatures, the player's, and the seed's place in its batch.
+#[derive(Clone)]
+pub struct Proofs {
+    seed_batches: SeedBatches,
+    marks: Arc<SignedMarks>,
+}
+
+impl Proofs {
+    pub fn new(seed_batches: SeedBatches, marks: Arc<SignedMarks>) -> Self {
+        Self {
+            seed_batches,
+            marks,
+        }
+    }
+
+    /// The signed marks: from which bet on receipts carry proofs, and sign `house_agent`.
+    pub fn marks(&self) -> &SignedMarks {
+        &self.marks
+    }
+
     pub(super) fn commitment_typed(&self, round: &round::Model) -> Option<TypedData> {
         Some(typed::commitment(
-            &self.seeds.signer.domain(),
+            &self.seed_batches.seeds.signer.domain(),
             &CommitmentMessage {
                 round_id: &round.id,
                 player: &address::display_key(&round.address),
@@ -93,13 +113,19 @@ impl Arcade {
         round: &round::Model,
     ) -> Option<TypedData> {
         let message = receipt_message(receipt, round, &self.marks)?;
-        Some(typed::receipt(&self.seeds.signer.domain(), &message))
+        Some(typed::receipt(
+            &self.seed_batches.seeds.signer.domain(),
+            &message,
+        ))
     }
 
     /// The `Play` a receipt's player signed, rebuilt from the receipt's fields.
     fn play_typed(&self, receipt: &BetReceipt) -> Option<TypedData> {
         let message = PlayMessage::of(receipt.into(), &receipt.params);
-        Some(play::typed_data(&self.seeds.signer.domain(), &message))
+        Some(play::typed_data(
+            &self.seed_batches.seeds.signer.domain(),
+            &message,
+        ))
     }
 
     /// Checks a play's `play_signature` against the round it plays: the owner's signature of
@@ -120,7 +146,7 @@ impl Arcade {
         let message = PlayMessage::of(played, &play.call);
         let owner = address::parse(&round.address)
             .ok_or_else(|| ServiceError::internal(UnsignableCall(round.address.clone())))?;
-        let domain = self.seeds.signer.eip712_domain();
+        let domain = self.seed_batches.seeds.signer.eip712_domain();
         Ok(play::verify(domain, &message, &owner, signature)?)
     }
 
@@ -134,7 +160,7 @@ impl Arcade {
         let Some(message) = receipt_message(receipt, round, &self.marks) else {
             return Ok(None);
         };
-        let domain = self.seeds.signer.eip712_domain();
+        let domain = self.seed_batches.seeds.signer.eip712_domain();
         hashes::receipt(domain, &message)
             .map(Some)
             .map_err(ServiceError::internal)
@@ -158,8 +184,10 @@ impl Arcade {
             to_sign.len() / 2
         };
         let (first, second) = to_sign.split_at(here);
-        let handed = (!second.is_empty()).then(|| self.seeds.receipt_signer.hand(second.to_vec()));
-        let mut signatures = sign_all(&self.seeds.signer, first).map_err(ServiceError::internal)?;
+        let handed = (!second.is_empty())
+            .then(|| self.seed_batches.seeds.receipt_signer.hand(second.to_vec()));
+        let mut signatures =
+            sign_all(&self.seed_batches.seeds.signer, first).map_err(ServiceError::internal)?;
         if let Some(handed) = handed {
             signatures.extend(handed.signatures().map_err(ServiceError::internal)?);
         }
@@ -178,7 +206,7 @@ impl Arcade {
         let (Some(batch_id), Some(index)) = (round.batch_id, round.seed_index) else {
             return Ok(None);
         };
-        Ok(Some(self.seed_place(batch_id, index).await?))
+        Ok(Some(self.seed_batches.seed_place(batch_id, index).await?))
     }
 
     /// Attaches a receipt's proofs, from the stored signatures (its `house_agent` already the

@@ -3,11 +3,13 @@
 //! enough to poll every second: one `SELECT 1` and the treasury watch's last reading.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::Arcade;
+use super::purchases::Payments;
 use super::treasury::TreasuryHealth;
+use crate::store::Db;
 
 /// Each part's state: `ok`, or why not.
 #[derive(Debug, Clone, Serialize)]
@@ -31,8 +33,19 @@ impl Readiness {
 
 const OK: &str = "ok";
 
-impl Arcade {
-    pub async fn readiness(&self) -> Readiness {
+/// Reads whether this instance can serve.
+#[derive(Clone)]
+pub struct ReadinessProbe {
+    db: Db,
+    payments: Option<Arc<Payments>>,
+}
+
+impl ReadinessProbe {
+    pub fn new(db: Db, payments: Option<Arc<Payments>>) -> Self {
+        Self { db, payments }
+    }
+
+    pub async fn check(&self) -> Readiness {
         let mut checks = BTreeMap::new();
         let database = match self.db.ping().await {
             Ok(()) => OK.to_owned(),

@@ -1,5 +1,7 @@
 //! Settled rounds as receipts: what game calls return, `verify` re-derives and `recent` lists.
 
+use std::sync::Arc;
+
 use arcade_core::wire::{CallParams, ParamsInput, ReceiptInput};
 use arcade_core::{
     Call, Checks, ClaimedResult, FAIRNESS_VERSION, Game, GameResult, Mismatch, Receipt, verify,
@@ -8,13 +10,15 @@ use salvo::oapi::ToSchema;
 use serde::{Serialize, Serializer};
 use serde_json::json;
 
-use super::proofs::{BetSignatures, ReceiptProofs};
+use super::proofs::{BetSignatures, Proofs, ReceiptProofs};
 use super::seed_batches::SeedBatchError;
+use super::settled_mark::SettledMark;
 use super::shown_result::ShownResult;
-use super::{Arcade, rfc3339};
+use super::{HouseWallets, rfc3339};
 use crate::address;
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
+use crate::store::Db;
 use crate::store::entities::{bet, round};
 
 /// A settled round: everything needed to re-derive it (`server_seed` is left out of public
@@ -186,7 +190,26 @@ pub enum ReceiptError {
 
 wraps_service_error!(ReceiptError);
 
-impl Arcade {
+/// Receipts of settled rounds: one, the audit feed, the recent ones.
+#[derive(Clone)]
+pub struct Receipts {
+    db: Db,
+    house_wallets: HouseWallets,
+    proofs: Proofs,
+    /// The audit feed's bound, shared by its readers.
+    settled_mark: Arc<SettledMark>,
+}
+
+impl Receipts {
+    pub fn new(db: Db, house_wallets: HouseWallets, proofs: Proofs) -> Self {
+        Self {
+            db,
+            house_wallets,
+            proofs,
+            settled_mark: Arc::default(),
+        }
+    }
+
     pub async fn verify_bet(&self, bet_id: i64) -> Result<VerifiedBet, ReceiptError> {
         let (bet, round) = store::rounds::bet(&self.db, bet_id)
             .await?
@@ -206,7 +229,7 @@ impl Arcade {
             receipt: bet.receipt_signature.as_deref(),
             play: bet.play_signature.as_deref(),
         };
-        self.with_proofs(receipt, round, signatures).await
+        self.proofs.with_proofs(receipt, round, signatures).await
     }
 
     /// Whether the house's own wallets played `bet`: as recorded at settlement (and signed from
@@ -219,7 +242,7 @@ impl Arcade {
     /// Every settled receipt after `after`, in bet order, seeds and proofs included; a page
     /// ends at the settled mark, so no later page can hold a lower id.
     pub async fn receipts_after(&self, after: i64, limit: u64) -> Result<Feed, ReceiptError> {
-        let up_to = self.settled_up_to().await?;
+        let up_to = self.settled_mark.settled_up_to(&self.db).await?;
         let rows = store::rounds::settled_between(&self.db, after, up_to, limit).await?;
         let mut receipts = Vec::with_capacity(rows.len());
         for (bet, round) in &rows {

@@ -6,17 +6,17 @@
 //! (including expiry by the chain's clock), otherwise left to the rail that recorded it
 //! (`Settler::resume`: the house rebroadcasts its own signed settlement if it is in no block).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use alloy::primitives::B256;
 
-use super::cashouts::CashoutsReconciled;
+use super::cashouts::{Cashouts, CashoutsReconciled};
+use super::now_ms;
 use super::purchases::rails::{ResumeError, Resumed};
-use super::purchases::{Claim, Decision, Payments};
-use super::{Arcade, now_ms};
+use super::purchases::{Claim, Decision, Payments, Purchases};
 use crate::service::error::ServiceError;
 use crate::store;
+use crate::store::Db;
 use crate::store::entities::payment;
 use crate::telemetry::metrics;
 
@@ -29,11 +29,27 @@ pub struct Reconciled {
     pub waiting: usize,
 }
 
-impl Arcade {
+/// Finishing the payments and cashouts that requests left unfinished.
+#[derive(Clone)]
+pub struct Reconcile {
+    db: Db,
+    purchases: Purchases,
+    cashouts: Cashouts,
+}
+
+impl Reconcile {
+    pub fn new(db: Db, purchases: Purchases, cashouts: Cashouts) -> Self {
+        Self {
+            db,
+            purchases,
+            cashouts,
+        }
+    }
+
     /// Checks every `settling` payment not touched for `min_age` against the chain.
-    pub async fn reconcile_payments(&self, min_age: Duration) -> Result<Reconciled, ServiceError> {
+    pub async fn payments(&self, min_age: Duration) -> Result<Reconciled, ServiceError> {
         let mut outcome = Reconciled::default();
-        let Some(payments) = self.payments.as_ref() else {
+        let Some(payments) = self.purchases.payments.as_deref() else {
             return Ok(outcome);
         };
         let age = i64::try_from(min_age.as_millis()).unwrap_or(i64::MAX);
@@ -57,7 +73,7 @@ impl Arcade {
     ) -> Result<Step, Failure> {
         let claim = Claim::of(row)?;
         let candidate: Option<B256> = row.tx_hash.as_deref().and_then(|h| h.parse().ok());
-        let reverted = match self.decide(payments, &claim, candidate).await? {
+        let reverted = match self.purchases.decide(payments, &claim, candidate).await? {
             Decision::Credited(_) => return Ok(Step::Credited),
             Decision::Failed { .. } => return Ok(Step::Failed),
             Decision::Open { reverted } => reverted,
@@ -73,12 +89,25 @@ impl Arcade {
         let Some(rail) = payments.rails.recorded(&row.settled_by) else {
             return Ok(Step::Waiting);
         };
-        let context = self.rail_context(payments);
+        let context = self.purchases.rail_context(payments);
         Ok(match rail.resume(&context, &claim, row).await? {
             Resumed::Released => Step::Failed,
             Resumed::Rebroadcast => Step::Rebroadcast,
             Resumed::Waiting => Step::Waiting,
         })
+    }
+
+    /// Checks every unfinished cashout not touched for `min_age` against the chain.
+    pub async fn cashouts(&self, min_age: Duration) -> Result<CashoutsReconciled, ServiceError> {
+        self.cashouts.reconcile(min_age).await
+    }
+
+    /// How long a request owns its payment or cashout: twice the chain's settle timeout.
+    fn min_age(&self) -> Duration {
+        self.purchases
+            .payments
+            .as_deref()
+            .map_or(Duration::ZERO, |p| p.chain.settle_timeout() * 2)
     }
 }
 
@@ -105,15 +134,12 @@ impl Step {
 
 /// Reconciles payments and cashouts every `interval` until the process stops. A request owns
 /// its payment or cashout for the settle timeout; only rows older than twice that are touched.
-pub fn spawn_reconciler(arcade: Arc<Arcade>, interval: Duration) -> tokio::task::JoinHandle<()> {
+pub fn spawn_reconciler(reconcile: Reconcile, interval: Duration) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         loop {
-            let min_age = arcade
-                .payments
-                .as_ref()
-                .map_or(Duration::ZERO, |p| p.chain.settle_timeout() * 2);
+            let min_age = reconcile.min_age();
             metrics::reconcile_pass("payments");
-            match arcade.reconcile_payments(min_age).await {
+            match reconcile.payments(min_age).await {
                 Ok(done) if done != Reconciled::default() => {
                     tracing::info!(?done, "payments reconciled");
                 }
@@ -121,7 +147,7 @@ pub fn spawn_reconciler(arcade: Arc<Arcade>, interval: Duration) -> tokio::task:
                 Err(error) => tracing::warn!(%error, "reconciling payments"),
             }
             metrics::reconcile_pass("cashouts");
-            match arcade.reconcile_cashouts(min_age).await {
+            match reconcile.cashouts(min_age).await {
                 Ok(done) if done != CashoutsReconciled::default() => {
                     tracing::info!(?done, "cashouts reconciled");
                 }

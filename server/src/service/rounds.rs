@@ -1,24 +1,28 @@
 //! Opening a round (the house commits to a fresh secret seed before it sees the client seed)
 //! and showing one: open, settled (with its receipt) or expired.
 
+use std::sync::Arc;
+
 use alloy::primitives::Address;
 use arcade_core::{Commitment, FAIRNESS_VERSION};
 use salvo::oapi::ToSchema;
 use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
-use super::auth::AuthError;
+use super::auth::{Auth, AuthError};
 use super::proofs::{CommitProofs, Signed};
-use super::receipts::BetReceipt;
-use super::seed_batches::SeedBatchError;
-use super::{Arcade, now_ms, rfc3339};
+use super::receipts::{BetReceipt, Receipts};
+use super::round_clock::RoundClock;
+use super::seed_batches::{SeedBatchError, SeedBatches};
+use super::{now_ms, rfc3339};
 use crate::address;
 use crate::proofs::typed::{self, CommitmentMessage, TypedData};
 use crate::proofs::{BatchKey, hashes};
-use crate::rate_limits::{Caller, Operation};
+use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
-use crate::store::entities::round::{self, RoundState};
+use crate::store::Db;
+use crate::store::entities::round::RoundState;
 use crate::store::rounds::{NewRound, Opened, Sealed};
 use crate::store::seed_batches::Taken;
 
@@ -94,7 +98,21 @@ fn db_error(error: impl std::fmt::Display) -> DbErr {
 #[error("the operating system's random generator failed: {0}")]
 pub struct NoRandomness(String);
 
-impl Arcade {
+/// Opening rounds and showing them.
+#[derive(Clone)]
+pub struct Rounds {
+    pub(super) db: Db,
+    pub(super) rate_limits: Arc<RateLimits>,
+    /// How many rounds one address may hold open.
+    pub(super) max_open: i64,
+    pub(super) clock: RoundClock,
+    pub(super) seed_batches: SeedBatches,
+    pub(super) auth: Auth,
+    /// A settled round is shown with its receipt.
+    pub(super) receipts: Receipts,
+}
+
+impl Rounds {
     pub async fn commit(
         &self,
         address: &Address,
@@ -102,7 +120,7 @@ impl Arcade {
         caller: Caller,
     ) -> Result<Committed, RoundError> {
         self.rate_limits.operation(caller, Operation::Commit)?;
-        self.verify_signature(address, signature).await?;
+        self.auth.verify_signature(address, signature).await?;
         let round_id = format!("r_{}", alloy::hex::encode(random_bytes::<16>()?));
         let player = address::display(address);
         let now = now_ms();
@@ -111,10 +129,10 @@ impl Arcade {
             address: &address::key(address),
             now,
         };
-        let cap = self.rounds.max_open_per_address;
+        let cap = self.max_open;
         let mut sealed_typed = None;
         let seal = |taken: &Taken| {
-            if self.seeds.taken_before(taken) {
+            if self.seed_batches.seeds.taken_before(taken) {
                 return Ok(None);
             }
             let (sealed, typed) = self.seal(&round_id, &player, taken, now)?;
@@ -129,8 +147,8 @@ impl Arcade {
             }
         };
         let typed_data = sealed_typed.ok_or_else(|| ServiceError::internal(NotSealed))?;
-        if taken.left < self.seeds.low_water() {
-            self.ensure_seed_room().await?;
+        if taken.left < self.seed_batches.seeds.low_water() {
+            self.seed_batches.ensure_seed_room().await?;
         }
         Ok(Committed {
             round_id,
@@ -138,9 +156,12 @@ impl Arcade {
             commitment: sealed.commitment,
             fairness_version: FAIRNESS_VERSION,
             created_at: rfc3339(now),
-            expires_at: rfc3339(self.expires_at(now)),
+            expires_at: rfc3339(self.clock.expires_at(now)),
             proofs: CommitProofs {
-                batch: self.seed_place(taken.batch_id, taken.index).await?,
+                batch: self
+                    .seed_batches
+                    .seed_place(taken.batch_id, taken.index)
+                    .await?,
                 commitment: Signed {
                     signature: sealed.signature,
                     typed_data,
@@ -162,7 +183,7 @@ impl Arcade {
             id: taken.batch_id,
             salt: taken.salt.as_deref(),
         };
-        let server_seed = self.seeds.book.seed(batch, taken.index);
+        let server_seed = self.seed_batches.seeds.book.seed(batch, taken.index);
         let commitment = Commitment::of(&server_seed).as_str().to_owned();
         let message = CommitmentMessage {
             round_id,
@@ -173,7 +194,7 @@ impl Arcade {
             fairness_version: FAIRNESS_VERSION,
             created_at: now / 1000,
         };
-        let signer = &self.seeds.signer;
+        let signer = &self.seed_batches.seeds.signer;
         let hash = hashes::commitment(signer.eip712_domain(), &message).map_err(db_error)?;
         let signature = signer.sign_hash(&hash).map_err(db_error)?;
         let typed = typed::commitment(&signer.domain(), &message);
@@ -193,16 +214,16 @@ impl Arcade {
         cap: i64,
         mut seal: impl FnMut(&Taken) -> Result<Option<Sealed>, DbErr>,
     ) -> Result<Opened, ServiceError> {
-        let owner = &self.seeds.instance;
+        let owner = &self.seed_batches.seeds.instance;
         for _ in 0..10 {
             match store::rounds::open(&self.db, new, cap, owner, &mut seal).await? {
-                Opened::NoSeed => self.ensure_seed_room().await?,
+                Opened::NoSeed => self.seed_batches.ensure_seed_room().await?,
                 Opened::Refused { taken } => {
-                    self.abandon_rewound(&taken).await?;
-                    self.ensure_seed_room().await?;
+                    self.seed_batches.abandon_rewound(&taken).await?;
+                    self.seed_batches.ensure_seed_room().await?;
                 }
                 Opened::Opened { taken, sealed } => {
-                    self.seeds.committed(&taken);
+                    self.seed_batches.seeds.committed(&taken);
                     return Ok(Opened::Opened { taken, sealed });
                 }
                 Opened::AtCap => return Ok(Opened::AtCap),
@@ -220,7 +241,7 @@ impl Arcade {
             RoundState::Spent => {
                 let bet = store::rounds::bet_of_round(&self.db, round_id).await?;
                 match bet {
-                    Some(bet) => Some(self.receipt(&bet, &opened).await?),
+                    Some(bet) => Some(self.receipts.receipt(&bet, &opened).await?),
                     None => None,
                 }
             }
@@ -229,49 +250,21 @@ impl Arcade {
         Ok(RoundView {
             round_id: opened.id.clone(),
             address: address::display_key(&opened.address),
-            state: self.state_of(&opened, now).into(),
+            state: self.clock.state_of(&opened, now).into(),
             commitment: opened.commitment.clone(),
             fairness_version: FAIRNESS_VERSION,
             created_at: rfc3339(opened.created_at),
-            expires_at: (self.state_of(&opened, now) == "open")
-                .then(|| rfc3339(self.expires_at(opened.created_at))),
-            expired_at: (self.state_of(&opened, now) == "expired").then(|| {
+            expires_at: (self.clock.state_of(&opened, now) == "open")
+                .then(|| rfc3339(self.clock.expires_at(opened.created_at))),
+            expired_at: (self.clock.state_of(&opened, now) == "expired").then(|| {
                 rfc3339(
                     opened
                         .expired_at
-                        .unwrap_or(self.expires_at(opened.created_at)),
+                        .unwrap_or(self.clock.expires_at(opened.created_at)),
                 )
             }),
             receipt,
         })
-    }
-
-    fn expires_at(&self, created_at: i64) -> i64 {
-        created_at.saturating_add(self.ttl_ms())
-    }
-
-    fn ttl_ms(&self) -> i64 {
-        i64::try_from(self.rounds.ttl_secs.saturating_mul(1000)).unwrap_or(i64::MAX)
-    }
-
-    /// Rounds opened at or before this are past their time at `now`.
-    pub(super) fn opened_after(&self, now: i64) -> i64 {
-        now.saturating_sub(self.ttl_ms())
-    }
-
-    /// Whether an open round can no longer be played: marked expired, or past its time (the
-    /// expiry task marks it soon).
-    pub(super) fn is_expired(&self, round: &round::Model, now: i64) -> bool {
-        round.expired_at.is_some() || round.created_at <= self.opened_after(now)
-    }
-
-    /// `open`, `settled` or `expired`.
-    pub(super) fn state_of(&self, round: &round::Model, now: i64) -> &'static str {
-        match round.state {
-            RoundState::Spent => "settled",
-            RoundState::Open if self.is_expired(round, now) => "expired",
-            RoundState::Open => "open",
-        }
     }
 }
 

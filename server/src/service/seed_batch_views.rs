@@ -8,7 +8,8 @@ use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
 use super::seed_batches::SeedBatchError;
-use super::{Arcade, now_ms, rfc3339};
+use super::seed_batches::SeedBatches;
+use super::{now_ms, rfc3339};
 use crate::proofs::typed::{self, TypedData};
 use crate::service::error::ServiceError;
 use crate::store;
@@ -55,13 +56,13 @@ pub struct SeedUse {
     pub audit_path: Vec<String>,
 }
 
-impl Arcade {
-    pub async fn seed_batches(&self) -> Result<Vec<SeedBatchView>, ServiceError> {
+impl SeedBatches {
+    pub async fn all(&self) -> Result<Vec<SeedBatchView>, ServiceError> {
         let batches = store::seed_batches::all(&self.db).await?;
         Ok(batches.into_iter().map(|b| self.batch_view(b)).collect())
     }
 
-    pub async fn seed_batch(&self, batch_id: i64) -> Result<SeedBatchView, SeedBatchError> {
+    pub async fn one(&self, batch_id: i64) -> Result<SeedBatchView, SeedBatchError> {
         let batch = store::seed_batches::find(&self.db, batch_id)
             .await?
             .ok_or(SeedBatchError::NotFound(batch_id))?;
@@ -86,7 +87,7 @@ impl Arcade {
     ) -> Result<Vec<(round::Model, Option<i64>)>, ServiceError> {
         let rounds = store::seed_batches::rounds_of(&self.db, batch_id).await?;
         let now = now_ms();
-        let cutoff = self.opened_after(now);
+        let cutoff = self.clock.opened_after(now);
         let past: Vec<&str> = rounds
             .iter()
             .map(|(round, _)| round)

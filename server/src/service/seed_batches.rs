@@ -5,17 +5,18 @@
 //! whose database went back under it notices and moves to a new batch.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use super::Arcade;
-use super::now_ms;
 use super::proofs::BatchPlace;
+use super::round_clock::RoundClock;
 use super::rounds::random_bytes;
+use super::{HouseWallets, now_ms};
 use crate::address;
 use crate::proofs::typed;
 use crate::proofs::{BatchKey, HouseSigner, SeedBook, SigningThread};
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
+use crate::store::Db;
 use crate::store::entities::seed_batch;
 use crate::store::seed_batches::Taken;
 
@@ -89,7 +90,42 @@ impl Seeds {
     }
 }
 
-impl Arcade {
+/// Publishing seed batches, and where a seed sits in its batch.
+#[derive(Clone)]
+pub struct SeedBatches {
+    pub(super) db: Db,
+    pub(super) seeds: Arc<Seeds>,
+    /// Seed uses shown of the house's own rounds say so.
+    pub(super) house_wallets: HouseWallets,
+    /// Batch views mark rounds past their time expired.
+    pub(super) clock: RoundClock,
+}
+
+impl SeedBatches {
+    pub fn new(db: Db, seeds: Arc<Seeds>, house_wallets: HouseWallets, clock: RoundClock) -> Self {
+        Self {
+            db,
+            seeds,
+            house_wallets,
+            clock,
+        }
+    }
+
+    /// The house's signing key.
+    pub fn signer(&self) -> &HouseSigner {
+        &self.seeds.signer
+    }
+
+    /// Seeds per batch.
+    pub fn batch_size(&self) -> i64 {
+        self.seeds.batch_size
+    }
+
+    /// This running instance: the owner of the batches it publishes.
+    pub fn instance(&self) -> &str {
+        &self.seeds.instance
+    }
+
     /// Publishes this instance's next batch if its batches have fewer than a quarter batch
     /// left (on start, and when a commit sees its batch running low).
     pub async fn ensure_seed_room(&self) -> Result<(), ServiceError> {

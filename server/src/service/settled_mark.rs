@@ -9,9 +9,9 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::Arcade;
 use crate::service::error::ServiceError;
 use crate::store;
+use crate::store::Db;
 
 /// The least time between two readings: a flood of feed pages locks the bets at most this often.
 const MIN_INTERVAL: Duration = Duration::from_millis(50);
@@ -46,15 +46,15 @@ impl SettledMark {
     }
 }
 
-impl Arcade {
+impl SettledMark {
     /// The audit feed's bound: no bet with a lower id can be committed after a page up to it
     /// is read; every play answered before this call is below it.
-    pub async fn settled_up_to(&self) -> Result<i64, ServiceError> {
-        if store::stats::bet_ids_commit_in_order(&self.db) {
+    pub async fn settled_up_to(&self, db: &Db) -> Result<i64, ServiceError> {
+        if store::stats::bet_ids_commit_in_order(db) {
             return Ok(i64::MAX);
         }
         let arrived = Instant::now();
-        let mark = &self.settled_mark;
+        let mark = self;
         if let Some(up_to) = mark.since(arrived) {
             return Ok(up_to);
         }
@@ -66,7 +66,7 @@ impl Arcade {
             tokio::time::sleep(MIN_INTERVAL.saturating_sub(last.began.elapsed())).await;
         }
         let began = Instant::now();
-        let up_to = store::stats::settled_up_to(&self.db).await?;
+        let up_to = store::stats::settled_up_to(db).await?;
         mark.keep(Reading { began, up_to });
         Ok(up_to)
     }

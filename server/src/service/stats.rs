@@ -3,13 +3,15 @@
 //! (`floor.rs`).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use arcade_core::{Game, MAX_CLIENT_SEED_CHARS, MIN_WAGER};
+use arcade_core::{Game, Limits, MAX_CLIENT_SEED_CHARS, MIN_WAGER};
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Arcade;
+use super::floor::Floor;
+use super::seed_batches::Seeds;
 use super::signed_marks::SignedMarks;
 use crate::inputs::games::{endpoint, input_schema};
 use crate::service::error::ServiceError;
@@ -111,9 +113,40 @@ pub struct GameStats {
     pub house_net: i64,
 }
 
-impl Arcade {
+/// The games listing and the house's statistics.
+pub struct Stats {
+    floor: Floor,
+    limits: Limits,
+    /// The listing says how many rounds an address may hold open, and for how long.
+    rounds: RoundSettings,
+    /// The listing names the signer and its domain.
+    seeds: Arc<Seeds>,
+    marks: Arc<SignedMarks>,
+}
+
+impl Stats {
+    /// How long an unplayed round stays open, in seconds.
+    pub fn round_ttl_secs(&self) -> u64 {
+        self.rounds.ttl_secs
+    }
+
+    pub fn new(
+        floor: Floor,
+        limits: Limits,
+        rounds: RoundSettings,
+        (seeds, marks): (Arc<Seeds>, Arc<SignedMarks>),
+    ) -> Self {
+        Self {
+            floor,
+            limits,
+            rounds,
+            seeds,
+            marks,
+        }
+    }
+
     pub async fn games(&self) -> Result<GamesListing, ServiceError> {
-        let all = self.floor().await?.all();
+        let all = self.floor.snapshot().await?.all();
         let rounds_of = |game: Game| all.get(game.as_str()).map_or(0, |s| s.rounds);
         let l = &self.limits;
         Ok(GamesListing {
@@ -149,14 +182,15 @@ impl Arcade {
             how_to_play: how_to_play(&self.rounds),
             signer: super::seed_batches::signer_address(&self.seeds.signer),
             signing_domain: self.seeds.signer.domain(),
-            signed_marks: self.marks.clone(),
+            signed_marks: (*self.marks).clone(),
         })
     }
 
     pub async fn house(&self) -> Result<HouseStats, ServiceError> {
-        let floor = self.floor().await?;
+        let floor = self.floor.snapshot().await?;
         let mut house_wallet_addresses: Vec<String> = self
-            .house_wallets
+            .floor
+            .house_wallets()
             .iter()
             .map(|k| crate::address::display_key(k))
             .collect();

@@ -1,15 +1,19 @@
 //! Balances and the one-time free grant.
 
+use std::sync::Arc;
+
 use alloy::primitives::Address;
+use arcade_core::Limits;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
-use super::auth::AuthError;
-use super::{Arcade, now_ms};
+use super::auth::{Auth, AuthError};
+use super::now_ms;
 use crate::address;
-use crate::rate_limits::{Caller, Operation};
+use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
+use crate::store::Db;
 use crate::store::entities::wallet;
 use crate::telemetry::money;
 
@@ -52,7 +56,25 @@ pub enum WalletError {
 
 wraps_service_error!(WalletError);
 
-impl Arcade {
+/// Balances and the free grant.
+#[derive(Clone)]
+pub struct Wallets {
+    db: Db,
+    limits: Limits,
+    rate_limits: Arc<RateLimits>,
+    auth: Auth,
+}
+
+impl Wallets {
+    pub fn new(db: Db, limits: Limits, rate_limits: Arc<RateLimits>, auth: Auth) -> Self {
+        Self {
+            db,
+            limits,
+            rate_limits,
+            auth,
+        }
+    }
+
     pub async fn balance(&self, address: &Address) -> Result<Balance, WalletError> {
         let row = store::ledger::wallet(&self.db, &address::key(address)).await?;
         Ok(Balance {
@@ -74,7 +96,7 @@ impl Arcade {
     ) -> Result<FreeGrant, WalletError> {
         self.rate_limits.operation(caller, Operation::Free)?;
         if signature.is_some() {
-            self.verify_signature(address, signature).await?;
+            self.auth.verify_signature(address, signature).await?;
         }
         let granted = i64::try_from(self.limits.free_chips).map_err(ServiceError::internal)?;
         let claimed =

@@ -1,10 +1,11 @@
 //! x402 v2, the `exact` scheme on EVM (EIP-3009): the wire shapes, the header codec, the offer a
-//! paid resource makes and the checks a payment must pass before it is settled.
+//! paid resource makes and the checks a payment must pass before it is settled. How the
+//! arcade's routes present themselves to buyers (the 402 challenge, the discovery metadata)
+//! is the edge's (`api::challenge`, `api::discovery`).
 //! Settlement itself (the chain, the ledger) lives in `service::purchases`; `facilitator` is the
 //! client of an x402 facilitator for deployments that settle through one.
 
 pub mod client;
-pub mod discovery;
 pub mod facilitator;
 pub mod reasons;
 pub mod verify;
@@ -14,8 +15,7 @@ use alloy::primitives::Address;
 use serde_json::json;
 
 use crate::tiers::Tier;
-use discovery::{ChipsResource, Method};
-use wire::{PaymentRequired, PaymentRequirements};
+use wire::PaymentRequirements;
 
 pub const X402_VERSION: u64 = 2;
 pub const SCHEME: &str = "exact";
@@ -50,24 +50,6 @@ impl Terms {
             pay_to: self.pay_to.to_checksum(None),
             max_timeout_seconds: self.max_timeout_seconds,
             extra: json!({ "name": self.token_name, "version": self.token_version }),
-        }
-    }
-
-    /// The 402 challenge of a paid resource as `method` reaches it (the discovery metadata
-    /// says how that method is called); `error` says why a payment was refused.
-    pub fn payment_required(
-        &self,
-        resource: ChipsResource,
-        method: Method,
-        base_url: &str,
-        error: Option<String>,
-    ) -> PaymentRequired {
-        PaymentRequired {
-            x402_version: X402_VERSION,
-            error,
-            resource: discovery::resource_info(resource, base_url),
-            accepts: vec![self.requirements(resource.tier())],
-            extensions: discovery::extensions(self, resource, method, base_url),
         }
     }
 }

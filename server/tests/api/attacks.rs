@@ -42,7 +42,7 @@ async fn pending_purchase(
 }
 
 async fn reconcile(app: &PaidApp) -> Reconciled {
-    app.arcade.reconcile_payments(Duration::ZERO).await.unwrap()
+    app.arcade.reconcile.payments(Duration::ZERO).await.unwrap()
 }
 
 async fn the_payment(app: &PaidApp, payer: &PrivateKeySigner) -> payment::Model {

@@ -210,19 +210,19 @@ fn statement_of(app: &TestApp, player: &PrivateKeySigner, generation: i64) -> St
         issued_at: 1_800_000_000_000 + generation,
     };
     let generation = if generation == 0 {
-        app.arcade.identity.first_generation(&address)
+        app.arcade.auth.identity().first_generation(&address)
     } else {
         stored
     };
-    app.arcade.identity.statement(&address, &generation)
+    app.arcade.auth.identity().statement(&address, &generation)
 }
 
 /// A commit signed with `signature`: the answer and the signer recoveries it cost.
 async fn commit_costs(app: &TestApp, player: &PrivateKeySigner, signature: &str) -> (Value, u64) {
-    let before = app.arcade.identity.recoveries();
+    let before = app.arcade.auth.identity().recoveries();
     let body = json!({ "address": player.address(), "signature": signature });
     let answer = app.post("/api/arcade/commit", &body).await;
-    let spent = app.arcade.identity.recoveries() - before;
+    let spent = app.arcade.auth.identity().recoveries() - before;
     (
         json!({ "status": answer.status, "body": answer.body }),
         spent,

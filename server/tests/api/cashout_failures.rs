@@ -39,9 +39,9 @@ async fn a_transfer_that_reverts_is_refunded(backend: Backend) {
     )
     .await;
     app.anvil("evm_mine", json!([])).await;
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     assert_eq!(pass.refunded, 1, "{pass:?}");
-    let again = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let again = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     assert_eq!(again.refunded, 0, "refunded once: {again:?}");
     let id = sent["cashout_id"].as_i64().unwrap();
     let status = app.get(&format!("/api/arcade/cashout/{id}")).await.ok();
@@ -83,7 +83,7 @@ async fn a_transfer_whose_nonce_is_taken_is_refunded(backend: Backend) {
     );
     app.anvil("evm_mine", json!([])).await;
 
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     assert_eq!((pass.refunded, pass.confirmed), (1, 1), "{pass:?}");
     assert_eq!(app.chips(player.address()).await, 700);
     assert_eq!(
@@ -106,13 +106,13 @@ async fn a_lagging_rpc_never_leads_to_a_refund(backend: Backend) {
     let hash = sent["tx_hash"].as_str().unwrap().parse().unwrap();
     assert!(app.receipt(hash).await.status(), "mined all along");
     for _ in 0..3 {
-        let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+        let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
         assert_eq!((pass.refunded, pass.waiting), (0, 1), "{pass:?}");
     }
     assert_eq!(app.chips(player.address()).await, 500);
 
     app.shim.hide_receipts(false);
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     assert_eq!(pass.confirmed, 1, "{pass:?}");
     let id = sent["cashout_id"].as_i64().unwrap();
     assert_eq!(

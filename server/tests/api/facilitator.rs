@@ -241,7 +241,8 @@ async fn a_front_run_of_the_facilitators_settlement_credits_nothing(backend: Bac
     assert!(app.receipt(b).await.status(), "B is mined");
     let pass = app
         .arcade
-        .reconcile_payments(std::time::Duration::ZERO)
+        .reconcile
+        .payments(std::time::Duration::ZERO)
         .await
         .unwrap();
     assert_eq!(pass.credited, 0, "{pass:?}");

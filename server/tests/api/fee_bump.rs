@@ -139,10 +139,10 @@ async fn an_underpriced_cashout_is_replaced_and_lands_once(app: &PaidApp) {
     );
 
     // The reconciler's pass, then blocks at the raised base fee.
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     println!("reconciler pass while stuck: {pass:?}");
     app.mine_at_base_fee(base_fee).await;
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     println!("reconciler pass after a block: {pass:?}");
     let now = (status(app, &first).await, status(app, &second).await);
     let journal = journal_of(app, &first).await;
@@ -229,7 +229,7 @@ async fn an_underpriced_cashout_is_replaced_and_lands_once(app: &PaidApp) {
         third["status"],
         third["tx_hash"]
     );
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     assert_eq!(pass.refunded, 0, "{pass:?}");
     let reference = format!("cashout:{}", first["cashout_id"]);
     assert_eq!(
@@ -263,7 +263,7 @@ async fn the_head_of_the_queue_is_replaced_after_waiting(app: &PaidApp) {
     let second = app.cash_out(&player, 300).await.ok();
     let (original, behind) = (row(app, &first).await, row(app, &second).await);
 
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     println!("reconciler pass, base fee unchanged: {pass:?}");
     assert_eq!((pass.replaced, pass.rebroadcast), (1, 1), "{pass:?}");
     let head = row(app, &first).await;
@@ -277,7 +277,7 @@ async fn the_head_of_the_queue_is_replaced_after_waiting(app: &PaidApp) {
     );
 
     app.mine().await;
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     assert_eq!(pass.confirmed, 2, "{pass:?}");
     assert_eq!(
         app.transfers_to(player.address()).await,
@@ -314,8 +314,8 @@ async fn two_instances_replace_one_transfer_once() {
     app.mine_at_base_fee(base_fee).await;
 
     let (one, two) = tokio::join!(
-        app.arcade.reconcile_cashouts(Duration::ZERO),
-        other.arcade.reconcile_cashouts(Duration::ZERO),
+        app.arcade.reconcile.cashouts(Duration::ZERO),
+        other.arcade.reconcile.cashouts(Duration::ZERO),
     );
     let (one, two) = (one.unwrap(), two.unwrap());
     println!("two passes at once: {one:?} and {two:?}");
@@ -324,7 +324,7 @@ async fn two_instances_replace_one_transfer_once() {
     assert_eq!(journal.len(), 2, "the original and one replacement");
 
     app.mine_at_base_fee(base_fee).await;
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     assert_eq!(pass.confirmed, 1, "{pass:?}");
     let landed = row(&app, &answer).await;
     assert_eq!(landed.tx_hash.as_deref(), Some(journal[1].hash.as_str()));

@@ -26,7 +26,7 @@ async fn a_mined_replacement_hidden_by_a_lagging_rpc_is_never_refunded(app: &Pai
     app.mine_at_base_fee(base_fee).await;
 
     // The reconciler replaces the underpriced transfer; the next block mines the replacement.
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     assert_eq!(pass.replaced, 1, "{pass:?}");
     let replacement = hash_of(&row(app, &answer).await);
     app.mine_at_base_fee(base_fee).await;
@@ -41,7 +41,7 @@ async fn a_mined_replacement_hidden_by_a_lagging_rpc_is_never_refunded(app: &Pai
     app.shim.hide_receipts(true);
     app.shim.stale_transaction_count(Some(nonce));
     for n in 0..3 {
-        let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+        let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
         println!("pass {n} through the lagging RPC: {pass:?}");
         assert_eq!((pass.refunded, pass.confirmed), (0, 0), "{pass:?}");
         assert_eq!(status(app, &answer).await, "sent");
@@ -69,7 +69,7 @@ async fn a_mined_replacement_hidden_by_a_lagging_rpc_is_never_refunded(app: &Pai
     // The RPC catches up: the mined replacement pays the cashout, whatever the row named since.
     app.shim.hide_receipts(false);
     app.shim.stale_transaction_count(None);
-    let pass = app.arcade.reconcile_cashouts(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.cashouts(Duration::ZERO).await.unwrap();
     println!("pass after the RPC caught up: {pass:?}");
     assert_eq!((pass.confirmed, pass.refunded), (1, 0), "{pass:?}");
     assert_eq!(status(app, &answer).await, "confirmed");

@@ -71,7 +71,8 @@ async fn another_senders_nonce_proves_nothing(backend: Backend) {
 
     let pass = renewed
         .arcade
-        .reconcile_cashouts(Duration::ZERO)
+        .reconcile
+        .cashouts(Duration::ZERO)
         .await
         .unwrap();
     assert_eq!(
@@ -83,7 +84,8 @@ async fn another_senders_nonce_proves_nothing(backend: Backend) {
     app.mine().await;
     let pass = renewed
         .arcade
-        .reconcile_cashouts(Duration::ZERO)
+        .reconcile
+        .cashouts(Duration::ZERO)
         .await
         .unwrap();
     assert_eq!((pass.confirmed, pass.refunded), (1, 0), "{pass:?}");

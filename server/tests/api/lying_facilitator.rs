@@ -233,7 +233,8 @@ async fn lies_credit_nothing(backend: Backend) {
     }
     let pass = app
         .arcade
-        .reconcile_payments(std::time::Duration::ZERO)
+        .reconcile
+        .payments(std::time::Duration::ZERO)
         .await
         .unwrap();
     assert_eq!(
@@ -247,7 +248,8 @@ async fn lies_credit_nothing(backend: Backend) {
     app.advance_chain_time(valid_before - now + 1).await;
     let pass = app
         .arcade
-        .reconcile_payments(std::time::Duration::ZERO)
+        .reconcile
+        .payments(std::time::Duration::ZERO)
         .await
         .unwrap();
     assert_eq!((pass.credited, pass.failed), (0, 4), "{pass:?}");
@@ -328,7 +330,8 @@ async fn a_facilitators_words_never_reach_the_buyer(backend: Backend) {
         .await;
     let pass = app
         .arcade
-        .reconcile_payments(std::time::Duration::ZERO)
+        .reconcile
+        .payments(std::time::Duration::ZERO)
         .await
         .unwrap();
     assert_eq!(pass.credited, 0, "{pass:?}");

@@ -208,7 +208,8 @@ async fn a_refunded_cashout_goes_back_to_the_paid_pocket(backend: Backend) {
     app.anvil("evm_mine", json!([])).await;
     let pass = app
         .arcade
-        .reconcile_cashouts(std::time::Duration::ZERO)
+        .reconcile
+        .cashouts(std::time::Duration::ZERO)
         .await
         .unwrap();
     assert_eq!(pass.refunded, 1, "{pass:?}");

@@ -237,12 +237,12 @@ async fn a_late_settlement_is_reconciled_once(backend: Backend) {
     );
 
     app.anvil("anvil_dropTransaction", json!([tx_hash])).await;
-    let pass = app.arcade.reconcile_payments(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.payments(Duration::ZERO).await.unwrap();
     assert_eq!(pass.rebroadcast, 1, "{pass:?}");
     app.anvil("evm_mine", json!([])).await;
-    let pass = app.arcade.reconcile_payments(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.payments(Duration::ZERO).await.unwrap();
     assert_eq!(pass.credited, 1, "{pass:?}");
-    let again = app.arcade.reconcile_payments(Duration::ZERO).await.unwrap();
+    let again = app.arcade.reconcile.payments(Duration::ZERO).await.unwrap();
     assert_eq!(again.credited, 0, "{again:?}");
 
     assert_eq!(app.chips(payer.address()).await, 1000);

@@ -164,7 +164,7 @@ async fn another_rails_payment_is_left_to_the_chain(app: &PaidApp) {
         reply.body
     );
     let before = COURIER_RESUMED.load(Ordering::SeqCst);
-    let pass = app.arcade.reconcile_payments(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.payments(Duration::ZERO).await.unwrap();
     assert_eq!((pass.failed, pass.waiting), (0, 1), "{pass:?}");
     assert!(
         COURIER_RESUMED.load(Ordering::SeqCst) > before,
@@ -175,7 +175,8 @@ async fn another_rails_payment_is_left_to_the_chain(app: &PaidApp) {
     for _ in 0..2 {
         let pass = house_only
             .arcade
-            .reconcile_payments(Duration::ZERO)
+            .reconcile
+            .payments(Duration::ZERO)
             .await
             .unwrap();
         assert_eq!(
@@ -195,11 +196,12 @@ async fn another_rails_payment_is_left_to_the_chain(app: &PaidApp) {
     app.mine().await;
     let pass = house_only
         .arcade
-        .reconcile_payments(Duration::ZERO)
+        .reconcile
+        .payments(Duration::ZERO)
         .await
         .unwrap();
     assert_eq!((pass.credited, pass.failed), (1, 0), "{pass:?}");
-    let pass = app.arcade.reconcile_payments(Duration::ZERO).await.unwrap();
+    let pass = app.arcade.reconcile.payments(Duration::ZERO).await.unwrap();
     assert_eq!(pass.credited, 0, "credited once: {pass:?}");
     assert_eq!(app.chips(payer.address()).await, 1000);
     assert_eq!(payments(app).await[0].state, PaymentState::Settled);

@@ -8,14 +8,15 @@
 
 use alloy::primitives::B256;
 
+use super::Cashouts;
 use super::reconcile::{Step, Transfer};
 use crate::chain::fees::{Fees, Replacement};
 use crate::chain::{Chain, SendError, SignedTx};
 use crate::faults::{CrashPoint, crash_if};
 use crate::service::error::ServiceError;
 use crate::service::house_sender::{journal_entry, journalled};
+use crate::service::now_ms;
 use crate::service::purchases::Payments;
-use crate::service::{Arcade, now_ms};
 use crate::store::entities::cashout::CashoutStatus;
 use crate::store::{self, DbErr};
 use crate::telemetry::money;
@@ -31,7 +32,7 @@ pub(super) struct Stuck<'a> {
     pub next: bool,
 }
 
-impl Arcade {
+impl Cashouts {
     /// Replaces the transfer if the chain's fees outgrew it, or it waited next in the queue
     /// past the bound. `None` if it needs no replacement or cannot have one (signed by another
     /// key, at the cap, refused): then it is rebroadcast as it is.
@@ -87,7 +88,7 @@ impl Arcade {
         bid: Fees,
     ) -> Result<Option<Step>, ServiceError> {
         let replaced = stuck.transfer.hash;
-        let sender = self.house_sender().await?;
+        let sender = self.sender.hold().await?;
         let row = store::cashouts::find(&self.db, id)
             .await?
             .map(|(row, _)| row);

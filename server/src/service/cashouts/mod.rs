@@ -21,16 +21,23 @@ mod error;
 mod reconcile;
 mod send;
 
+use std::sync::Arc;
+
 use alloy::primitives::{Address, U256};
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 
+use super::auth::Auth;
+use super::house_sender::HouseSenders;
+use super::now_ms;
+use super::purchases::{Payments, PurchaseError};
+use super::treasury::ensure_payable;
 use super::wallets::cashable;
-use super::{Arcade, now_ms};
 use crate::address;
 use crate::faults::{CrashPoint, crash_if};
-use crate::rate_limits::{Caller, Operation};
+use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::store;
+use crate::store::Db;
 use crate::store::cashouts::{NewCashout, Opened};
 use crate::telemetry::money;
 use crate::tiers::BASE_UNITS_PER_CHIP;
@@ -76,7 +83,25 @@ fn debited(opened: Opened, address: &Address, chips: i64) -> Result<i64, Cashout
     }
 }
 
-impl Arcade {
+/// Cashouts: chips out as tokens (the money flow out), and finishing them later.
+#[derive(Clone)]
+pub struct Cashouts {
+    pub(super) db: Db,
+    /// `None` when no chain is configured (cashouts answer 503).
+    pub(super) payments: Option<Arc<Payments>>,
+    pub(super) rate_limits: Arc<RateLimits>,
+    pub(super) auth: Auth,
+    /// Transfers are sent as the house, one sender at a time.
+    pub(super) sender: HouseSenders,
+    /// Crash-safety tests only.
+    pub(super) crash_after: Option<CrashPoint>,
+}
+
+impl Cashouts {
+    fn payments(&self) -> Result<&Payments, PurchaseError> {
+        self.payments.as_deref().ok_or(PurchaseError::Unavailable)
+    }
+
     /// Redeems `chips` of `address` for the token. Requires the address's signature and a
     /// past purchase; only paid chips leave, free chips stay behind (see `wallets::cashable`).
     pub async fn cash_out(
@@ -88,7 +113,7 @@ impl Arcade {
     ) -> Result<CashoutReceipt, CashoutError> {
         self.rate_limits.operation(caller, Operation::Cashout)?;
         let payments = self.payments()?;
-        self.verify_signature(address, signature).await?;
+        self.auth.verify_signature(address, signature).await?;
         let new = NewCashout {
             address: address::key(address),
             chips,
@@ -100,8 +125,7 @@ impl Arcade {
         let amount = new.amount.clone();
         let value = U256::from(chips.unsigned_abs()) * U256::from(BASE_UNITS_PER_CHIP);
         let funding = payments.treasury.cashout_gate.lock().await;
-        self.ensure_payable(&payments.chain, *address, value)
-            .await?;
+        ensure_payable(&self.db, &payments.chain, *address, value).await?;
         let opened = store::cashouts::open(&self.db, new).await?;
         drop(funding);
         let id = debited(opened, address, chips)?;

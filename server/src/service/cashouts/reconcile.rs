@@ -15,12 +15,13 @@ use std::time::Duration;
 
 use alloy::primitives::{Address, B256};
 
+use super::Cashouts;
 use super::Sent;
 use super::bump::Stuck;
 use crate::chain::{Chain, ChainError};
 use crate::service::error::ServiceError;
+use crate::service::now_ms;
 use crate::service::purchases::Payments;
-use crate::service::{Arcade, now_ms};
 use crate::store;
 use crate::store::entities::cashout::{self, CashoutStatus};
 
@@ -55,12 +56,9 @@ enum Unmined {
     Queued,
 }
 
-impl Arcade {
+impl Cashouts {
     /// Checks every unfinished cashout not touched for `min_age` against the chain.
-    pub async fn reconcile_cashouts(
-        &self,
-        min_age: Duration,
-    ) -> Result<CashoutsReconciled, ServiceError> {
+    pub async fn reconcile(&self, min_age: Duration) -> Result<CashoutsReconciled, ServiceError> {
         let mut outcome = CashoutsReconciled::default();
         let Some(payments) = self.payments.as_ref() else {
             return Ok(outcome);
@@ -216,7 +214,7 @@ impl Arcade {
     }
 }
 
-impl Arcade {
+impl Cashouts {
     /// The signed transfer is in no block the RPC shows: refunded only if a journalled
     /// transaction of its sender with its nonce, of another row, is mined deep enough; waiting
     /// if the sender's nonce is used and nothing shows by what (never a refund on a null

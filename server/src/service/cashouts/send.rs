@@ -3,12 +3,13 @@
 
 use alloy::primitives::{Address, B256, U256};
 
+use super::Cashouts;
 use crate::chain::{ChainError, SendError, SignedTx};
 use crate::faults::{CrashPoint, crash_if};
 use crate::service::error::ServiceError;
 use crate::service::house_sender::{journal_entry, journalled};
+use crate::service::now_ms;
 use crate::service::purchases::Payments;
-use crate::service::{Arcade, now_ms};
 use crate::store::entities::cashout::CashoutStatus;
 use crate::store::{self, DbErr};
 use crate::telemetry::money;
@@ -26,14 +27,14 @@ pub enum Sent {
     Elsewhere,
 }
 
-impl Arcade {
+impl Cashouts {
     pub(super) async fn send_cashout(
         &self,
         payments: &Payments,
         id: i64,
     ) -> Result<Sent, ServiceError> {
         let chain = &payments.chain;
-        let sender = self.house_sender().await?;
+        let sender = self.sender.hold().await?;
         let row = store::cashouts::find(&self.db, id)
             .await?
             .map(|(row, _)| row);

@@ -13,11 +13,12 @@
 
 use alloy::primitives::{B256, U256};
 
+use super::Purchases;
 use super::{Payments, Purchase};
 use crate::address;
 use crate::chain::ChainError;
 use crate::chain::proof::{ExpectedPayment, Settlement, Unpaid};
-use crate::service::{Arcade, now_ms};
+use crate::service::now_ms;
 use crate::store::entities::payment::PaymentState;
 use crate::store::payments::{Attempt, Proven};
 use crate::store::{self, Db, DbErr};
@@ -64,7 +65,7 @@ pub(crate) enum DecideError {
     NotSettled { payment: i64, state: PaymentState },
 }
 
-impl Arcade {
+impl Purchases {
     /// Asks the chain about `claim`, with `candidate` (the house's settlement or a
     /// facilitator's reported transaction) checked first, and acts on a final answer.
     pub(crate) async fn decide(

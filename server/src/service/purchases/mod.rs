@@ -12,16 +12,21 @@
 //!    value it moved; the payment fails only when the chain proves it never will be paid (or
 //!    paid no tier's price); anything else stays `settling`.
 //!
-//! `reconcile::reconcile_payments` takes the same decision later for every row left
+//! `reconcile::Reconcile::payments` takes the same decision later for every row left
 //! `settling`. Refusals are a domain [`PurchaseError`]; the edge (`error/`) turns them into the 402.
+
+use std::sync::Arc;
 
 use rmcp::schemars::JsonSchema;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Arcade, now_ms};
+use super::house_sender::HouseSenders;
+use super::now_ms;
 use crate::chain::{Chain, ChainError, RefusalKind};
-use crate::rate_limits::{Caller, Operation};
+use crate::faults::CrashPoint;
+use crate::rate_limits::{Caller, Operation, RateLimits};
+use crate::store::Db;
 use crate::tiers::Tier;
 use crate::x402::Terms;
 use crate::x402::verify::{self, Rejection, Verified};
@@ -87,9 +92,27 @@ impl Purchase {
 /// A transaction hash for examples.
 const EXAMPLE_TX_HASH: &str = "0x8d5b6a3f0e2c47d19b6e4f7a2c3d5e8f90a1b2c3d4e5f60718293a4b5c6d7e8f";
 
-impl Arcade {
+/// Buying chips: the money flow in.
+#[derive(Clone)]
+pub struct Purchases {
+    pub(super) db: Db,
+    /// `None` when no chain is configured (purchases answer 503).
+    pub(super) payments: Option<Arc<Payments>>,
+    pub(super) rate_limits: Arc<RateLimits>,
+    /// A rail that sends as the house takes its one sender.
+    pub(super) sender: HouseSenders,
+    /// Crash-safety tests only.
+    pub(super) crash_after: Option<CrashPoint>,
+}
+
+impl Purchases {
+    /// The chain and the terms, when a chain is configured (the treasury watch reads them).
+    pub fn configured(&self) -> Option<Arc<Payments>> {
+        self.payments.clone()
+    }
+
     pub fn payments(&self) -> Result<&Payments, PurchaseError> {
-        self.payments.as_ref().ok_or(PurchaseError::Unavailable)
+        self.payments.as_deref().ok_or(PurchaseError::Unavailable)
     }
 
     /// What a rail may use of the arcade.
@@ -97,7 +120,7 @@ impl Arcade {
         RailContext {
             db: &self.db,
             chain: &payments.chain,
-            house_lock: &self.house_lock,
+            house_lock: self.sender.lock(),
             crash_after: self.crash_after,
         }
     }

@@ -4,10 +4,11 @@
 
 use alloy::primitives::U256;
 
+use super::Purchases;
 use super::{Claim, Payments, PurchaseError};
 use crate::address;
 use crate::chain::proof::ExpectedPayment;
-use crate::service::{Arcade, now_ms};
+use crate::service::now_ms;
 use crate::store::entities::payment;
 use crate::store::payments::{Attempt, NewPayment, Reserved};
 use crate::store::{self, DbErr};
@@ -20,7 +21,7 @@ use crate::x402::verify::Verified;
 /// a use from the search.
 const FROM_BLOCK_MARGIN: u64 = 128;
 
-impl Arcade {
+impl Purchases {
     /// Claims the authorization for this request: a new row, or a failed one tried again.
     pub(super) async fn reserve(
         &self,

@@ -1,0 +1,79 @@
+//! The 402 challenge of a paid resource: the one offer the deployment accepts for its tier,
+//! with the resource's discovery metadata (`discovery`) as the route that answers presents it.
+
+use super::discovery::{self, ChipsResource, Method};
+use crate::x402::wire::PaymentRequired;
+use crate::x402::{Terms, X402_VERSION};
+
+/// The 402 challenge of `resource` as `method` reaches it (the discovery metadata says how
+/// that method is called); `error` says why a payment was refused.
+pub fn payment_required(
+    terms: &Terms,
+    resource: ChipsResource,
+    method: Method,
+    base_url: &str,
+    error: Option<String>,
+) -> PaymentRequired {
+    PaymentRequired {
+        x402_version: X402_VERSION,
+        error,
+        resource: discovery::resource_info(resource, base_url),
+        accepts: vec![terms.requirements(resource.tier())],
+        extensions: discovery::extensions(terms, resource, method, base_url),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloy::primitives::U256;
+    use alloy::signers::local::PrivateKeySigner;
+
+    use super::*;
+    use crate::api::discovery::tests::terms;
+    use crate::tiers::TIERS;
+    use crate::x402::client::{domain, pay};
+    use crate::x402::verify::verify;
+    use crate::x402::wire::{decode_payment, encode_header};
+
+    #[test]
+    fn what_the_client_pays_is_what_the_server_accepts() {
+        let required = payment_required(
+            &terms(),
+            ChipsResource::Tier(&TIERS[0]),
+            Method::Post,
+            "https://arcade.example",
+            None,
+        );
+        let payer = PrivateKeySigner::random();
+        let now = 1_800_000_000;
+        let header = pay(&required, &payer, now).unwrap();
+        let offer = &required.accepts[0];
+        let verified = verify(
+            &decode_payment(&header).unwrap(),
+            offer,
+            &domain(offer).unwrap(),
+            now,
+        )
+        .expect("the server's checks pass");
+        assert_eq!(verified.authorization.from, payer.address());
+        assert_eq!(verified.authorization.value, U256::from(10_000u64));
+        assert_eq!(verified.authorization.validBefore, U256::from(now + 300));
+    }
+
+    #[test]
+    fn every_challenge_header_stays_small() {
+        for resource in ChipsResource::all() {
+            for method in Method::ALL {
+                let required = payment_required(
+                    &terms(),
+                    resource,
+                    method,
+                    "https://arcade.example",
+                    Some("invalid_exact_evm_payload_signature".into()),
+                );
+                let size = encode_header(&required).len();
+                assert!(size < 4096, "{resource:?} {method:?}: {size} bytes");
+            }
+        }
+    }
+}
