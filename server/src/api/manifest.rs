@@ -45,6 +45,12 @@ const NO_CHAIN: &str = "no chain is configured on this deployment, so chips cann
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Manifest {
     pub x402_version: u64,
+    /// The fairness versions rounds are settled under here (`/rules.md`): a client that
+    /// re-derives only others must refuse this server.
+    pub fairness_versions: Vec<u32>,
+    /// The major version of the API's shapes (paths, bodies, answers; OpenAPI's `info.version`
+    /// is the full one): a client that reads only others must refuse this server.
+    pub api_version: String,
     /// Whether chips can be bought here now.
     pub available: bool,
     /// Why not, when `available` is false.
@@ -155,6 +161,8 @@ fn manifest_of(
         .collect();
     Manifest {
         x402_version: X402_VERSION,
+        fairness_versions: vec![arcade_core::FAIRNESS_VERSION],
+        api_version: super::openapi::api_version().to_owned(),
         available: terms.is_some(),
         unavailable_reason: terms.is_none().then(|| NO_CHAIN.to_owned()),
         network: terms.map(|t| t.network.clone()),

@@ -16,6 +16,14 @@ use crate::inputs::games::endpoint;
 /// `x-server-version`.
 pub const INTERFACE_VERSION: &str = "1.0.0";
 
+/// The interface's major version: what a client that reads these shapes checks (the manifest's
+/// `api_version`).
+pub fn api_version() -> &'static str {
+    INTERFACE_VERSION
+        .split_once('.')
+        .map_or(INTERFACE_VERSION, |(major, _)| major)
+}
+
 /// `(from path, method, link name, to path, method, what the link carries)`.
 type Link = (
     String,

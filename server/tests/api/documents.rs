@@ -121,6 +121,26 @@ async fn the_x402_manifest_links_every_entry_point_by_name() {
     }
 }
 
+/// The manifest says which fairness versions and which API shapes this server speaks, as the
+/// client libraries check at connect: the core's version and the OpenAPI document's major.
+#[tokio::test]
+async fn the_manifest_announces_the_fairness_and_api_versions() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let manifest = app.get("/api/arcade/manifest").await.ok();
+    assert_eq!(
+        manifest["fairness_versions"],
+        serde_json::json!([arcade_core::FAIRNESS_VERSION])
+    );
+    let openapi = app.get("/api/openapi.json").await.ok();
+    let full = openapi["info"]["version"].as_str().unwrap();
+    let major = full.split('.').next().unwrap();
+    assert_eq!(manifest["api_version"], major, "OpenAPI {full}");
+    assert_eq!(
+        app.get("/.well-known/x402").await.ok()["api_version"],
+        major
+    );
+}
+
 #[tokio::test]
 async fn a_404_says_where_to_start() {
     let app = TestApp::spawn(Backend::Sqlite).await;
