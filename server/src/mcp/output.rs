@@ -3,7 +3,9 @@
 //! or, on a result with `isError`, the error body REST answers (`ErrorBody`, or the 422's
 //! `HTTPValidationError`), each with its `code`. Made self-contained for MCP clients, which
 //! validate every structured result against it (the official TypeScript client errors
-//! included): each `#/components/schemas/…` reference is replaced by the schema it names.
+//! included): each `#/components/schemas/…` reference is replaced by the schema it names, and
+//! OpenAPI's number formats (`uint64`, `int32`, `double`, …), which JSON Schema does not define
+//! and validators warn about, give way to what they mean (an unsigned one: `minimum: 0`).
 
 use std::sync::Arc;
 
@@ -56,6 +58,7 @@ fn inline(value: Value, named: &Value, depth: usize) -> Value {
             {
                 return inline(schema.clone(), named, depth + 1);
             }
+            let map = without_number_format(map);
             map.into_iter()
                 .map(|(key, inner)| (key, inline(inner, named, depth)))
                 .collect::<Map<_, _>>()
@@ -67,6 +70,23 @@ fn inline(value: Value, named: &Value, depth: usize) -> Value {
             .collect(),
         other => other,
     }
+}
+
+/// `schema` without an OpenAPI number format; an unsigned one becomes `minimum: 0`.
+fn without_number_format(mut schema: Map<String, Value>) -> Map<String, Value> {
+    let Some(Value::String(format)) = schema.get("format") else {
+        return schema;
+    };
+    let unsigned = format.starts_with("uint");
+    let numeric =
+        unsigned || format.starts_with("int") || matches!(format.as_str(), "double" | "float");
+    if numeric {
+        schema.remove("format");
+        if unsigned {
+            schema.entry("minimum").or_insert(json!(0));
+        }
+    }
+    schema
 }
 
 #[cfg(test)]
@@ -91,6 +111,13 @@ mod tests {
             );
             let text = Value::Object((**schema).clone()).to_string();
             assert!(!text.contains(COMPONENTS), "{}: {text}", tool.name);
+            for format in ["uint", "int", "double", "float"] {
+                assert!(
+                    !text.contains(&format!("\"format\":\"{format}")),
+                    "{}: {format} in {text}",
+                    tool.name
+                );
+            }
         }
         let flip = ArcadeTools::router().get("arcade_flip").cloned().unwrap();
         let played = properties(&flip.output_schema.unwrap()["anyOf"][0]);
