@@ -3,7 +3,7 @@
 //! each (a test holds both to this list).
 
 /// `(name, path)` of each entry point.
-pub const ENTRY_POINTS: [(&str, &str); 9] = [
+pub const ENTRY_POINTS: [(&str, &str); 10] = [
     ("llms_txt", "/llms.txt"),
     ("rules", "/rules.md"),
     ("proofs", "/docs/proofs.md"),
@@ -11,6 +11,7 @@ pub const ENTRY_POINTS: [(&str, &str); 9] = [
     ("openapi", "/api/openapi.json"),
     ("api_docs", "/api/docs"),
     ("mcp", "/api/mcp"),
+    ("mcp_server_json", "/server.json"),
     ("x402_manifest", "/.well-known/x402"),
     ("verifier", "/"),
 ];

@@ -75,7 +75,7 @@ pub struct Manifest {
     /// `house_agent` (`docs/proofs.md`).
     pub signed_marks: SignedMarks,
     /// Where to start, by name: `llms_txt` (the whole flow), `rules`, `proofs`, `vectors`,
-    /// `openapi`, `api_docs`, `mcp`, `x402_manifest`, `verifier`.
+    /// `openapi`, `api_docs`, `mcp`, `mcp_server_json`, `x402_manifest`, `verifier`.
     #[salvo(schema(value_type = Object))]
     pub links: Map<String, Value>,
 }

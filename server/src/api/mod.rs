@@ -23,6 +23,7 @@
 //! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
 //! | GET | /, /web/{file}, /wasm/{file}, /vectors/fairness-v1.json | the verifier page (`web`) |
 //! | GET | /llms.txt, /rules.md, /docs/proofs.md, /vectors/fairness-v1-limbo.json | the documents (`documents`) |
+//! | GET | /server.json | this deployment as an MCP registry entry (`server_json`) |
 //! | GET | /healthz, /readyz, /metrics | for monitoring (`health`), outside the rate limits |
 //!
 //! Every request gets an id and is counted and timed by route (`observe`); every answer says
@@ -51,6 +52,7 @@ mod precompressed;
 mod proofs;
 mod rounds;
 mod security;
+mod server_json;
 mod stats;
 mod wallet;
 mod web;
@@ -191,6 +193,7 @@ fn arcade_routes() -> Router {
 fn page_routes() -> Router {
     Router::new()
         .push(documents::routes())
+        .push(Router::with_path("server.json").get(server_json::server_json))
         .push(Router::with_path("web/{file}").get(web::asset))
         .push(Router::with_path("wasm/{file}").get(web::wasm))
         .push(Router::with_path("vectors/fairness-v1.json").get(web::vectors))
