@@ -19,6 +19,7 @@ mod fee_bump_lag;
 mod helpers;
 mod lying_facilitator;
 mod mcp_client;
+mod mcp_purchases;
 mod migrations;
 mod money_audit;
 mod open_rounds;
