@@ -25,6 +25,7 @@ mod money_audit;
 mod open_rounds;
 mod paying;
 mod payment_attempts;
+mod payment_identifiers;
 mod public_secrets;
 mod restore;
 mod rpc;
