@@ -69,6 +69,10 @@ impl MigratorTrait for Migrator {
             }),
             Box::new(drop_check::GAMES_FROM_THE_LIST),
             Box::new(drop_check::RAILS_FROM_THE_LIST),
+            Box::new(SqlMigration {
+                name: "m0018_payment_identifiers",
+                up: include_str!("sql/0018_payment_identifiers.sql"),
+            }),
         ]
     }
 }

@@ -13,7 +13,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startServer } from './server.mjs';
 
 const TOOLS = [
-  'arcade_balance', 'arcade_cashout', 'arcade_commit', 'arcade_dice', 'arcade_flip',
+  'arcade_balance', 'arcade_buy_chips', 'arcade_cashout', 'arcade_commit', 'arcade_dice', 'arcade_flip',
   'arcade_free', 'arcade_games', 'arcade_house', 'arcade_limbo', 'arcade_rotate', 'arcade_roulette',
   'arcade_round', 'arcade_verify',
 ];
@@ -31,7 +31,7 @@ async function connect() {
   return { client, transport };
 }
 
-test('lists the thirteen tools with object schemas that teach how to play', async () => {
+test('lists the fourteen tools with object schemas that teach how to play', async () => {
   const { client, transport } = await connect();
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
@@ -57,13 +57,15 @@ test('lists the thirteen tools with object schemas that teach how to play', asyn
   assert.deepEqual(hints('arcade_commit'), [false, false, false, false]);
   assert.deepEqual(hints('arcade_rotate'), [false, true, false, false]);
   assert.deepEqual(hints('arcade_cashout'), [false, true, false, true]);
+  assert.deepEqual(hints('arcade_buy_chips'), [false, true, false, true]);
   for (const game of ['arcade_flip', 'arcade_dice', 'arcade_roulette', 'arcade_limbo']) {
     assert.deepEqual(hints(game), [false, true, true, false], game);
   }
   // Every tool declares its result (or, with isError, the error body) as an outputSchema.
   for (const tool of tools) {
     assert.equal(tool.outputSchema?.type, 'object', tool.name);
-    assert.equal(tool.outputSchema.anyOf.length, 3, tool.name);
+    // A paid tool adds the x402 challenge its 402 answers.
+    assert.equal(tool.outputSchema.anyOf.length, tool.name === 'arcade_buy_chips' ? 4 : 3, tool.name);
   }
   await transport.terminateSession();
   await client.close();

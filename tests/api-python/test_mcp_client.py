@@ -16,7 +16,7 @@ from mcp import Client, types
 from arcade_process import ArcadeProcess
 
 TOOLS = sorted([
-    "arcade_balance", "arcade_cashout", "arcade_commit", "arcade_dice", "arcade_flip",
+    "arcade_balance", "arcade_buy_chips", "arcade_cashout", "arcade_commit", "arcade_dice", "arcade_flip",
     "arcade_free", "arcade_games", "arcade_house", "arcade_limbo", "arcade_rotate", "arcade_roulette",
     "arcade_round", "arcade_verify",
 ])
@@ -54,7 +54,9 @@ class OfficialPythonMcpClient(unittest.TestCase):
             # validates each result below against it, and refuses one that does not match.
             for tool in tools:
                 self.assertEqual(tool.output_schema["type"], "object", tool.name)
-                self.assertEqual(len(tool.output_schema["anyOf"]), 3, tool.name)
+                # A paid tool adds the x402 challenge its 402 answers.
+                paid = tool.name == "arcade_buy_chips"
+                self.assertEqual(len(tool.output_schema["anyOf"]), 4 if paid else 3, tool.name)
 
             async def call(name, arguments):
                 result = await client.call_tool(name, arguments)

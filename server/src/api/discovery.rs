@@ -16,6 +16,7 @@ use crate::inputs::schema;
 use crate::service::purchases::Purchase;
 use crate::tiers::{DEFAULT_TIER, TIERS, Tier};
 use crate::x402::Terms;
+use crate::x402::payment_identifier::{self, PAYMENT_IDENTIFIER};
 use crate::x402::wire::ResourceInfo;
 
 /// The key of the discovery extension in `extensions`.
@@ -120,7 +121,8 @@ pub fn resource_info(resource: ChipsResource, base_url: &str) -> ResourceInfo {
     }
 }
 
-/// The challenge's `extensions` for a paid resource answering `method`: `{"bazaar": …}`.
+/// The challenge's `extensions` for a paid resource answering `method`: `{"bazaar": …,
+/// "payment-identifier": …}`.
 pub fn extensions(
     terms: &Terms,
     resource: ChipsResource,
@@ -129,6 +131,7 @@ pub fn extensions(
 ) -> Map<String, Value> {
     let mut extensions = Map::new();
     extensions.insert(BAZAAR.into(), bazaar(terms, resource, method, base_url));
+    extensions.insert(PAYMENT_IDENTIFIER.into(), payment_identifier::declaration());
     extensions
 }
 

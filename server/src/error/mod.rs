@@ -91,6 +91,10 @@ pub enum ApiError {
     FreeAlreadyClaimed(String),
     #[error("{}", .0.refusal)]
     PaymentRequired(Box<Challenge>),
+    #[error("{0}")]
+    PaymentIdentifierInvalid(String),
+    #[error("{0}")]
+    PaymentIdentifierConflict(String),
     #[error("the chain cannot be reached; nothing was charged or credited ({0})")]
     ChainUnavailable(String),
     #[error("chip purchases are not available: no chain is configured")]
@@ -150,6 +154,12 @@ impl ApiError {
             PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
             PurchaseError::Internal(error) => Self::Internal(error),
             PurchaseError::RateLimited(limited) => Self::RateLimited(limited),
+            refusal @ PurchaseError::IdentifierInvalid(_) => {
+                Self::PaymentIdentifierInvalid(refusal.to_string())
+            }
+            refusal @ PurchaseError::IdentifierConflict(_) => {
+                Self::PaymentIdentifierConflict(refusal.to_string())
+            }
             refusal => {
                 required.error = refusal.reason().map(str::to_owned);
                 Self::PaymentRequired(Box::new(Challenge { required, refusal }))

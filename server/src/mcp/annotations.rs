@@ -17,7 +17,8 @@ pub enum Effect {
     /// Writes in the arcade's own records: whether it may take away, and whether a repeat is
     /// a no-op.
     Writes { destructive: bool, idempotent: bool },
-    /// Sends on the chain: takes away chips and moves tokens; never a no-op when repeated.
+    /// Moves tokens on the chain (a cashout's transfer, a purchase's payment) and changes a
+    /// balance; never a no-op when repeated with a new payment or amount.
     Sends,
 }
 
@@ -38,6 +39,11 @@ pub fn effect(name: &str) -> Option<Effect> {
         // Revokes every signature so far and expires the open rounds.
         "arcade_rotate" => writes(true, false),
         "arcade_cashout" => Effect::Sends,
+        // Moves the payer's tokens on the chain and credits chips: never a no-op for a new
+        // payment. A retry of the same payment (under its payment-identifier or not) credits
+        // nothing more, but a call with a new payment buys again, so it is not idempotent.
+        // The payer's tokens leave their wallet (not an additive update), so destructive.
+        "arcade_buy_chips" => Effect::Sends,
         // A play spends its round and its wager; the same call again answers the original
         // receipt and changes nothing.
         game if is_game_tool(game) => writes(true, true),
@@ -112,6 +118,10 @@ mod tests {
                 (Some(false), Some(true), Some(true), Some(false))
             );
         }
+        assert_eq!(
+            hints("arcade_buy_chips"),
+            (Some(false), Some(true), Some(false), Some(true))
+        );
         assert_eq!(effect("arcade_plinko"), None);
     }
 }

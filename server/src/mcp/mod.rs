@@ -14,6 +14,7 @@
 
 mod annotations;
 mod arguments;
+mod buy;
 mod completions;
 mod errors;
 mod games;

@@ -33,6 +33,33 @@ pub fn of<T: ToSchema>() -> Arc<JsonObject> {
     Arc::new(schema)
 }
 
+/// The output schema of a paid tool whose result is a `T`: [`of`], or the x402 challenge its
+/// 402 answers (`PaymentRequired` with the refusal's `error`, `detail` and `code`).
+pub fn paid<T: ToSchema>() -> Arc<JsonObject> {
+    let mut schema = (*of::<T>()).clone();
+    if let Some(Value::Array(answers)) = schema.get_mut("anyOf") {
+        answers.push(challenge());
+    }
+    Arc::new(schema)
+}
+
+/// The x402 v2 `PaymentRequired` as a 402 body carries it.
+fn challenge() -> Value {
+    json!({
+        "type": "object",
+        "required": ["x402Version", "resource", "accepts", "detail", "code"],
+        "properties": {
+            "x402Version": { "type": "integer", "const": 2 },
+            "error": { "type": "string", "description": "why a payment was refused (the x402 reason)" },
+            "resource": { "type": "object", "required": ["url"], "properties": { "url": { "type": "string" } } },
+            "accepts": { "type": "array", "items": { "type": "object" } },
+            "extensions": { "type": "object" },
+            "detail": { "type": "string" },
+            "code": { "type": "string" }
+        }
+    })
+}
+
 /// The schema of `T`, every reference inlined.
 fn schema_of<T: ToSchema>() -> Value {
     let mut components = Components::new();
@@ -102,7 +129,8 @@ mod tests {
             let schema = tool.output_schema.as_ref().expect(&tool.name);
             assert_eq!(schema["type"], "object", "{}", tool.name);
             let answers = schema["anyOf"].as_array().expect("anyOf");
-            assert_eq!(answers.len(), 3, "{}", tool.name);
+            let paid = usize::from(tool.name == super::super::buy::NAME);
+            assert_eq!(answers.len(), 3 + paid, "{}", tool.name);
             assert!(
                 !properties(&answers[0]).is_empty(),
                 "{}: {}",

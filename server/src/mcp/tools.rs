@@ -37,7 +37,7 @@ use crate::service::wallets::FreeGrant;
 use arcade_core::Game;
 
 pub(super) const INSTRUCTIONS: &str = "A provably-fair arcade. Play: arcade_free (100 chips, once per address) \
-or buy chips over x402 (POST /api/arcade/chips); arcade_balance gives your auth_statement (a \
+or buy chips over x402 (arcade_buy_chips, or POST /api/arcade/chips); arcade_balance gives your auth_statement (a \
 Sign-In with Ethereum message): sign it once with personal_sign (EIP-191); arcade_commit opens a \
 round (the house commits to its seed); play it once with a game tool ({games}) and a fresh \
 random client_seed of your own (repeating a call that got no answer \
@@ -67,6 +67,7 @@ impl ArcadeTools {
         for route in super::games::routes() {
             router.add_route(route);
         }
+        router.add_route(super::buy::route());
         for route in router.map.values_mut() {
             route.attr.annotations = effect(&route.attr.name).map(annotations);
         }

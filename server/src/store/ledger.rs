@@ -168,6 +168,19 @@ pub async fn mark_bought_in(db: &impl ConnectionTrait, address: &str) -> Result<
     Ok(())
 }
 
+/// The balance just after the purchase credit with this reference, if it was credited.
+pub async fn balance_after(
+    db: &impl ConnectionTrait,
+    reference: &str,
+) -> Result<Option<i64>, DbErr> {
+    let row = ledger::Entity::find()
+        .filter(ledger::Column::Reference.eq(reference))
+        .filter(ledger::Column::Kind.eq(LedgerKind::Purchase))
+        .one(db)
+        .await?;
+    Ok(row.map(|row| row.balance_after))
+}
+
 /// Writes the ledger row of one balance change, `(delta, free_delta)`, in its transaction.
 async fn record(
     db: &impl ConnectionTrait,

@@ -35,6 +35,15 @@ pub struct NewPayment {
     /// The name of the rail it goes to.
     pub rail: &'static str,
     pub at: i64,
+    /// The client's `payment-identifier` and the payment's fingerprint, if it sent one.
+    pub identified: Option<Identified>,
+}
+
+/// A payment's x402 `payment-identifier` and the fingerprint of the payment sent under it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identified {
+    pub id: String,
+    pub fingerprint: String,
 }
 
 /// What reserving found.
@@ -48,17 +57,35 @@ pub enum Reserved {
         state: PaymentState,
         tx_hash: Option<String>,
     },
+    /// Another payment holds its `payment-identifier`.
+    IdentifierTaken,
 }
 
 /// Claims `(payer, nonce)` for one request: a new row, or a `failed` one tried again.
 pub async fn reserve(db: &Db, new: NewPayment) -> Result<Reserved, DbErr> {
-    if let Some(id) = insert(db, &new).await? {
+    match reserve_row(db, &new).await {
+        Err(error) if identifier_taken(&error) => Ok(Reserved::IdentifierTaken),
+        reserved => reserved,
+    }
+}
+
+/// Whether `error` is the unique index on `payment_identifier` (the pair's own conflict is
+/// handled by the insert, so a unique violation here can only be the identifier's).
+fn identifier_taken(error: &DbErr) -> bool {
+    matches!(
+        error.sql_err(),
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
+    )
+}
+
+async fn reserve_row(db: &Db, new: &NewPayment) -> Result<Reserved, DbErr> {
+    if let Some(id) = insert(db, new).await? {
         return Ok(Reserved::Held {
             id,
             attempt: new.at,
         });
     }
-    if let Some(held) = claim_failed(db, &new).await? {
+    if let Some(held) = claim_failed(db, new).await? {
         return Ok(held);
     }
     let existing = payment::Entity::find()
@@ -94,6 +121,8 @@ async fn insert(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
         error: Set(None),
         created_at: Set(new.at),
         updated_at: Set(new.at),
+        payment_identifier: Set(new.identified.as_ref().map(|i| i.id.clone())),
+        payment_fingerprint: Set(new.identified.as_ref().map(|i| i.fingerprint.clone())),
         ..Default::default()
     };
     let inserted = payment::Entity::insert(row)
@@ -136,6 +165,14 @@ async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbE
         .col_expr(payment::Column::RawTx, Expr::value(Option::<String>::None))
         .col_expr(payment::Column::CreatedAt, begun.into())
         .col_expr(payment::Column::UpdatedAt, Expr::value(new.at))
+        .col_expr(
+            payment::Column::PaymentIdentifier,
+            Expr::value(new.identified.as_ref().map(|i| i.id.clone())),
+        )
+        .col_expr(
+            payment::Column::PaymentFingerprint,
+            Expr::value(new.identified.as_ref().map(|i| i.fingerprint.clone())),
+        )
         .filter(payment::Column::Payer.eq(&new.payer))
         .filter(payment::Column::Nonce.eq(&new.nonce))
         .filter(payment::Column::State.eq(PaymentState::Failed))
@@ -145,6 +182,22 @@ async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbE
         id: row.id,
         attempt: row.created_at,
     }))
+}
+
+/// The payment sent under `payment-identifier` `id`, and, if it is settled, the payer's
+/// balance just after its chips were credited (what the purchase answered).
+pub async fn by_identifier(db: &Db, id: &str) -> Result<Option<(payment::Model, i64)>, DbErr> {
+    let Some(row) = payment::Entity::find()
+        .filter(payment::Column::PaymentIdentifier.eq(id))
+        .one(db)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let balance = ledger::balance_after(db, &outbox::reference::<payment::Entity>(row.id))
+        .await?
+        .unwrap_or_default();
+    Ok(Some((row, balance)))
 }
 
 /// Which attempt at a payment row a write is about: the attempt that began at `began` (the

@@ -57,12 +57,24 @@ impl McpSession {
         json_rpc_result(&text)
     }
 
+    /// A `tools/call` with the request's `_meta` (the x402 payment travels there).
+    pub async fn call_with_meta(&self, tool: &str, arguments: Value, meta: Value) -> Value {
+        let params = json!({ "name": tool, "arguments": arguments, "_meta": meta });
+        let (status, text) = self.call_params(params).await;
+        assert_eq!(status, 200, "{tool}: {text}");
+        json_rpc_result(&text)
+    }
+
     /// A `tools/call` as HTTP status and body text (a session that ended answers 404).
     pub async fn call_raw(&self, tool: &str, arguments: Value) -> (u16, String) {
+        self.call_params(json!({ "name": tool, "arguments": arguments }))
+            .await
+    }
+
+    async fn call_params(&self, params: Value) -> (u16, String) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let response = self
-            .post(json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
-                          "params": { "name": tool, "arguments": arguments } }))
+            .post(json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params }))
             .await;
         let status = response.status().as_u16();
         (status, response.text().await.unwrap())

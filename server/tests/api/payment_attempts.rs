@@ -29,6 +29,7 @@ fn presented(at: i64, tier: &'static str, chips: i64, amount: &str) -> NewPaymen
         from_block: 0,
         rail: "house",
         at,
+        identified: None,
     }
 }
 
@@ -41,7 +42,7 @@ fn held(reserved: Reserved) -> (i64, Attempt) {
                 read_at: None,
             },
         ),
-        Reserved::Taken { state, .. } => panic!("not held: {state:?}"),
+        other => panic!("not held: {other:?}"),
     }
 }
 

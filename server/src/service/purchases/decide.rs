@@ -15,7 +15,6 @@ use alloy::primitives::{B256, U256};
 
 use super::Purchases;
 use super::{Payments, Purchase};
-use crate::address;
 use crate::chain::ChainError;
 use crate::chain::proof::{ExpectedPayment, Settlement, Unpaid};
 use crate::service::now_ms;
@@ -146,17 +145,7 @@ impl Purchases {
                 state: row.state,
             });
         }
-        Ok(Purchase {
-            address: address::display_key(&row.payer),
-            tier: row.tier,
-            chips_credited: row.chips,
-            balance: settled.balance,
-            tx_hash: row.tx_hash.unwrap_or_else(|| tx_hash.to_owned()),
-            network: row.network,
-            amount: row.amount,
-            asset: payments.terms.asset.to_checksum(None),
-            payment_id,
-        })
+        Ok(super::identified::answer(payments, row, settled.balance))
     }
 
     /// Nothing is owed for this payment, and nothing will be: the reservation is released (the

@@ -36,6 +36,14 @@ pub enum PurchaseError {
         tx_hash: Option<String>,
         payer: Address,
     },
+    /// The payment's `payment-identifier` is malformed; nothing was verified or reserved.
+    #[error("{0}")]
+    IdentifierInvalid(String),
+    /// The `payment-identifier` was sent before with another payment.
+    #[error(
+        "the payment identifier {0} was sent before with another payment; a retry sends the same payment under it, a new payment takes a new identifier"
+    )]
+    IdentifierConflict(String),
     #[error("chip purchases are not available: no chain is configured")]
     Unavailable,
     /// Too many payments presented by this client; nothing was verified or reserved.

@@ -34,6 +34,7 @@ use crate::x402::wire::decode_payment;
 
 mod decide;
 mod error;
+mod identified;
 pub mod rails;
 mod reserve;
 
@@ -138,8 +139,14 @@ impl Purchases {
             .operation(caller, Operation::Purchase)
             .map_err(PurchaseError::RateLimited)?;
         let offer = payments.terms.requirements(tier);
+        let identified = identified::identified(header)?;
+        if let Some(identified) = &identified
+            && let Some(original) = self.answered_before(payments, identified).await?
+        {
+            return Ok(original);
+        }
         let verified = verified_payment(payments, &offer, header)?;
-        let claim = self.reserve(&verified, tier, payments).await?;
+        let claim = self.reserve(&verified, tier, payments, identified).await?;
         let submission = match check_on_chain(&payments.chain, &verified).await {
             Some(refused) => refused,
             None => {

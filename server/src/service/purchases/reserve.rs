@@ -10,7 +10,7 @@ use crate::address;
 use crate::chain::proof::ExpectedPayment;
 use crate::service::now_ms;
 use crate::store::entities::payment;
-use crate::store::payments::{Attempt, NewPayment, Reserved};
+use crate::store::payments::{Attempt, Identified, NewPayment, Reserved};
 use crate::store::{self, DbErr};
 use crate::telemetry::money;
 use crate::tiers::Tier;
@@ -28,6 +28,7 @@ impl Purchases {
         verified: &Verified,
         tier: &Tier,
         payments: &Payments,
+        identified: Option<Identified>,
     ) -> Result<Claim, PurchaseError> {
         let auth = &verified.authorization;
         let head = payments
@@ -50,6 +51,7 @@ impl Purchases {
             from_block: i64::try_from(from_block).map_err(PurchaseError::internal)?,
             rail: payments.rails.chosen_name(),
             at: now_ms(),
+            identified: identified.clone(),
         };
         match store::payments::reserve(&self.db, new).await? {
             Reserved::Held { id, attempt } => {
@@ -70,6 +72,11 @@ impl Purchases {
                     },
                 })
             }
+            Reserved::IdentifierTaken => Err(PurchaseError::IdentifierConflict(
+                identified
+                    .map(|identified| identified.id)
+                    .unwrap_or_default(),
+            )),
             Reserved::Taken { state, tx_hash } => Err(PurchaseError::AlreadyPresented {
                 state,
                 tx_hash,

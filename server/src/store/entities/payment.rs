@@ -24,6 +24,10 @@ pub struct Model {
     pub error: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The x402 `payment-identifier` the client sent with it (unique), if any.
+    pub payment_identifier: Option<String>,
+    /// The fingerprint of the payment sent under that identifier.
+    pub payment_fingerprint: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

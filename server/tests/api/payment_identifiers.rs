@@ -1,0 +1,149 @@
+//! The x402 `payment-identifier` extension on a real anvil: declared in every 402 (REST and
+//! MCP); the same identifier with the same payment answers the original purchase and credits
+//! once; with another payment, 409 `payment_identifier_conflict`; a malformed one, 400
+//! `payment_identifier_invalid`, before anything is verified or reserved. The identifier is
+//! unique in the database, so two instances on one PostgreSQL answer as one. Each ends with
+//! the audit.
+
+use alloy::signers::local::PrivateKeySigner;
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, TestApp};
+use crate::mcp_client::{McpSession, structured, tool_error};
+use crate::mcp_purchases::{challenge, pay, signed};
+use crate::paying::{PaidApp, Reply, encode};
+
+const SMALL: &str = "/api/arcade/chips/small";
+
+/// A payment for `challenge`'s offer by `payer`, under identifier `id`.
+fn identified(challenge: &Value, payer: &PrivateKeySigner, id: &str) -> Value {
+    let mut payment = signed(challenge, payer);
+    payment["extensions"]["payment-identifier"]["info"]["id"] = json!(id);
+    payment
+}
+
+async fn buy_on(app: &TestApp, payment: &Value) -> Reply {
+    let response = app
+        .client
+        .post(format!("{}{SMALL}", app.base_url))
+        .header("PAYMENT-SIGNATURE", encode(payment))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.json().await.unwrap();
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+async fn over_rest(backend: Backend) {
+    let app = PaidApp::spawn(backend).await;
+    let challenge = app.challenge(SMALL).await;
+    assert_eq!(
+        challenge["extensions"]["payment-identifier"]["schema"]["properties"]["id"]["maxLength"],
+        128
+    );
+    let payer = app.payer(200_000).await;
+    let payment = identified(&challenge, &payer, "pay_rest_0123456789abcdef");
+    let first = buy_on(&app, &payment).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let again = buy_on(&app, &payment).await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(again.body, first.body, "the original answer");
+    assert_eq!(app.chips(payer.address()).await, 1000, "credited once");
+
+    let other = identified(&challenge, &payer, "pay_rest_0123456789abcdef");
+    buy_on(&app, &other)
+        .await
+        .error_code(409, "payment_identifier_conflict");
+    for bad in ["short", "pay_with spaces_0123456789", &"x".repeat(129)] {
+        let malformed = identified(&challenge, &payer, bad);
+        buy_on(&app, &malformed)
+            .await
+            .error_code(400, "payment_identifier_invalid");
+    }
+    assert_eq!(app.chips(payer.address()).await, 1000);
+    app.audit().await;
+}
+
+async fn over_mcp(backend: Backend) {
+    let app = PaidApp::spawn(backend).await;
+    let session = McpSession::open(&app.base_url).await;
+    let required = challenge(&session, "small").await;
+    let payer = app.payer(200_000).await;
+    let payment = identified(&required, &payer, "pay_mcp_0123456789abcdef");
+    let first = pay(&session, "small", &payment).await;
+    let again = pay(&session, "small", &payment).await;
+    assert_eq!(
+        structured(&again),
+        structured(&first),
+        "the original answer"
+    );
+    assert_eq!(
+        again["_meta"]["x402/payment-response"],
+        first["_meta"]["x402/payment-response"]
+    );
+    assert_eq!(app.chips(payer.address()).await, 1000, "credited once");
+    let other = identified(&required, &payer, "pay_mcp_0123456789abcdef");
+    let conflict = pay(&session, "small", &other).await;
+    assert_eq!(tool_error(&conflict), "payment_identifier_conflict");
+    let malformed = identified(&required, &payer, "pay!");
+    let invalid = pay(&session, "small", &malformed).await;
+    assert_eq!(tool_error(&invalid), "payment_identifier_invalid");
+    app.audit().await;
+}
+
+/// Two instances on one PostgreSQL: the identifier is the database's, not an instance's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_on_one_postgres_share_the_identifiers() {
+    let app = PaidApp::spawn(Backend::Postgres).await;
+    let second = app.another_instance().await;
+    let challenge = app.challenge(SMALL).await;
+    let payer = app.payer(300_000).await;
+    let payment = identified(&challenge, &payer, "pay_two_0123456789abcdef");
+    let first = buy_on(&app, &payment).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    let again = buy_on(&second, &payment).await;
+    assert_eq!((again.status, &again.body), (200, &first.body));
+    let other = identified(&challenge, &payer, "pay_two_0123456789abcdef");
+    buy_on(&second, &other)
+        .await
+        .error_code(409, "payment_identifier_conflict");
+
+    // Two new payments under one new identifier, one to each instance at once: one is bought,
+    // the other is the conflict (whichever loses the unique index).
+    let (a, b) = (
+        identified(&challenge, &payer, "pay_race_0123456789abcdef"),
+        identified(&challenge, &payer, "pay_race_0123456789abcdef"),
+    );
+    let (ra, rb) = tokio::join!(buy_on(&app, &a), buy_on(&second, &b));
+    let mut statuses = [ra.status, rb.status];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 409], "{} / {}", ra.body, rb.body);
+    assert_eq!(app.chips(payer.address()).await, 2000);
+    app.audit().await;
+}
+
+macro_rules! on_both_backends_with_own_chain {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn sqlite() {
+                    super::$name(crate::helpers::Backend::Sqlite).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn postgres() {
+                    super::$name(crate::helpers::Backend::Postgres).await;
+                }
+            }
+        )*
+    };
+}
+
+on_both_backends_with_own_chain!(over_rest, over_mcp);
