@@ -24,7 +24,7 @@ def main():
         command = [
             os.path.join(os.path.dirname(sys.executable), "schemathesis"),
             "--config-file", os.path.join(HERE, "schemathesis.toml"),
-            "run", f"{arcade.base_url}/api/openapi.json",
+            "run", f"{arcade.base_url}/openapi.json",
             *sys.argv[1:],
         ]
         print("running:", " ".join(command), flush=True)

@@ -58,6 +58,10 @@ async fn the_document_states_the_interface_version_and_every_constraint() {
         (seed["minLength"].as_u64(), seed["maxLength"].as_u64()),
         (Some(1), Some(256))
     );
+    for game in ["FlipInput", "DiceInput", "RouletteInput", "LimboInput"] {
+        let wager = &schemas[game]["properties"]["wager"];
+        assert_eq!(wager["maximum"], 1000, "{game}: the wager limit");
+    }
     let chips = &schemas["CashoutInput"]["properties"]["chips"];
     assert_eq!(
         (chips["minimum"].as_i64(), chips["maximum"].as_i64()),
