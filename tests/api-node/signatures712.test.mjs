@@ -168,7 +168,7 @@ test('the signed marks are published alike, signed by the signer over the number
   assert.deepEqual([signedMarks.signed_from, signedMarks.house_agent_signed_from], [1, 1], 'a fresh database');
   await assertSignedBy(signedMarks, 'SignedMarks');
   assert.deepEqual(signedMarks.typed_data.message, { signed_from: 1, house_agent_signed_from: 1 });
-  for (const path of ['/api/arcade/games']) {
+  for (const path of ['/.well-known/x402', '/api/arcade/games']) {
     assert.deepEqual((await call('GET', path)).body.signed_marks, signedMarks, path);
   }
   assert.equal(await verify(tampered(signedMarks, (t) => { t.message.house_agent_signed_from = 1000; })), false);

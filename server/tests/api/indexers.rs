@@ -5,6 +5,8 @@
 //! probe of each paid route answering 402, never 400, agreeing with both. Each test prints
 //! what it checked.
 
+#![allow(clippy::print_stdout)] // what each check saw, shown with --nocapture
+
 use std::str::FromStr;
 
 use alloy::primitives::{Address, Signature};

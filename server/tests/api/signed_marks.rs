@@ -67,7 +67,7 @@ async fn published_marks(app: &TestApp) -> Value {
         marks.is_object(),
         "the manifest has signed_marks: {manifest}"
     );
-    for path in ["/api/arcade/games"] {
+    for path in ["/.well-known/x402", "/api/arcade/games"] {
         assert_eq!(app.get(path).await.ok()["signed_marks"], marks, "{path}");
     }
     let typed = &marks["typed_data"];
