@@ -111,7 +111,7 @@ if [ ! -e "$siwe_venv/.installed" ]; then
 fi
 "$siwe_venv/bin/python" -m unittest discover -s tests/siwe-python -v
 
-stage "OpenAPI: schemathesis (PyPI) against the dev stack, every check and every phase"
+stage "OpenAPI: schemathesis (PyPI) against the dev stack, every check and every phase, no hooks"
 st_venv="$HOME/.cache/arcade/venv-st-$(cat tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt | sha256sum | cut -c1-12)"
 if [ ! -e "$st_venv/.installed" ]; then
     rm -rf "$st_venv"

@@ -33,7 +33,7 @@ use crate::service::{Arcade, Parts};
 use crate::settings::Settings;
 use crate::store;
 use crate::telemetry::metrics;
-use crate::x402::Terms;
+use crate::x402::{Terms, ownership};
 
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
 
@@ -76,6 +76,8 @@ pub enum StartupError {
     Rail(#[from] RailError),
     #[error(transparent)]
     Pattern(#[from] crate::inputs::BadPattern),
+    #[error(transparent)]
+    Ownership(#[from] ownership::OwnershipError),
 }
 
 pub struct Application {
@@ -127,12 +129,15 @@ impl Application {
             (signer, marks),
         )?);
         ready(&arcade, &settings).await?;
+        let pay_to = arcade.purchases.payments().ok().map(|p| p.terms.pay_to);
+        let ownership_proofs = ownership::establish(&settings, pay_to, &public_url.origin())?;
         let shutdown = CancellationToken::new();
         let service = api::service(
             arcade.clone(),
             &public_url,
             base_url.clone(),
             &settings,
+            ownership_proofs,
             shutdown.clone(),
         );
         Ok(Self {

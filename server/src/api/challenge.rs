@@ -1,7 +1,10 @@
 //! The 402 challenge of a paid resource: the one offer the deployment accepts for its tier,
 //! with the resource's discovery metadata (`discovery`) as the route that answers presents it.
 
+use serde_json::{Map, Value};
+
 use super::discovery::{self, ChipsResource, Method};
+use super::spend_controls::{self, SpendControls};
 use crate::x402::wire::PaymentRequired;
 use crate::x402::{Terms, X402_VERSION};
 
@@ -19,8 +22,24 @@ pub fn payment_required(
         error,
         resource: discovery::resource_info(resource, base_url),
         accepts: vec![terms.requirements(resource.tier())],
-        extensions: discovery::extensions(terms, resource, method, base_url),
+        extensions: extensions(terms, resource, method, base_url),
     }
+}
+
+/// The challenge's `extensions` (the manifest lists the same per method): the discovery
+/// metadata, and the lines that let the official clients pay in this token.
+pub fn extensions(
+    terms: &Terms,
+    resource: ChipsResource,
+    method: Method,
+    base_url: &str,
+) -> Map<String, Value> {
+    let mut extensions = discovery::extensions(terms, resource, method, base_url);
+    extensions.insert(
+        spend_controls::EXTENSION.into(),
+        SpendControls::extension(terms),
+    );
+    extensions
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use salvo::prelude::*;
 
 use super::edge::arcade;
 use super::precompressed::{self, CompressError, Source};
+use super::spend_controls::SpendControls;
 use crate::error::ApiError;
 use crate::x402::Terms;
 
@@ -83,21 +84,24 @@ pub fn payment_terms(terms: Option<&Terms>) -> String {
         return "This deployment sells no chips: no chain is configured. Free chips still play."
             .to_owned();
     };
-    let (network, asset) = (&terms.network, terms.asset.to_checksum(None));
-    let allowed = format!(r#"{{ network: "{network}", asset: "{asset}" }}"#);
-    let allowed_py = format!(r#"{{"network": "{network}", "asset": "{asset}"}}"#);
+    let lines = SpendControls::of(terms);
     format!(
         "Payments are on `{network}` in the token `{asset}` (EIP-712 domain `{name}`, version \
-         `{version}`). Allow it before paying:\n\n\
+         `{version}`). Allow it before paying (the 402 carries the same lines in \
+         `extensions[\"spend-controls\"]`):\n\n\
          ```ts\n\
          // npm @x402/fetch + @x402/evm\n\
-         client.setSpendControls({{ allowedAssets: [{allowed}] }});\n\
+         {npm}\n\
          ```\n\n\
          ```python\n\
          # PyPI x402\n\
-         client.set_spend_controls({{\"allowed_assets\": [{allowed_py}]}})\n\
+         {pypi}\n\
          ```",
+        network = terms.network,
+        asset = terms.asset.to_checksum(None),
         name = terms.token_name,
         version = terms.token_version,
+        npm = lines.npm,
+        pypi = lines.pypi,
     )
 }

@@ -22,6 +22,8 @@ pub struct Shared {
     pub wasm_dir: PathBuf,
     /// The `web`-target package of the signature checker.
     pub proofs_wasm_dir: PathBuf,
+    /// `pay_to`'s signatures over the origin, for indexers (`x402::ownership`).
+    pub ownership_proofs: Arc<[String]>,
 }
 
 #[async_trait]

@@ -1,5 +1,5 @@
-//! `GET /api/arcade/manifest` and `GET /.well-known/x402`: the live list of paid resources,
-//! with their prices and the terms they are sold on. Without a chain the resources are still
+//! `GET /api/arcade/manifest`: the live list of paid resources, with their prices and the terms
+//! they are sold on (indexers read `/.well-known/x402`, `well_known`). Without a chain the resources are still
 //! listed, each `available: false` with the reason.
 
 use salvo::oapi::ToSchema;
@@ -9,7 +9,6 @@ use serde_json::{Map, Value};
 
 use super::discovery::{self, ChipsResource, Method};
 use super::edge::{arcade, shared};
-use crate::entry_points::ENTRY_POINTS;
 use crate::error::ApiError;
 use crate::proofs::HouseSigner;
 use crate::service::seed_batches::signer_address;
@@ -113,7 +112,8 @@ pub struct PaidResource {
     pub resource: Value,
     /// Per method (`GET`, `POST`), the `extensions` of the 402 that method gets: `bazaar`, with
     /// `info` (how to call the resource, an example of its answer) and the JSON Schema that
-    /// validates it (empty when the resource is not available).
+    /// validates it, and `spend-controls` (how the official clients allow the token); empty
+    /// when the resource is not available.
     #[salvo(schema(value_type = Object))]
     pub extensions: Map<String, Value>,
 }
@@ -150,7 +150,7 @@ fn manifest_of(
                             .iter()
                             .map(|&method| {
                                 let extensions =
-                                    discovery::extensions(terms, resource, method, base_url);
+                                    super::challenge::extensions(terms, resource, method, base_url);
                                 (method.as_str().to_owned(), Value::Object(extensions))
                             })
                             .collect()
@@ -175,10 +175,7 @@ fn manifest_of(
         signed_marks: marks.clone(),
         max_timeout_seconds: terms.map(|t| t.max_timeout_seconds),
         resources,
-        links: ENTRY_POINTS
-            .iter()
-            .map(|(name, path)| ((*name).to_owned(), Value::from(format!("{base_url}{path}"))))
-            .collect(),
+        links: super::well_known::links(base_url),
     }
 }
 

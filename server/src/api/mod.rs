@@ -16,11 +16,12 @@
 //! | GET | /api/arcade/embed; /embed/{version}/{dir}/{file} | `embed::snippet`, `embed::file` (the element's pinned set) |
 //! | GET | /api/arcade/receipts, /seed-batches, /seed-batches/{batch_id} | `proofs::*` |
 //! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402; the 402 is `challenge`, its discovery metadata `discovery`) |
-//! | GET | /api/arcade/manifest, /.well-known/x402 | `manifest::manifest` |
+//! | GET | /api/arcade/manifest | `manifest::manifest` |
+//! | GET | /.well-known/x402 | `well_known::well_known` (the indexers' document) |
 //! | POST | /api/arcade/cashout; GET /api/arcade/cashout/{cashout_id} | `cashout::cash_out`, `cashout_status` |
 //! | GET | /api/housebot/status; POST /api/housebot/message | `housebot::status`, `message` |
 //! | POST, GET, DELETE | /api/mcp | the same operations as MCP tools (`crate::mcp`) |
-//! | GET | /api/openapi.json, /api/docs | the OpenAPI 3.1 document and its UI |
+//! | GET | /api/openapi.json (also /openapi.json, where indexers look), /api/docs | the OpenAPI 3.1 document (`openapi`, with `payment_info`) and its UI |
 //! | GET | /, /web/{file}, /wasm/{file}, /vectors/fairness-v1.json | the verifier page (`web`) |
 //! | GET | /llms.txt, /rules.md, /docs/proofs.md, /vectors/fairness-v1-limbo.json | the documents (`documents`) |
 //! | GET | /server.json | this deployment as an MCP registry entry (`server_json`) |
@@ -48,14 +49,17 @@ mod identity;
 mod manifest;
 mod observe;
 mod openapi;
+mod payment_info;
 mod precompressed;
 mod proofs;
 mod rounds;
 mod security;
 mod server_json;
+mod spend_controls;
 mod stats;
 mod wallet;
 mod web;
+mod well_known;
 
 use std::sync::Arc;
 
@@ -78,6 +82,7 @@ pub fn service(
     public_url: &PublicUrl,
     base_url: String,
     settings: &Settings,
+    ownership_proofs: Vec<String>,
     shutdown: CancellationToken,
 ) -> Service {
     let (web, metrics) = (&settings.web, &settings.metrics);
@@ -86,7 +91,10 @@ pub fn service(
     let housebot_routes = Router::with_path("api/housebot")
         .push(Router::with_path("status").get(housebot::status))
         .push(Router::with_path("message").post(housebot::message));
-    let doc = openapi::document(&arcade_routes, &housebot_routes);
+    let terms = arcade.purchases.payments().ok().map(|p| &p.terms);
+    let doc = openapi::document(&arcade_routes, &housebot_routes, |doc| {
+        payment_info::annotate(doc, terms, &ownership_proofs)
+    });
     // Behind a proxy that adds no header of its own, every request comes from loopback and names
     // a loopback host: a service whose clients reach it by another name keeps `/metrics` off its
     // main port, where nothing tells a scrape from a stranger (`metrics.listen` serves it).
@@ -97,9 +105,10 @@ pub fn service(
         .push(arcade_routes)
         .push(housebot_routes)
         .push(mcp)
-        .push(Router::with_path(".well-known/x402").get(manifest::manifest))
+        .push(Router::with_path(".well-known/x402").get(well_known::well_known))
         .push(page_routes())
-        .push(Router::with_path(OPENAPI_PATH.trim_start_matches('/')).get(doc))
+        .push(Router::with_path(OPENAPI_PATH.trim_start_matches('/')).get(doc.clone()))
+        .push(Router::with_path("openapi.json").get(doc))
         .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
         runtime.spawn(web::warm(web.wasm_dir.clone().into()));
@@ -112,6 +121,7 @@ pub fn service(
             max_body_bytes: settings.server.max_body_bytes,
             wasm_dir: web.wasm_dir.clone().into(),
             proofs_wasm_dir: web.proofs_wasm_dir.clone().into(),
+            ownership_proofs: ownership_proofs.into(),
         })
         .push(monitoring)
         .push(limited);

@@ -99,8 +99,13 @@ enum Carries {
 }
 
 /// The document, built once: salvo's from the routes, then the links (salvo's own link type
-/// does not write OpenAPI's field names, so they are added to the JSON).
-pub fn document(arcade_routes: &Router, housebot_routes: &Router) -> Document {
+/// does not write OpenAPI's field names, so they are added to the JSON), then what `annotate`
+/// adds (`payment_info`).
+pub fn document(
+    arcade_routes: &Router,
+    housebot_routes: &Router,
+    annotate: impl FnOnce(&mut Value),
+) -> Document {
     let mut doc = OpenApi::new("arcade", INTERFACE_VERSION)
         .merge_router(arcade_routes)
         .merge_router(housebot_routes);
@@ -110,6 +115,7 @@ pub fn document(arcade_routes: &Router, housebot_routes: &Router) -> Document {
     // At start (`api::service`); and it cannot fail: the document's maps have string keys.
     let mut value = serde_json::to_value(&doc).expect("the document serializes");
     add_links(&mut value);
+    annotate(&mut value);
     Document(Arc::new(value))
 }
 

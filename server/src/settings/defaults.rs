@@ -54,6 +54,7 @@ impl Default for PaymentSettings {
             reconcile_interval_ms: 15_000,
             facilitator_url: None,
             rail: None,
+            ownership_proofs: Vec::new(),
         }
     }
 }

@@ -233,6 +233,12 @@ pub struct PaymentSettings {
     /// The rail that settles purchases (`house`, `facilitator`). Unset: `facilitator` when
     /// `facilitator_url` is set, else `house`.
     pub rail: Option<String>,
+    /// Ownership proofs to publish for indexers (OpenAPI `x-discovery.ownershipProofs`,
+    /// `/.well-known/x402`): `chain.pay_to`'s EIP-191 signature over the public URL's origin
+    /// (`scheme://host[:port]`), `0x` + 130 hex, e.g. `cast wallet sign --private-key <pay_to's
+    /// key> https://arcade.example`. Each must recover to `pay_to`, or the service refuses to
+    /// start. Unset: the house key signs when it is `pay_to`'s; otherwise none is published.
+    pub ownership_proofs: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -7,6 +7,7 @@
 
 pub mod client;
 pub mod facilitator;
+pub mod ownership;
 pub mod payment_identifier;
 pub mod reasons;
 pub mod verify;

@@ -37,6 +37,7 @@ mod feed;
 mod house_journal;
 mod housebots;
 mod identity;
+mod indexers;
 mod limbo;
 mod openapi;
 mod operations;

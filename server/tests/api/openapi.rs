@@ -58,6 +58,10 @@ async fn the_document_states_the_interface_version_and_every_constraint() {
         (seed["minLength"].as_u64(), seed["maxLength"].as_u64()),
         (Some(1), Some(256))
     );
+    for game in ["FlipInput", "DiceInput", "RouletteInput", "LimboInput"] {
+        let wager = &schemas[game]["properties"]["wager"];
+        assert_eq!(wager["maximum"], 1000, "{game}: the wager limit");
+    }
     let chips = &schemas["CashoutInput"]["properties"]["chips"];
     assert_eq!(
         (chips["minimum"].as_i64(), chips["maximum"].as_i64()),
@@ -78,8 +82,15 @@ async fn the_document_states_the_interface_version_and_every_constraint() {
     assert_eq!(limit["maximum"], 100);
     let bet_id = parameter("/api/arcade/verify/{bet_id}", "get", "bet_id");
     assert_eq!(bet_id["maximum"], i64::MAX);
-    let tier = parameter("/api/arcade/chips/{tier}", "post", "tier");
-    assert_eq!(tier["enum"], json!(["micro", "small", "medium"]));
+    // One operation per tier, each at its fixed price (`payment_info`).
+    for tier in ["micro", "small", "medium"] {
+        let path = format!("/api/arcade/chips/{tier}");
+        assert!(
+            doc["paths"][&path]["post"]["x-payment-info"].is_object(),
+            "{path}"
+        );
+    }
+    assert!(doc["paths"].get("/api/arcade/chips/{tier}").is_none());
 
     let link = &doc["paths"]["/api/arcade/commit"]["post"]["responses"]["200"]["links"]["flip"];
     assert_eq!(link["operationRef"], "#/paths/~1api~1arcade~1flip/post");

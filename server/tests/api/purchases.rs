@@ -277,7 +277,22 @@ mod a_late_settlement_is_reconciled_once {
 
 async fn the_manifest_lists_what_is_for_sale(app: &PaidApp) {
     let manifest = app.get("/api/arcade/manifest").await.ok();
-    assert_eq!(app.get("/.well-known/x402").await.ok(), manifest);
+    let urls: Vec<&Value> = manifest["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["url"])
+        .collect();
+    let well_known = app.get("/.well-known/x402").await.ok();
+    assert_eq!(
+        well_known["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>(),
+        urls,
+        "the indexers' document lists the manifest's resources"
+    );
     assert_eq!(manifest["x402_version"], 2);
     assert_eq!(manifest["network"], "eip155:31337");
     assert_eq!(manifest["asset"], app.devnet.token.to_checksum(None));
@@ -350,22 +365,24 @@ async fn without_a_chain_purchases_say_so() {
         .await
         .error(503, "payments_unavailable");
     // The manifest still answers: every resource listed, none available, and why.
-    for path in ["/api/arcade/manifest", "/.well-known/x402"] {
-        let manifest = app.get(path).await.ok();
-        assert_eq!(manifest["available"], false, "{manifest}");
-        assert!(
-            manifest["unavailable_reason"]
-                .as_str()
-                .unwrap()
-                .contains("no chain")
-        );
-        let resources = manifest["resources"].as_array().unwrap();
-        assert_eq!(resources.len(), 4);
-        assert!(
-            resources
-                .iter()
-                .all(|r| r["available"] == false && r["accepts"] == json!([]))
-        );
-    }
+    let manifest = app.get("/api/arcade/manifest").await.ok();
+    assert_eq!(manifest["available"], false, "{manifest}");
+    assert!(
+        manifest["unavailable_reason"]
+            .as_str()
+            .unwrap()
+            .contains("no chain")
+    );
+    let resources = manifest["resources"].as_array().unwrap();
+    assert_eq!(resources.len(), 4);
+    assert!(
+        resources
+            .iter()
+            .all(|r| r["available"] == false && r["accepts"] == json!([]))
+    );
+    // The indexers' document lists them too, and publishes no proof without a chain.
+    let well_known = app.get("/.well-known/x402").await.ok();
+    assert_eq!(well_known["resources"].as_array().unwrap().len(), 4);
+    assert!(well_known.get("ownershipProofs").is_none(), "{well_known}");
     let _: Value = app.get("/api/arcade/games").await.ok();
 }
