@@ -14,70 +14,62 @@ pub struct Migrator;
 #[sea_orm_migration::async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![
-            Box::new(SqlMigration {
-                name: "m0001_init",
-                up: include_str!("sql/0001_init.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0002_payments",
-                up: include_str!("sql/0002_payments.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0003_cashouts",
-                up: include_str!("sql/0003_cashouts.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0004_proofs",
-                up: include_str!("sql/0004_proofs.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0005_abuse",
-                up: include_str!("sql/0005_abuse.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0006_signed",
-                up: include_str!("sql/0006_signed.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0007_open_rounds_index",
-                up: include_str!("sql/0007_open_rounds_index.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0008_recent_reads_bets",
-                up: include_str!("sql/0008_recent_reads_bets.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0009_pockets",
-                up: include_str!("sql/0009_pockets.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0010_house_journal_sender",
-                up: include_str!("sql/0010_house_journal_sender.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0012_restore_safe",
-                up: include_str!("sql/0012_restore_safe.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0014_signed_marks",
-                up: include_str!("sql/0014_signed_marks.sql"),
-            }),
-            Box::new(SqlMigration {
-                name: "m0015_play_signatures",
-                up: include_str!("sql/0015_play_signatures.sql"),
-            }),
-            Box::new(drop_check::GAMES_FROM_THE_LIST),
-            Box::new(drop_check::RAILS_FROM_THE_LIST),
-            Box::new(SqlMigration {
-                name: "m0018_payment_identifiers",
-                up: include_str!("sql/0018_payment_identifiers.sql"),
-            }),
-        ]
+        let boxed = |m: SqlMigration| Box::new(m) as Box<dyn MigrationTrait>;
+        let mut all: Vec<Box<dyn MigrationTrait>> = BEFORE_DROP_CHECKS.map(boxed).into();
+        all.push(Box::new(drop_check::GAMES_FROM_THE_LIST));
+        all.push(Box::new(drop_check::RAILS_FROM_THE_LIST));
+        all.extend(AFTER_DROP_CHECKS.map(boxed));
+        all
     }
 }
 
+/// The SQL migrations run before the generated drops of 0016 and 0017, in order.
+const BEFORE_DROP_CHECKS: [SqlMigration; 13] = [
+    sql("m0001_init", include_str!("sql/0001_init.sql")),
+    sql("m0002_payments", include_str!("sql/0002_payments.sql")),
+    sql("m0003_cashouts", include_str!("sql/0003_cashouts.sql")),
+    sql("m0004_proofs", include_str!("sql/0004_proofs.sql")),
+    sql("m0005_abuse", include_str!("sql/0005_abuse.sql")),
+    sql("m0006_signed", include_str!("sql/0006_signed.sql")),
+    sql(
+        "m0007_open_rounds_index",
+        include_str!("sql/0007_open_rounds_index.sql"),
+    ),
+    sql(
+        "m0008_recent_reads_bets",
+        include_str!("sql/0008_recent_reads_bets.sql"),
+    ),
+    sql("m0009_pockets", include_str!("sql/0009_pockets.sql")),
+    sql(
+        "m0010_house_journal_sender",
+        include_str!("sql/0010_house_journal_sender.sql"),
+    ),
+    sql(
+        "m0012_restore_safe",
+        include_str!("sql/0012_restore_safe.sql"),
+    ),
+    sql(
+        "m0014_signed_marks",
+        include_str!("sql/0014_signed_marks.sql"),
+    ),
+    sql(
+        "m0015_play_signatures",
+        include_str!("sql/0015_play_signatures.sql"),
+    ),
+];
+
+/// The SQL migrations run after them, in order.
+const AFTER_DROP_CHECKS: [SqlMigration; 1] = [sql(
+    "m0018_payment_identifiers",
+    include_str!("sql/0018_payment_identifiers.sql"),
+)];
+
+const fn sql(name: &'static str, up: &'static str) -> SqlMigration {
+    SqlMigration { name, up }
+}
+
 /// A migration written as portable SQL. `{id}` becomes the backend's auto-increment key.
+#[derive(Clone, Copy)]
 struct SqlMigration {
     name: &'static str,
     up: &'static str,
