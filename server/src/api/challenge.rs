@@ -2,6 +2,7 @@
 //! with the resource's discovery metadata (`discovery`) as the route that answers presents it.
 
 use super::discovery::{self, ChipsResource, Method};
+use crate::siwx::{self, Binding, Siwx};
 use crate::x402::wire::PaymentRequired;
 use crate::x402::{Terms, X402_VERSION};
 
@@ -21,6 +22,17 @@ pub fn payment_required(
         accepts: vec![terms.requirements(resource.tier())],
         extensions: discovery::extensions(terms, resource, method, base_url),
     }
+}
+
+/// `required` with the `sign-in-with-x` extension: an open challenge issued at `now_ms`, whose
+/// proof stands in for the auth statement's signature on commit, the games, cashout and rotate
+/// (a purchase itself is paid, never granted by it).
+pub fn with_sign_in(mut required: PaymentRequired, siwx: &Siwx, now_ms: i64) -> PaymentRequired {
+    let declaration = siwx.declaration(Binding::Open, now_ms, required.resource.url.clone());
+    if let Ok(value) = serde_json::to_value(declaration) {
+        required.extensions.insert(siwx::KEY.into(), value);
+    }
+    required
 }
 
 #[cfg(test)]

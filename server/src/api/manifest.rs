@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::discovery::{self, ChipsResource, Method};
 use super::edge::{arcade, shared};
+use super::sign_in::{SignInWithX, advertised};
 use crate::entry_points::ENTRY_POINTS;
 use crate::error::ApiError;
 use crate::proofs::HouseSigner;
@@ -36,6 +37,7 @@ pub async fn manifest(depot: &mut Depot) -> Result<Json<Manifest>, ApiError> {
         arcade.seed_batches.signer(),
         proofs.marks(),
         base_url,
+        advertised(arcade.auth.identity().siwx(), base_url),
     )))
 }
 
@@ -78,6 +80,9 @@ pub struct Manifest {
     /// `openapi`, `api_docs`, `mcp`, `x402_manifest`, `verifier`.
     #[salvo(schema(value_type = Object))]
     pub links: Map<String, Value>,
+    /// Proof of address control by the x402 `sign-in-with-x` extension: a `SIGN-IN-WITH-X`
+    /// header in place of the auth statement's signature.
+    pub sign_in_with_x: SignInWithX,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -124,6 +129,7 @@ fn manifest_of(
     signer: &HouseSigner,
     marks: &SignedMarks,
     base_url: &str,
+    sign_in_with_x: SignInWithX,
 ) -> Manifest {
     let resources = ChipsResource::all()
         .map(|resource| {
@@ -179,6 +185,7 @@ fn manifest_of(
             .iter()
             .map(|(name, path)| ((*name).to_owned(), Value::from(format!("{base_url}{path}"))))
             .collect(),
+        sign_in_with_x,
     }
 }
 
