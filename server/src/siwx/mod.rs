@@ -12,6 +12,8 @@
 //! a proof replays within its window, as a statement signature replays until rotated.
 
 pub mod nonce;
+#[cfg(test)]
+mod tests;
 mod verify;
 pub mod wire;
 
