@@ -83,6 +83,15 @@ mod tests {
                     "https://arcade.example",
                     Some("invalid_exact_evm_payload_signature".into()),
                 );
+                let siwx = Siwx::new(
+                    "arcade.example",
+                    "https://arcade.example",
+                    8453,
+                    "Sign in.",
+                    b"k",
+                );
+                let required = with_sign_in(required, &siwx, 1_800_000_000_000);
+                assert!(required.extensions.contains_key(siwx::KEY));
                 let size = encode_header(&required).len();
                 assert!(size < 4096, "{resource:?} {method:?}: {size} bytes");
             }

@@ -117,7 +117,7 @@ impl Plays {
     pub async fn play(&self, mut play: Play) -> Result<Played, PlayError> {
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
-        if play.signature.is_some() || play.play_signature.is_some() {
+        if play.signature.is_some() || play.siwx.is_some() || play.play_signature.is_some() {
             let opened = self.round_to_play(&play).await?;
             self.check_owner(&opened, &play).await?;
             if let Some(signature) = play.play_signature.as_deref() {
