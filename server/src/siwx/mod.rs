@@ -85,10 +85,13 @@ impl Siwx {
                 issued_at,
                 expiration_time,
                 statement: self.statement.clone(),
-                resources: vec![resource],
+                resources: match binding {
+                    Binding::Address(..) => vec![resource],
+                    Binding::Open => Vec::new(),
+                },
             },
             supported_chains: self.supported_chains(),
-            schema: wire::schema(),
+            schema: matches!(binding, Binding::Address(..)).then(wire::schema),
         }
     }
 

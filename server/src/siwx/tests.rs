@@ -13,6 +13,9 @@ use crate::identity::{Generation, SignatureError};
 
 const NOW: i64 = 1_800_000_000_000;
 
+/// One field changed, by name.
+type Change = (&'static str, fn(&mut Payload));
+
 fn siwx() -> Siwx {
     Siwx::new(
         "arcade.example",
@@ -47,7 +50,7 @@ fn signed(declaration: &Declaration, signer: &PrivateKeySigner) -> Payload {
         expiration_time: Some(info.expiration_time.clone()),
         not_before: None,
         request_id: None,
-        resources: Some(info.resources.clone()),
+        resources: (!info.resources.is_empty()).then(|| info.resources.clone()),
         signature_scheme: None,
         signature: String::new(),
     };
@@ -126,7 +129,7 @@ fn a_field_naming_another_deployment_is_foreign() {
     let player = PrivateKeySigner::random();
     let current = generation(0);
     let good = signed(&challenge(&player.address(), &current), &player);
-    let changes: [(&str, fn(&mut Payload)); 6] = [
+    let changes: [Change; 6] = [
         ("domain", |p| p.domain = "evil.example".into()),
         ("uri", |p| p.uri = "https://arcade.example.evil".into()),
         ("chain", |p| p.chain_id = "eip155:1".into()),
@@ -163,7 +166,7 @@ fn rotating_revokes_the_address_challenge_and_earlier_open_ones() {
         &header(&before),
         &player.address(),
         &second,
-        &[first.clone()],
+        std::slice::from_ref(&first),
         NOW,
     );
     assert_eq!(
@@ -185,7 +188,7 @@ fn rotating_revokes_the_address_challenge_and_earlier_open_ones() {
         &header(&issued_before),
         &player.address(),
         &second,
-        &[first.clone()],
+        std::slice::from_ref(&first),
         NOW,
     );
     assert!(matches!(refused, Err(SignatureError::Revoked(_))));

@@ -58,6 +58,9 @@ pub struct Info {
     pub issued_at: String,
     pub expiration_time: String,
     pub statement: String,
+    /// The resource the challenge was issued for (left out of the 402's, which names it in
+    /// `uri`, to keep the `PAYMENT-REQUIRED` header small).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resources: Vec<String>,
 }
 
@@ -78,8 +81,11 @@ pub struct SupportedChain {
 pub struct Declaration {
     pub info: Info,
     pub supported_chains: Vec<SupportedChain>,
-    #[salvo(schema(value_type = Object))]
-    pub schema: Value,
+    /// The payload's JSON Schema (left out of the 402's, to keep the `PAYMENT-REQUIRED` header
+    /// under 4 KiB; the official clients read only `info` and `supportedChains`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[salvo(schema(value_type = Option<Object>))]
+    pub schema: Option<Value>,
 }
 
 /// The payload of a `SIGN-IN-WITH-X` header: standard base64 of its JSON.
