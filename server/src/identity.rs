@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
 use crate::address;
+use crate::siwx::Siwx;
 
 const CACHE_CAPACITY: usize = 100_000;
 /// Statements before the current one that a refused signature is checked against, to tell its
@@ -69,6 +70,10 @@ pub enum SignatureError {
         "this signature is of an older auth statement of {0}, which its owner has revoked by rotating; sign the current statement"
     )]
     Revoked(String),
+    #[error("the SIGN-IN-WITH-X proof is not for this deployment: {0}")]
+    Foreign(String),
+    #[error("the SIGN-IN-WITH-X proof is outside its window: {0}; sign a fresh challenge")]
+    OutOfWindow(String),
 }
 
 pub struct Identity {
@@ -78,6 +83,7 @@ pub struct Identity {
     secret: Vec<u8>,
     first_issued_at: i64,
     verified: Mutex<HashSet<(Address, i64, [u8; 65])>>,
+    siwx: Siwx,
     /// Signer recoveries done so far: the CPU a signature check costs, for tests of its bound.
     recoveries: AtomicU64,
 }
@@ -91,15 +97,22 @@ impl Identity {
         secret: &[u8],
         first_issued_at: i64,
     ) -> Self {
+        let (domain, uri) = (domain.into(), uri.into());
         Self {
-            domain: domain.into(),
-            uri: uri.into(),
+            siwx: Siwx::new(domain.clone(), uri.clone(), chain_id, PURPOSE, secret),
+            domain,
+            uri,
             chain_id,
             secret: secret.to_vec(),
             first_issued_at,
             verified: Mutex::new(HashSet::new()),
             recoveries: AtomicU64::new(0),
         }
+    }
+
+    /// Sign-in-with-x proofs, checked against the same deployment and generations.
+    pub fn siwx(&self) -> &Siwx {
+        &self.siwx
     }
 
     /// How many signers this identity has recovered from signatures (each an ECDSA recovery).
@@ -210,7 +223,7 @@ impl Identity {
     }
 }
 
-fn decode_signature(text: &str) -> Result<[u8; 65], SignatureError> {
+pub(crate) fn decode_signature(text: &str) -> Result<[u8; 65], SignatureError> {
     let hex = text.strip_prefix("0x").unwrap_or(text);
     let bytes = alloy::hex::decode(hex).map_err(|e| SignatureError::Invalid(e.to_string()))?;
     <[u8; 65]>::try_from(bytes.as_slice())

@@ -25,6 +25,7 @@ pub mod rate_limits;
 pub mod secrets;
 pub mod service;
 pub mod settings;
+pub mod siwx;
 pub mod startup;
 pub mod store;
 pub mod telemetry;

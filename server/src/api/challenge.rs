@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::discovery::{self, ChipsResource, Method};
 use super::spend_controls::{self, SpendControls};
+use crate::siwx::{self, Binding, Siwx};
 use crate::x402::wire::PaymentRequired;
 use crate::x402::{Terms, X402_VERSION};
 
@@ -40,6 +41,17 @@ pub fn extensions(
         SpendControls::extension(terms),
     );
     extensions
+}
+
+/// `required` with the `sign-in-with-x` extension: an open challenge issued at `now_ms`, whose
+/// proof stands in for the auth statement's signature on commit, the games, cashout and rotate
+/// (a purchase itself is paid, never granted by it).
+pub fn with_sign_in(mut required: PaymentRequired, siwx: &Siwx, now_ms: i64) -> PaymentRequired {
+    let declaration = siwx.declaration(Binding::Open, now_ms, required.resource.url.clone());
+    if let Ok(value) = serde_json::to_value(declaration) {
+        required.extensions.insert(siwx::KEY.into(), value);
+    }
+    required
 }
 
 #[cfg(test)]
@@ -90,6 +102,15 @@ mod tests {
                     "https://arcade.example",
                     Some("invalid_exact_evm_payload_signature".into()),
                 );
+                let siwx = Siwx::new(
+                    "arcade.example",
+                    "https://arcade.example",
+                    8453,
+                    "Sign in.",
+                    b"k",
+                );
+                let required = with_sign_in(required, &siwx, 1_800_000_000_000);
+                assert!(required.extensions.contains_key(siwx::KEY));
                 let size = encode_header(&required).len();
                 assert!(size < 4096, "{resource:?} {method:?}: {size} bytes");
             }

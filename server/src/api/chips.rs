@@ -6,13 +6,14 @@
 use salvo::http::HeaderValue;
 use salvo::prelude::*;
 
-use super::challenge::payment_required;
+use super::challenge::{payment_required, with_sign_in};
 use super::checked::Checked;
 use super::client::caller;
 use super::discovery::{ChipsResource, Method};
 use super::edge::{arcade, shared};
 use crate::error::ApiError;
 use crate::inputs::chips::{NoBody, TierPath};
+use crate::service::now_ms;
 use crate::service::purchases::Purchase;
 use crate::x402::wire::{SettleResponse, encode_header};
 use crate::x402::{PAYMENT_HEADERS, PAYMENT_RESPONSE_HEADERS};
@@ -83,9 +84,11 @@ async fn buy(
         Ok(purchase) => purchase,
         Err(error) => {
             let terms = &arcade.purchases.payments()?.terms;
+            let required = payment_required(terms, resource, method, &base_url, None);
+            let siwx = arcade.auth.identity().siwx();
             return Err(ApiError::purchase(
                 error,
-                payment_required(terms, resource, method, &base_url, None),
+                with_sign_in(required, siwx, now_ms()),
             ));
         }
     };

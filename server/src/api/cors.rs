@@ -1,6 +1,6 @@
 //! CORS for every route: any origin may call the REST API from a browser (no cookies, no
-//! credentials), send the x402 payment headers and read the x402 response headers, speak MCP
-//! (send and read its session and version headers) and read a 429's `Retry-After`. `/api/mcp`
+//! credentials), send the x402 payment and sign-in-with-x headers and read the x402 response
+//! headers, speak MCP (send and read its session and version headers) and read a 429's `Retry-After`. `/api/mcp`
 //! additionally checks the Origin itself, so only the allowed origins get that far.
 //!
 //! `/metrics` alone carries no CORS header, and a preflight for it is not answered: the main
@@ -10,7 +10,7 @@
 use salvo::http::{Method, StatusCode};
 use salvo::prelude::*;
 
-const ALLOW_HEADERS: &str = "content-type, accept, payment-signature, x-payment, \
+const ALLOW_HEADERS: &str = "content-type, accept, payment-signature, x-payment, sign-in-with-x, \
      access-control-expose-headers, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, \
      last-event-id";
 const EXPOSE_HEADERS: &str = "payment-required, payment-response, x-payment-response, \

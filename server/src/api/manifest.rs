@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::discovery::{self, ChipsResource, Method};
 use super::edge::{arcade, shared};
+use super::sign_in::{SignInWithX, advertised};
 use crate::error::ApiError;
 use crate::proofs::HouseSigner;
 use crate::service::seed_batches::signer_address;
@@ -35,6 +36,7 @@ pub async fn manifest(depot: &mut Depot) -> Result<Json<Manifest>, ApiError> {
         arcade.seed_batches.signer(),
         proofs.marks(),
         base_url,
+        advertised(arcade.auth.identity().siwx(), base_url),
     )))
 }
 
@@ -77,6 +79,9 @@ pub struct Manifest {
     /// `openapi`, `api_docs`, `mcp`, `mcp_server_json`, `x402_manifest`, `verifier`.
     #[salvo(schema(value_type = Object))]
     pub links: Map<String, Value>,
+    /// Proof of address control by the x402 `sign-in-with-x` extension: a `SIGN-IN-WITH-X`
+    /// header in place of the auth statement's signature.
+    pub sign_in_with_x: SignInWithX,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -124,6 +129,7 @@ fn manifest_of(
     signer: &HouseSigner,
     marks: &SignedMarks,
     base_url: &str,
+    sign_in_with_x: SignInWithX,
 ) -> Manifest {
     let resources = ChipsResource::all()
         .map(|resource| {
@@ -176,6 +182,7 @@ fn manifest_of(
         max_timeout_seconds: terms.map(|t| t.max_timeout_seconds),
         resources,
         links: super::well_known::links(base_url),
+        sign_in_with_x,
     }
 }
 

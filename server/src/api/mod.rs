@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | GET | /api/arcade/auth-statement/{address} | `identity::auth_statement` |
 //! | POST | /api/arcade/auth/rotate | `identity::rotate` |
+//! | GET | /api/arcade/siwx/{address} | `sign_in::challenge` |
 //! | POST | /api/arcade/free | `wallet::free` |
 //! | GET | /api/arcade/balance/{address} | `wallet::balance` |
 //! | POST | /api/arcade/commit | `rounds::commit` |
@@ -55,6 +56,7 @@ mod proofs;
 mod rounds;
 mod security;
 mod server_json;
+mod sign_in;
 mod spend_controls;
 mod stats;
 mod wallet;
@@ -170,6 +172,7 @@ fn arcade_routes() -> Router {
     Router::with_path("api/arcade")
         .push(Router::with_path("auth-statement/{address}").get(identity::auth_statement))
         .push(Router::with_path("auth/rotate").post(identity::rotate))
+        .push(Router::with_path("siwx/{address}").get(sign_in::challenge))
         .push(Router::with_path("free").post(wallet::free))
         .push(Router::with_path("balance/{address}").get(wallet::balance))
         .push(Router::with_path("commit").post(rounds::commit))

@@ -7,24 +7,34 @@ use salvo::prelude::*;
 use super::checked::Checked;
 use super::client::caller;
 use super::edge::arcade;
+use super::sign_in;
 use crate::error::ApiError;
 use crate::inputs::games::{GameInput, for_each_game_input};
 use crate::inputs::queries::{BetPath, RoundPath};
 use crate::inputs::wallets::AddressInput;
+use crate::service::auth::AddressProof;
 use crate::service::play::Played;
 use crate::service::receipts::VerifiedBet;
 use crate::service::rounds::{Committed, RoundView};
 
-/// Open a round: the house commits to a secret seed. Requires a signature of the auth statement.
+/// Open a round: the house commits to a secret seed. Requires a signature of the auth statement
+/// or a `SIGN-IN-WITH-X` header (`GET /api/arcade/siwx/{address}`); both must hold when both
+/// are given.
 #[endpoint(tags("rounds"))]
 pub async fn commit(
     input: Checked<AddressInput>,
+    req: &mut Request,
     depot: &mut Depot,
 ) -> Result<Json<Committed>, ApiError> {
     let Checked(input) = input;
+    let siwx = sign_in::header(req);
+    let proof = AddressProof {
+        signature: input.signature.as_deref(),
+        siwx: siwx.as_deref(),
+    };
     let committed = arcade(depot)?
         .rounds
-        .commit(&input.address.0, input.signature.as_deref(), caller(depot))
+        .commit(&input.address.0, proof, caller(depot))
         .await?;
     Ok(Json(committed))
 }
@@ -35,16 +45,22 @@ macro_rules! game_handlers {
         #[endpoint(tags("rounds"))]
         pub async fn $handler(
             input: Checked<$Input>,
+            req: &mut Request,
             depot: &mut Depot,
         ) -> Result<Json<Played>, ApiError> {
-            play(input, depot).await
+            play(input, req, depot).await
         }
     )*};
 }
 for_each_game_input!(game_handlers);
 
-async fn play<G: GameInput>(input: Checked<G>, depot: &Depot) -> Result<Json<Played>, ApiError> {
-    let play = input.0.play()?;
+async fn play<G: GameInput>(
+    input: Checked<G>,
+    req: &Request,
+    depot: &Depot,
+) -> Result<Json<Played>, ApiError> {
+    let mut play = input.0.play()?;
+    play.siwx = sign_in::header(req);
     Ok(Json(arcade(depot)?.plays.play(play).await?))
 }
 

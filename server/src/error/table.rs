@@ -128,7 +128,8 @@ fn signature_kind(signature: &SignatureError) -> ErrorKind {
         SignatureError::Required => SIGNATURE_REQUIRED,
         SignatureError::Invalid(_) => SIGNATURE_INVALID,
         SignatureError::Mismatch { .. } => SIGNATURE_MISMATCH,
-        SignatureError::Revoked(_) => SIGNATURE_REVOKED,
+        SignatureError::Revoked(_) | SignatureError::OutOfWindow(_) => SIGNATURE_REVOKED,
+        SignatureError::Foreign(_) => SIGNATURE_MISMATCH,
     }
 }
 

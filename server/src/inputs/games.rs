@@ -138,6 +138,7 @@ pub trait GameInput: Input {
             wager: u64::try_from(round.wager).unwrap_or(0),
             call: self.call()?,
             signature: round.signature.clone(),
+            siwx: None,
             play_signature: round.play_signature.clone(),
         })
     }

@@ -15,7 +15,8 @@ pub struct AddressInput {
     pub address: WalletAddress,
     /// Your EIP-191 `personal_sign` signature (`0x` + 130 hex) of the exact statement from
     /// `GET /api/arcade/auth-statement/{address}` (MCP: `auth_statement` in `arcade_balance`).
-    /// Required to commit; optional for free chips, where it must be the address's own.
+    /// Required to commit (over REST a `SIGN-IN-WITH-X` header may stand in for it; when both
+    /// are given both must hold); optional for free chips, where it must be the address's own.
     #[schemars(length(max = 256))]
     pub signature: Option<String>,
 }
@@ -29,11 +30,12 @@ impl Input for AddressInput {
 pub struct RotateInput {
     /// The wallet address, `0x` + 40 hex characters, any case.
     pub address: WalletAddress,
-    /// Your signature of the address's current auth statement. Once rotated, signatures of it
-    /// (and of every older statement) are refused: 401 `signature_revoked`, or 403
-    /// `signature_mismatch` for a statement more than two rotations old.
+    /// Your signature of the address's current auth statement (or, over REST, a
+    /// `SIGN-IN-WITH-X` header instead). Once rotated, signatures of it (and of every older
+    /// statement) and sign-in-with-x proofs issued before are refused: 401 `signature_revoked`,
+    /// or 403 `signature_mismatch` for a statement more than two rotations old.
     #[schemars(length(max = 256))]
-    pub signature: String,
+    pub signature: Option<String>,
 }
 
 impl Input for RotateInput {
@@ -63,7 +65,8 @@ pub struct CashoutInput {
         example = 500
     )]
     pub chips: i64,
-    /// Required: the signature of the address's auth statement (as for commit).
+    /// The signature of the address's auth statement (as for commit); over REST a
+    /// `SIGN-IN-WITH-X` header may stand in for it. One of them is required.
     #[schemars(length(max = 256))]
     pub signature: Option<String>,
 }

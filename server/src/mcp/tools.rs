@@ -27,6 +27,7 @@ use crate::inputs::wallets::{AddressInput, AddressPath, CashoutInput, RotateInpu
 use crate::inputs::{self, Place};
 use crate::rate_limits::{Caller, ClientKey};
 use crate::service::Arcade;
+use crate::service::auth::AddressProof;
 use crate::service::auth::Rotated;
 use crate::service::cashouts::CashoutReceipt;
 use crate::service::play::Played;
@@ -138,7 +139,7 @@ impl ArcadeTools {
                 let caller = caller(&request);
                 self.arcade
                     .rounds
-                    .commit(&input.address.0, signature, caller)
+                    .commit(&input.address.0, AddressProof::signature(signature), caller)
                     .await
             })
             .await,
@@ -174,7 +175,11 @@ impl ArcadeTools {
                 let caller = caller(&request);
                 self.arcade
                     .auth
-                    .rotate(&input.address.0, Some(&input.signature), caller)
+                    .rotate(
+                        &input.address.0,
+                        AddressProof::signature(input.signature.as_deref()),
+                        caller,
+                    )
                     .await
             })
             .await,
@@ -234,7 +239,12 @@ impl ArcadeTools {
                 let caller = caller(&request);
                 self.arcade
                     .cashouts
-                    .cash_out(&input.address.0, input.chips, signature, caller)
+                    .cash_out(
+                        &input.address.0,
+                        input.chips,
+                        AddressProof::signature(signature),
+                        caller,
+                    )
                     .await
             })
             .await,

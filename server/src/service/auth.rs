@@ -15,9 +15,28 @@ use crate::address;
 use crate::identity::{AuthStatement, Generation, Identity, OLDER_CHECKED, SignatureError};
 use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::service::error::{ServiceError, wraps_service_error};
+use crate::siwx::{Binding, Declaration};
 use crate::store;
 use crate::store::Db;
 use crate::store::identities::NextGeneration;
+
+/// Proof of address control as a request carries it: the auth statement's signature (in the
+/// body) and the `SIGN-IN-WITH-X` header. Each one given must hold.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AddressProof<'a> {
+    pub signature: Option<&'a str>,
+    pub siwx: Option<&'a str>,
+}
+
+impl<'a> AddressProof<'a> {
+    /// The statement signature alone (MCP, the house agents, free chips).
+    pub fn signature(signature: Option<&'a str>) -> Self {
+        Self {
+            signature,
+            siwx: None,
+        }
+    }
+}
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Rotated {
@@ -73,25 +92,65 @@ impl Auth {
         address: &Address,
         signature: Option<&str>,
     ) -> Result<(), AuthError> {
-        let signature = signature.ok_or(SignatureError::Required)?;
+        self.verify_proof(address, AddressProof::signature(signature))
+            .await
+    }
+
+    /// Checks each proof the request carries (at least one): the statement signature and the
+    /// `SIGN-IN-WITH-X` header. When both are given, both must hold.
+    pub async fn verify_proof(
+        &self,
+        address: &Address,
+        proof: AddressProof<'_>,
+    ) -> Result<(), AuthError> {
+        if proof.signature.is_none() && proof.siwx.is_none() {
+            return Err(SignatureError::Required.into());
+        }
         let (current, older) = self.generations(address).await?;
-        self.identity
-            .verify(address, Some(signature), &current, &older)?;
+        self.check(address, proof, &current, &older)
+    }
+
+    /// A sign-in-with-x challenge for the address, bound to its current statement generation.
+    pub async fn siwx_challenge(&self, address: &Address) -> Result<Declaration, AuthError> {
+        let (current, _) = self.generations(address).await?;
+        let siwx = self.identity.siwx();
+        let resource = siwx.uri().to_owned();
+        Ok(siwx.declaration(Binding::Address(address, &current), now_ms(), resource))
+    }
+
+    fn check(
+        &self,
+        address: &Address,
+        proof: AddressProof<'_>,
+        current: &Generation,
+        older: &[Generation],
+    ) -> Result<(), AuthError> {
+        if let Some(signature) = proof.signature {
+            self.identity
+                .verify(address, Some(signature), current, older)?;
+        }
+        if let Some(header) = proof.siwx {
+            self.identity
+                .siwx()
+                .verify(header, address, current, older, now_ms())?;
+        }
         Ok(())
     }
 
-    /// Starts the address's next generation, signed with its current statement.
+    /// Starts the address's next generation, proven with its current statement or a
+    /// sign-in-with-x proof of its current generation.
     pub async fn rotate(
         &self,
         address: &Address,
-        signature: Option<&str>,
+        proof: AddressProof<'_>,
         caller: Caller,
     ) -> Result<Rotated, AuthError> {
         self.rate_limits.operation(caller, Operation::Rotate)?;
-        let signature = signature.ok_or(SignatureError::Required)?;
+        if proof.signature.is_none() && proof.siwx.is_none() {
+            return Err(SignatureError::Required.into());
+        }
         let (current, older) = self.generations(address).await?;
-        self.identity
-            .verify(address, Some(signature), &current, &older)?;
+        self.check(address, proof, &current, &older)?;
         let next = Generation {
             number: current.number + 1,
             nonce: alloy::hex::encode(super::rounds::random_bytes::<12>()?),

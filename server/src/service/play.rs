@@ -10,7 +10,7 @@ use arcade_core::{Call, LimitError, Limits};
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 
-use super::auth::{Auth, AuthError};
+use super::auth::{AddressProof, Auth, AuthError};
 use super::now_ms;
 use super::play_batch::{Outcome, PlayBatches, Settled};
 use super::play_writer::{PlayWriter, Queued};
@@ -35,6 +35,8 @@ pub struct Play {
     pub wager: u64,
     pub call: Call,
     pub signature: Option<String>,
+    /// The `SIGN-IN-WITH-X` header, when the request carried one: it must be the owner's.
+    pub siwx: Option<String>,
     /// The player's EIP-712 `Play` signature, stored with the bet when it holds.
     pub play_signature: Option<String>,
 }
@@ -115,7 +117,7 @@ impl Plays {
     pub async fn play(&self, mut play: Play) -> Result<Played, PlayError> {
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
-        if play.signature.is_some() || play.play_signature.is_some() {
+        if play.signature.is_some() || play.siwx.is_some() || play.play_signature.is_some() {
             let opened = self.round_to_play(&play).await?;
             self.check_owner(&opened, &play).await?;
             if let Some(signature) = play.play_signature.as_deref() {
@@ -203,14 +205,19 @@ impl Plays {
         })
     }
 
-    /// A signature, when given, must be the round owner's, of its current statement.
+    /// A signature or sign-in-with-x proof, when given, must be the round owner's, of its
+    /// current statement generation.
     async fn check_owner(&self, opened: &round::Model, play: &Play) -> Result<(), PlayError> {
-        let Some(signature) = play.signature.as_deref() else {
-            return Ok(());
+        let proof = AddressProof {
+            signature: play.signature.as_deref(),
+            siwx: play.siwx.as_deref(),
         };
+        if proof.signature.is_none() && proof.siwx.is_none() {
+            return Ok(());
+        }
         let owner = address::parse(&opened.address)
             .ok_or_else(|| ServiceError::internal(StoredAddress(opened.address.clone())))?;
-        match self.auth.verify_signature(&owner, Some(signature)).await {
+        match self.auth.verify_proof(&owner, proof).await {
             Err(AuthError::Signature(SignatureError::Mismatch { .. })) => {
                 Err(PlayError::RoundNotYours(play.round_id.clone()))
             }

@@ -9,7 +9,7 @@ use salvo::oapi::ToSchema;
 use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
-use super::auth::{Auth, AuthError};
+use super::auth::{AddressProof, Auth, AuthError};
 use super::proofs::{CommitProofs, Signed};
 use super::receipts::{BetReceipt, Receipts};
 use super::round_clock::RoundClock;
@@ -116,11 +116,11 @@ impl Rounds {
     pub async fn commit(
         &self,
         address: &Address,
-        signature: Option<&str>,
+        proof: AddressProof<'_>,
         caller: Caller,
     ) -> Result<Committed, RoundError> {
         self.rate_limits.operation(caller, Operation::Commit)?;
-        self.auth.verify_signature(address, signature).await?;
+        self.auth.verify_proof(address, proof).await?;
         let round_id = format!("r_{}", alloy::hex::encode(random_bytes::<16>()?));
         let player = address::display(address);
         let now = now_ms();

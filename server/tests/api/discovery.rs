@@ -97,14 +97,17 @@ async fn every_challenge_describes_its_resource(app: &PaidApp) {
                 "http"
             );
 
-            // Bodies repeat the header; the manifest carries what each method's 402 says.
+            // Bodies repeat the header; the manifest carries what each method's 402 says,
+            // but for the sign-in-with-x challenge, issued fresh by each 402.
             assert_eq!(reply.body["resource"], challenge["resource"]);
             assert_eq!(reply.body["extensions"], challenge["extensions"]);
             assert_eq!(listed["resource"], challenge["resource"]);
-            assert_eq!(
-                listed["extensions"][method.as_str()],
-                challenge["extensions"]
-            );
+            let mut extensions = challenge["extensions"].clone();
+            let sign_in = extensions["sign-in-with-x"].take();
+            assert_eq!(sign_in["info"]["uri"], challenge["resource"]["url"]);
+            assert_eq!(sign_in["info"]["nonce"].as_str().map(str::len), Some(32));
+            extensions.as_object_mut().unwrap().remove("sign-in-with-x");
+            assert_eq!(listed["extensions"][method.as_str()], extensions);
         }
     }
 }

@@ -27,7 +27,7 @@ use alloy::primitives::{Address, U256};
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 
-use super::auth::Auth;
+use super::auth::{AddressProof, Auth};
 use super::house_sender::HouseSenders;
 use super::now_ms;
 use super::purchases::{Payments, PurchaseError};
@@ -108,12 +108,12 @@ impl Cashouts {
         &self,
         address: &Address,
         chips: i64,
-        signature: Option<&str>,
+        proof: AddressProof<'_>,
         caller: Caller,
     ) -> Result<CashoutReceipt, CashoutError> {
         self.rate_limits.operation(caller, Operation::Cashout)?;
         let payments = self.payments()?;
-        self.auth.verify_signature(address, signature).await?;
+        self.auth.verify_proof(address, proof).await?;
         let new = NewCashout {
             address: address::key(address),
             chips,
