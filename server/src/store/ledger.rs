@@ -168,12 +168,15 @@ pub async fn mark_bought_in(db: &impl ConnectionTrait, address: &str) -> Result<
     Ok(())
 }
 
-/// The balance just after the purchase credit with this reference, if it was credited.
+/// `address`'s balance just after the purchase credit with this reference, if it was credited
+/// (read through the address's index).
 pub async fn balance_after(
     db: &impl ConnectionTrait,
+    address: &str,
     reference: &str,
 ) -> Result<Option<i64>, DbErr> {
     let row = ledger::Entity::find()
+        .filter(ledger::Column::Address.eq(address))
         .filter(ledger::Column::Reference.eq(reference))
         .filter(ledger::Column::Kind.eq(LedgerKind::Purchase))
         .one(db)

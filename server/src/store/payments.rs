@@ -42,6 +42,8 @@ pub struct NewPayment {
 /// A payment's x402 `payment-identifier` and the fingerprint of the payment sent under it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Identified {
+    /// The payer the payment names (database key); a key is unique per payer.
+    pub payer: String,
     pub id: String,
     pub fingerprint: String,
 }
@@ -184,20 +186,26 @@ async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbE
     }))
 }
 
-/// The payment sent under `payment-identifier` `id`, and, if it is settled, the payer's
-/// balance just after its chips were credited (what the purchase answered).
-pub async fn by_identifier(db: &Db, id: &str) -> Result<Option<(payment::Model, i64)>, DbErr> {
-    let Some(row) = payment::Entity::find()
+/// The payment `payer` sent under `payment-identifier` `id`.
+pub async fn by_identifier(
+    db: &Db,
+    payer: &str,
+    id: &str,
+) -> Result<Option<payment::Model>, DbErr> {
+    payment::Entity::find()
+        .filter(payment::Column::Payer.eq(payer))
         .filter(payment::Column::PaymentIdentifier.eq(id))
         .one(db)
+        .await
+}
+
+/// The payer's balance just after a settled payment's chips were credited (what its purchase
+/// answered), read from the payer's own ledger rows.
+pub async fn balance_after_credit(db: &Db, row: &payment::Model) -> Result<i64, DbErr> {
+    let reference = outbox::reference::<payment::Entity>(row.id);
+    Ok(ledger::balance_after(db, &row.payer, &reference)
         .await?
-    else {
-        return Ok(None);
-    };
-    let balance = ledger::balance_after(db, &outbox::reference::<payment::Entity>(row.id))
-        .await?
-        .unwrap_or_default();
-    Ok(Some((row, balance)))
+        .unwrap_or_default())
 }
 
 /// Which attempt at a payment row a write is about: the attempt that began at `began` (the

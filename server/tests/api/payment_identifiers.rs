@@ -2,7 +2,8 @@
 //! MCP); the same identifier with the same payment answers the original purchase and credits
 //! once; with another payment, 409 `payment_identifier_conflict`; a malformed one, 400
 //! `payment_identifier_invalid`, before anything is verified or reserved. The identifier is
-//! unique in the database, so two instances on one PostgreSQL answer as one. Each ends with
+//! unique per payer in the database, so two instances on one PostgreSQL answer as one, and
+//! another address cannot block a payer's key. Each ends with
 //! the audit.
 
 use alloy::signers::local::PrivateKeySigner;
@@ -97,6 +98,26 @@ async fn over_mcp(backend: Backend) {
     app.audit().await;
 }
 
+/// A key is its payer's own: another address that sent the same key first (here, a payment
+/// that failed for want of tokens, which keeps its row) neither blocks it nor answers for it.
+async fn a_key_is_the_payers_own(backend: Backend) {
+    let app = PaidApp::spawn(backend).await;
+    let challenge = app.challenge(SMALL).await;
+    let key = "pay_shared_0123456789abcdef";
+    let squatter = app.payer(0).await;
+    let squatted = buy_on(&app, &identified(&challenge, &squatter, key)).await;
+    assert_eq!(squatted.status, 402, "{}", squatted.body);
+    let payer = app.payer(200_000).await;
+    let payment = identified(&challenge, &payer, key);
+    let bought = buy_on(&app, &payment).await;
+    assert_eq!(bought.status, 200, "{}", bought.body);
+    let again = buy_on(&app, &payment).await;
+    assert_eq!((again.status, &again.body), (200, &bought.body));
+    assert_eq!(app.chips(payer.address()).await, 1000, "credited once");
+    assert_eq!(app.chips(squatter.address()).await, 0);
+    app.audit().await;
+}
+
 /// Two instances on one PostgreSQL: the identifier is the database's, not an instance's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_on_one_postgres_share_the_identifiers() {
@@ -146,4 +167,4 @@ macro_rules! on_both_backends_with_own_chain {
     };
 }
 
-on_both_backends_with_own_chain!(over_rest, over_mcp);
+on_both_backends_with_own_chain!(over_rest, over_mcp, a_key_is_the_payers_own);

@@ -10,36 +10,46 @@ use crate::store::{self};
 use crate::x402::payment_identifier::{fingerprint, identifier};
 use crate::x402::wire::{decode_json, decode_payment};
 
-/// The payment's identifier and fingerprint, if it carries one; an unreadable payment has
-/// none here (verification refuses it as before), a malformed identifier is refused.
+/// The payment's identifier, payer and fingerprint, if it carries one; an unreadable payment
+/// has none here (verification refuses it as before), a malformed identifier is refused.
 pub(super) fn identified(header: &str) -> Result<Option<Identified>, PurchaseError> {
     let (Ok(json), Ok(payment)) = (decode_json(header), decode_payment(header)) else {
         return Ok(None);
     };
     let id = identifier(&json).map_err(PurchaseError::IdentifierInvalid)?;
+    let Some(payer) = address::parse(&payment.payload.authorization.from) else {
+        return Ok(None);
+    };
     Ok(id.map(|id| Identified {
+        payer: address::key(&payer),
         id,
         fingerprint: fingerprint(&payment),
     }))
 }
 
 impl Purchases {
-    /// The original answer when this identifier's payment was settled and this is the same
-    /// payment; a conflict when the identifier came with another payment; `None` to go on
-    /// (a new identifier, or its payment still settling or failed: reserving answers those).
+    /// The original answer when the payer's payment under this identifier was settled and this
+    /// is the same payment; a conflict when the payer sent the identifier with another payment;
+    /// `None` to go on (a new identifier, or its payment still settling or failed: reserving
+    /// answers those). A key is the payer's own: another payer's identical key is not looked at.
     pub(super) async fn answered_before(
         &self,
         payments: &Payments,
         identified: &Identified,
     ) -> Result<Option<Purchase>, PurchaseError> {
-        let Some((row, balance)) = store::payments::by_identifier(&self.db, &identified.id).await?
-        else {
+        let found =
+            store::payments::by_identifier(&self.db, &identified.payer, &identified.id).await?;
+        let Some(row) = found else {
             return Ok(None);
         };
         if row.payment_fingerprint.as_deref() != Some(identified.fingerprint.as_str()) {
             return Err(PurchaseError::IdentifierConflict(identified.id.clone()));
         }
-        Ok((row.state == PaymentState::Settled).then(|| answer(payments, row, balance)))
+        if row.state != PaymentState::Settled {
+            return Ok(None);
+        }
+        let balance = store::payments::balance_after_credit(&self.db, &row).await?;
+        Ok(Some(answer(payments, row, balance)))
     }
 }
 
