@@ -43,6 +43,15 @@ pub fn extensions(
     extensions
 }
 
+/// The challenge as the `PAYMENT-REQUIRED` header carries it: all of it but the `spend-controls`
+/// lines, which the 402's body alone carries (clients read the offer from the header; a proxy's
+/// buffer for response headers is often 4 KiB).
+pub fn header_form(required: &PaymentRequired) -> PaymentRequired {
+    let mut header = required.clone();
+    header.extensions.remove(spend_controls::EXTENSION);
+    header
+}
+
 /// `required` with the `sign-in-with-x` extension: an open challenge issued at `now_ms`, whose
 /// proof stands in for the auth statement's signature on commit, the games, cashout and rotate
 /// (a purchase itself is paid, never granted by it).
@@ -111,7 +120,8 @@ mod tests {
                 );
                 let required = with_sign_in(required, &siwx, 1_800_000_000_000);
                 assert!(required.extensions.contains_key(siwx::KEY));
-                let size = encode_header(&required).len();
+                assert!(required.extensions.contains_key(spend_controls::EXTENSION));
+                let size = encode_header(&header_form(&required)).len();
                 assert!(size < 4096, "{resource:?} {method:?}: {size} bytes");
             }
         }

@@ -36,6 +36,7 @@
 
 mod cashout;
 mod challenge;
+pub use challenge::header_form;
 mod checked;
 mod chips;
 mod client;

@@ -90,7 +90,7 @@ impl Scribe for ApiError {
                 .ok();
         }
         if let Self::PaymentRequired(challenge) = &self {
-            let required = encode_header(&challenge.required);
+            let required = encode_header(&crate::api::header_form(&challenge.required));
             res.add_header(PAYMENT_REQUIRED_HEADER, required, true).ok();
             if let Some(settlement) = &challenge.settlement() {
                 let encoded = encode_header(settlement);

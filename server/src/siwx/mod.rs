@@ -7,8 +7,8 @@
 //! chain, version and type name this deployment, `now` is inside its window, its nonce is one
 //! this deployment issued for it, and its signature recovers to the address the request acts
 //! for. The address's challenge is bound to its statement generation, so rotating revokes it
-//! on every instance; the 402's open challenge holds only for proofs issued after the
-//! address's last rotation (by the clock of the instance that issued it). Nothing is stored:
+//! on every instance; the 402's open challenge, which names no address, holds only for an
+//! address that has never rotated (once it has, it asks for its own). Nothing is stored:
 //! a proof replays within its window, as a statement signature replays until rotated.
 
 pub mod nonce;

@@ -97,12 +97,23 @@ async fn every_challenge_describes_its_resource(app: &PaidApp) {
                 "http"
             );
 
-            // Bodies repeat the header; the manifest carries what each method's 402 says,
+            // Bodies repeat the header and add the spend-controls lines; the manifest carries
+            // what each method's 402 body says,
             // but for the sign-in-with-x challenge, issued fresh by each 402.
             assert_eq!(reply.body["resource"], challenge["resource"]);
-            assert_eq!(reply.body["extensions"], challenge["extensions"]);
+            let mut in_header = reply.body["extensions"].clone();
+            let controls = in_header["spend-controls"].take();
+            assert!(
+                controls["info"]["npm"].is_string(),
+                "the body says how to allow the token"
+            );
+            in_header.as_object_mut().unwrap().remove("spend-controls");
+            assert_eq!(
+                in_header, challenge["extensions"],
+                "the header: all but spend-controls"
+            );
             assert_eq!(listed["resource"], challenge["resource"]);
-            let mut extensions = challenge["extensions"].clone();
+            let mut extensions = reply.body["extensions"].clone();
             let sign_in = extensions["sign-in-with-x"].take();
             assert_eq!(sign_in["info"]["uri"], challenge["resource"]["url"]);
             assert_eq!(sign_in["info"]["nonce"].as_str().map(str::len), Some(32));

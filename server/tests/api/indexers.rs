@@ -115,7 +115,11 @@ async fn probe(app: &PaidApp, method: &str, path: &str) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_402_says_how_the_official_clients_allow_the_token() {
     let app = PaidApp::spawn(Backend::Sqlite).await;
-    let challenge = app.challenge("/api/arcade/chips").await;
+    // The body carries the lines; the PAYMENT-REQUIRED header, kept small, leaves them out.
+    let reply = app.buy_by(Method::POST, "/api/arcade/chips", None).await;
+    assert_eq!(reply.status, 402, "{}", reply.body);
+    assert!(reply.header_json("payment-required")["extensions"]["spend-controls"].is_null());
+    let challenge = reply.body;
     let offer = &challenge["accepts"][0];
     let controls = &challenge["extensions"]["spend-controls"]["info"];
     assert_eq!(
