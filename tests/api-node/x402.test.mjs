@@ -93,7 +93,14 @@ test('the official client echoes the discovery metadata of the 402 it pays', asy
   assert.equal(response.status, 200, await response.clone().text());
   const paymentHeader = sent.find(Boolean);
   const payment = JSON.parse(Buffer.from(paymentHeader, 'base64').toString('utf8'));
-  assert.deepEqual(payment.extensions, required.extensions);
+  // Each 402 issues a fresh sign-in-with-x challenge (its own nonce and window); the rest of
+  // what the client echoes is the challenge as fetched here.
+  const fresh = ({ nonce, issuedAt, expirationTime, ...rest }) => rest;
+  const echoed = payment.extensions['sign-in-with-x'];
+  assert.match(echoed.info.nonce, /^[0-9a-f]{32}$/);
+  assert.deepEqual(fresh(echoed.info), fresh(required.extensions['sign-in-with-x'].info));
+  const without = ({ 'sign-in-with-x': _, ...rest }) => rest;
+  assert.deepEqual(without(payment.extensions), without(required.extensions));
   assert.deepEqual(payment.resource, required.resource);
   // Headers stay well inside common proxy limits (a 4 KiB response header buffer, 8 KiB lines).
   assert.ok(requiredHeader.length < 4096, `PAYMENT-REQUIRED is ${requiredHeader.length} bytes`);
