@@ -157,7 +157,8 @@ impl ApiError {
             refusal @ PurchaseError::IdentifierInvalid(_) => {
                 Self::PaymentIdentifierInvalid(refusal.to_string())
             }
-            refusal @ PurchaseError::IdentifierConflict(_) => {
+            refusal @ (PurchaseError::IdentifierConflict(_)
+            | PurchaseError::UnderAnotherIdentifier(_)) => {
                 Self::PaymentIdentifierConflict(refusal.to_string())
             }
             refusal => {

@@ -61,23 +61,44 @@ pub enum Reserved {
     },
     /// Another payment holds its `payment-identifier`.
     IdentifierTaken,
+    /// The payment failed before under another `payment-identifier`, which it keeps: a retry
+    /// is sent under that one.
+    UnderAnotherIdentifier,
 }
 
 /// Claims `(payer, nonce)` for one request: a new row, or a `failed` one tried again.
 pub async fn reserve(db: &Db, new: NewPayment) -> Result<Reserved, DbErr> {
     match reserve_row(db, &new).await {
-        Err(error) if identifier_taken(&error) => Ok(Reserved::IdentifierTaken),
+        Err(error) if unique_violation(&error) => after_violation(db, &new).await,
         reserved => reserved,
     }
 }
 
-/// Whether `error` is the unique index on `payment_identifier` (the pair's own conflict is
-/// handled by the insert, so a unique violation here can only be the identifier's).
-fn identifier_taken(error: &DbErr) -> bool {
+/// Whether `error` is a unique index refusing the insert.
+fn unique_violation(error: &DbErr) -> bool {
     matches!(
         error.sql_err(),
         Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
     )
+}
+
+/// The insert hit a unique index that is not its conflict target. PostgreSQL checks the
+/// `(payer, payment_identifier)` index with a hard error while a racing insert of the same
+/// pair is still uncommitted, so this is either that race (the pair's row is there now: it is
+/// reserved as a copy of it) or the identifier held by another of the payer's payments.
+async fn after_violation(db: &Db, new: &NewPayment) -> Result<Reserved, DbErr> {
+    let pair = payment::Entity::find()
+        .filter(payment::Column::Payer.eq(&new.payer))
+        .filter(payment::Column::Nonce.eq(&new.nonce))
+        .one(db)
+        .await?;
+    if pair.is_none() {
+        return Ok(Reserved::IdentifierTaken);
+    }
+    match reserve_row(db, new).await {
+        Err(error) if unique_violation(&error) => Ok(Reserved::IdentifierTaken),
+        reserved => reserved,
+    }
 }
 
 async fn reserve_row(db: &Db, new: &NewPayment) -> Result<Reserved, DbErr> {
@@ -95,6 +116,12 @@ async fn reserve_row(db: &Db, new: &NewPayment) -> Result<Reserved, DbErr> {
         .filter(payment::Column::Nonce.eq(&new.nonce))
         .one(db)
         .await?;
+    if let (Some(row), Some(identified)) = (&existing, &new.identified)
+        && row.state == PaymentState::Failed
+        && !holds(row, identified)
+    {
+        return Ok(Reserved::UnderAnotherIdentifier);
+    }
     Ok(Reserved::Taken {
         state: existing
             .as_ref()
@@ -145,13 +172,18 @@ async fn insert(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
 /// `failed` → `settling` for this request, as a new attempt with this request's terms, every
 /// one of them (an earlier attempt's amount or validity must never be checked against the
 /// chain for this one), begun strictly after the earlier attempt; `None` if it is not failed.
+///
+/// The row's `payment-identifier` stays: a request without one leaves it (and its
+/// fingerprint) as they were, so whoever re-sends a failed payment cannot strip the payer's
+/// key; a request under another key does not claim the row (`None`; `reserve_row` tells it
+/// apart).
 async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbErr> {
     let begun = Expr::case(
         Expr::col(payment::Column::CreatedAt).gte(new.at),
         Expr::col(payment::Column::CreatedAt).add(1),
     )
     .finally(Expr::value(new.at));
-    let retried = payment::Entity::update_many()
+    let mut retried = payment::Entity::update_many()
         .col_expr(payment::Column::State, Expr::value(PaymentState::Settling))
         .col_expr(payment::Column::Tier, Expr::value(new.tier))
         .col_expr(payment::Column::Chips, Expr::value(new.chips))
@@ -167,23 +199,45 @@ async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbE
         .col_expr(payment::Column::RawTx, Expr::value(Option::<String>::None))
         .col_expr(payment::Column::CreatedAt, begun.into())
         .col_expr(payment::Column::UpdatedAt, Expr::value(new.at))
-        .col_expr(
-            payment::Column::PaymentIdentifier,
-            Expr::value(new.identified.as_ref().map(|i| i.id.clone())),
-        )
-        .col_expr(
-            payment::Column::PaymentFingerprint,
-            Expr::value(new.identified.as_ref().map(|i| i.fingerprint.clone())),
-        )
         .filter(payment::Column::Payer.eq(&new.payer))
         .filter(payment::Column::Nonce.eq(&new.nonce))
-        .filter(payment::Column::State.eq(PaymentState::Failed))
-        .exec_with_returning(db)
-        .await?;
+        .filter(payment::Column::State.eq(PaymentState::Failed));
+    if let Some(identified) = &new.identified {
+        retried = keep_or_take_identifier(retried, identified);
+    }
+    let retried = retried.exec_with_returning(db).await?;
     Ok(retried.into_iter().next().map(|row| Reserved::Held {
         id: row.id,
         attempt: row.created_at,
     }))
+}
+
+/// Whether `row` is held under `identified`'s identifier, for that very payment.
+fn holds(row: &payment::Model, identified: &Identified) -> bool {
+    row.payment_identifier.as_deref() == Some(identified.id.as_str())
+        && row.payment_fingerprint.as_deref() == Some(identified.fingerprint.as_str())
+}
+
+/// A failed row is claimed under `identified` only if it has no identifier or has this one
+/// with this very payment; it then holds both.
+fn keep_or_take_identifier(
+    update: UpdateMany<payment::Entity>,
+    identified: &Identified,
+) -> UpdateMany<payment::Entity> {
+    let unbound = payment::Column::PaymentIdentifier.is_null();
+    let same = payment::Column::PaymentIdentifier
+        .eq(identified.id.as_str())
+        .and(payment::Column::PaymentFingerprint.eq(identified.fingerprint.as_str()));
+    update
+        .col_expr(
+            payment::Column::PaymentIdentifier,
+            Expr::value(identified.id.as_str()),
+        )
+        .col_expr(
+            payment::Column::PaymentFingerprint,
+            Expr::value(identified.fingerprint.as_str()),
+        )
+        .filter(unbound.or(same))
 }
 
 /// The payment `payer` sent under `payment-identifier` `id`.

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::helpers::{Backend, TestApp};
 use crate::mcp_client::{McpSession, structured, tool_error};
 use crate::mcp_purchases::{challenge, pay, signed};
-use crate::paying::{PaidApp, Reply, encode};
+use crate::paying::{PaidApp, Reply, encode, mint_to};
 
 const SMALL: &str = "/api/arcade/chips/small";
 
@@ -118,6 +118,72 @@ async fn a_key_is_the_payers_own(backend: Backend) {
     app.audit().await;
 }
 
+/// A failed payment keeps its payer's key: whoever holds the payment and re-sends it without
+/// the key (or under another) neither strips nor rebinds it, so the payer's retry under the
+/// key answers the purchase the chain made, credited once.
+async fn a_failed_payment_keeps_its_identifier(backend: Backend) {
+    let app = PaidApp::spawn(backend).await;
+    let challenge = app.challenge(SMALL).await;
+    let key = "pay_kept_0123456789abcdef";
+    let payer = app.payer(0).await;
+    let payment = identified(&challenge, &payer, key);
+    let unfunded = buy_on(&app, &payment).await;
+    assert_eq!(unfunded.status, 402, "{}", unfunded.body);
+    let mut stripped = payment.clone();
+    stripped.as_object_mut().unwrap().remove("extensions");
+    let again = buy_on(&app, &stripped).await;
+    assert_eq!(again.status, 402, "{}", again.body);
+    let mut rebound = payment.clone();
+    rebound["extensions"]["payment-identifier"]["info"]["id"] = json!("pay_other_0123456789abcd");
+    buy_on(&app, &rebound)
+        .await
+        .error_code(409, "payment_identifier_conflict");
+
+    mint_to(&app, payer.address(), 200_000).await;
+    let bought = buy_on(&app, &stripped).await;
+    assert_eq!(bought.status, 200, "{}", bought.body);
+    let retried = buy_on(&app, &payment).await;
+    assert_eq!(
+        (retried.status, &retried.body),
+        (200, &bought.body),
+        "the payer's retry under its key answers the purchase"
+    );
+    assert_eq!(app.chips(payer.address()).await, 1000, "credited once");
+    app.audit().await;
+}
+
+/// The same identified payment sent many times at once to two instances on one PostgreSQL
+/// (a network duplicating a request): one credit, and no copy is told its key was taken by
+/// another payment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn identical_copies_racing_on_two_instances_are_no_conflict() {
+    let app = PaidApp::spawn(Backend::Postgres).await;
+    let second = app.another_instance().await;
+    let challenge = app.challenge(SMALL).await;
+    let payer = app.payer(800_000).await;
+    for round in 0..8 {
+        let payment = identified(
+            &challenge,
+            &payer,
+            &format!("pay_copy_{round:02}_0123456789ab"),
+        );
+        let copies = (0..6).map(|copy| {
+            let instance = if copy % 2 == 0 { &*app } else { &second };
+            buy_on(instance, &payment)
+        });
+        let replies = futures::future::join_all(copies).await;
+        for reply in &replies {
+            assert_ne!(reply.status, 409, "a copy answered 409: {}", reply.body);
+        }
+    }
+    assert_eq!(
+        app.chips(payer.address()).await,
+        8000,
+        "each payment credited once"
+    );
+    app.audit().await;
+}
+
 /// Two instances on one PostgreSQL: the identifier is the database's, not an instance's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_on_one_postgres_share_the_identifiers() {
@@ -167,4 +233,9 @@ macro_rules! on_both_backends_with_own_chain {
     };
 }
 
-on_both_backends_with_own_chain!(over_rest, over_mcp, a_key_is_the_payers_own);
+on_both_backends_with_own_chain!(
+    over_rest,
+    over_mcp,
+    a_key_is_the_payers_own,
+    a_failed_payment_keeps_its_identifier
+);
