@@ -45,7 +45,8 @@ pub async fn challenge(
 pub struct SignInWithX {
     /// The request header that carries the proof: `SIGN-IN-WITH-X`.
     pub header: &'static str,
-    /// Where an address gets its challenge (`{address}` to fill in).
+    /// How an address gets its challenge: the method and the URL template (`{address}` to fill
+    /// in), written as `accepted_by` writes operations.
     pub challenge: String,
     /// The ways to sign it (`{chainId, type}`), as the 402's extension lists them.
     pub supported_chains: Vec<SupportedChain>,
@@ -60,7 +61,7 @@ pub fn advertised(siwx: &Siwx, base_url: &str) -> SignInWithX {
     let games = GAMES.iter().map(|game| format!("POST {arcade}/{game}"));
     SignInWithX {
         header: HEADER,
-        challenge: format!("{arcade}/siwx/{{address}}"),
+        challenge: format!("GET {arcade}/siwx/{{address}}"),
         supported_chains: siwx.supported_chains(),
         accepted_by: [
             format!("POST {arcade}/commit"),
