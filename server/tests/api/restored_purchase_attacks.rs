@@ -96,7 +96,7 @@ async fn a_used_nonce_that_paid_no_tiers_price_credits_nothing(app: &PaidApp) {
     let landed = app.land_authorization(&payer, &odd).await;
     assert!(app.receipt(landed).await.status());
     let reply = app.buy(MEDIUM, Some(&payment)).await;
-    reply.refused("invalid_exact_evm_payload_authorization_value_mismatch");
+    reply.refused("invalid_exact_evm_nonce_already_used");
     assert_detail_names(&reply, "no tier's price");
     assert_nothing_owed(app, payer.address()).await;
     app.audit_with_unowed(U256::from(12_345u64)).await;

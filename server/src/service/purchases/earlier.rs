@@ -28,11 +28,14 @@
 
 use alloy::primitives::U256;
 
-use super::{Claim, Payments, Purchase, PurchaseError, Purchases, answer};
+use super::{Claim, Decision, Payments, Purchase, PurchaseError, Purchases, answer};
 use crate::chain::{BlockRange, ChainError};
 use crate::service::now_ms;
 use crate::store;
 use crate::x402::verify::{VALID_BEFORE_SLACK_SECONDS, Verified};
+
+/// The x402 reason every refusal here gives: the nonce was used, and not to pay for this.
+const NONCE_USED: &str = "invalid_exact_evm_nonce_already_used";
 
 /// How far before `validBefore` the transaction that used the nonce is searched for, at least.
 pub const LOOKBACK_SECONDS: u64 = 3_600;
@@ -85,6 +88,14 @@ impl Purchases {
             .act(payments, &claim, settlement)
             .await
             .map_err(PurchaseError::internal)?;
+        // Refused as any used nonce is, whatever the chain shows it moved (the detail says).
+        let decision = match decision {
+            Decision::Failed { detail, .. } => Decision::Failed {
+                reason: NONCE_USED,
+                detail,
+            },
+            decision => decision,
+        };
         answer(decision, payer, None, None)
     }
 
@@ -106,7 +117,7 @@ impl Purchases {
         let detail = "the token says this authorization's nonce was already used, and no block in which this authorization was valid used it; no chips are owed for it";
         self.mark_failed(claim, detail).await?;
         Err(PurchaseError::refused(
-            "invalid_exact_evm_nonce_already_used",
+            NONCE_USED,
             detail,
             Some(claim.expected.payer),
             None,
