@@ -170,3 +170,48 @@ fn unreadable_fields_are_malformed() {
         Err(Rejection::Malformed(_))
     ));
 }
+
+#[test]
+fn a_waived_expiry_accepts_only_the_expiry_and_keeps_every_other_check() {
+    let payer = PrivateKeySigner::random();
+    let asset = Address::repeat_byte(2);
+    let (offer, domain) = (offer(Address::repeat_byte(1), asset), domain(asset));
+    let waived =
+        |payment: &PaymentPayload| verify_with(payment, &offer, &domain, NOW, Expiry::Waived);
+    let expired = |a: &mut TransferWithAuthorization| a.validBefore = U256::from(NOW - 3_600);
+    let payment = signed(&payer, &offer, &domain, expired);
+    assert_eq!(
+        reason(verify(&payment, &offer, &domain, NOW)),
+        "invalid_exact_evm_payload_authorization_valid_before"
+    );
+    let verified = waived(&payment).unwrap();
+    assert_eq!(verified.authorization.validBefore, U256::from(NOW - 3_600));
+
+    let mut forged = signed(&PrivateKeySigner::random(), &offer, &domain, expired);
+    forged.payload.authorization.from = payer.address().to_checksum(None);
+    assert_eq!(
+        reason(waived(&forged)),
+        "invalid_exact_evm_payload_signature"
+    );
+    let cheaper = signed(&payer, &offer, &domain, |a| {
+        expired(a);
+        a.value = U256::from(1u64);
+    });
+    assert_eq!(
+        reason(waived(&cheaper)),
+        "invalid_exact_evm_payload_authorization_value_mismatch"
+    );
+    let too_long = signed(&payer, &offer, &domain, |a| a.validBefore = U256::MAX);
+    assert_eq!(
+        reason(waived(&too_long)),
+        "invalid_exact_evm_payload_authorization_valid_before"
+    );
+    let not_yet = signed(&payer, &offer, &domain, |a| {
+        expired(a);
+        a.validAfter = U256::from(NOW + 60);
+    });
+    assert_eq!(
+        reason(waived(&not_yet)),
+        "invalid_exact_evm_payload_authorization_valid_after"
+    );
+}
