@@ -132,38 +132,7 @@ fn manifest_of(
     sign_in_with_x: SignInWithX,
 ) -> Manifest {
     let resources = ChipsResource::all()
-        .map(|resource| {
-            let tier = resource.tier();
-            PaidResource {
-                methods: Method::ALL.map(|m| m.as_str().to_owned()).to_vec(),
-                url: resource.url(base_url),
-                path: resource.path(),
-                tier: tier.name.into(),
-                chips: tier.chips,
-                price_usd: tier.price_text().trim_start_matches('$').to_owned(),
-                amount: tier.price_base_units().to_string(),
-                description: discovery::describe(tier),
-                available: terms.is_some(),
-                accepts: terms
-                    .map(|terms| serde_json::to_value(terms.requirements(tier)).unwrap_or_default())
-                    .into_iter()
-                    .collect(),
-                resource: serde_json::to_value(discovery::resource_info(resource, base_url))
-                    .unwrap_or_default(),
-                extensions: terms
-                    .map(|terms| {
-                        Method::ALL
-                            .iter()
-                            .map(|&method| {
-                                let extensions =
-                                    super::challenge::extensions(terms, resource, method, base_url);
-                                (method.as_str().to_owned(), Value::Object(extensions))
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            }
-        })
+        .map(|resource| paid_resource(resource, terms, base_url))
         .collect();
     Manifest {
         x402_version: X402_VERSION,
@@ -183,6 +152,40 @@ fn manifest_of(
         resources,
         links: super::well_known::links(base_url),
         sign_in_with_x,
+    }
+}
+
+/// One paid resource as the manifest lists it: its offer and each method's 402 extensions.
+fn paid_resource(resource: ChipsResource, terms: Option<&Terms>, base_url: &str) -> PaidResource {
+    let tier = resource.tier();
+    PaidResource {
+        methods: Method::ALL.map(|m| m.as_str().to_owned()).to_vec(),
+        url: resource.url(base_url),
+        path: resource.path(),
+        tier: tier.name.into(),
+        chips: tier.chips,
+        price_usd: tier.price_text().trim_start_matches('$').to_owned(),
+        amount: tier.price_base_units().to_string(),
+        description: discovery::describe(tier),
+        available: terms.is_some(),
+        accepts: terms
+            .map(|terms| serde_json::to_value(terms.requirements(tier)).unwrap_or_default())
+            .into_iter()
+            .collect(),
+        resource: serde_json::to_value(discovery::resource_info(resource, base_url))
+            .unwrap_or_default(),
+        extensions: terms
+            .map(|terms| {
+                Method::ALL
+                    .iter()
+                    .map(|&method| {
+                        let extensions =
+                            super::challenge::extensions(terms, resource, method, base_url);
+                        (method.as_str().to_owned(), Value::Object(extensions))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 

@@ -82,10 +82,9 @@ fn unique_violation(error: &DbErr) -> bool {
     )
 }
 
-/// The insert hit a unique index that is not its conflict target. PostgreSQL checks the
-/// `(payer, payment_identifier)` index with a hard error while a racing insert of the same
-/// pair is still uncommitted, so this is either that race (the pair's row is there now: it is
-/// reserved as a copy of it) or the identifier held by another of the payer's payments.
+/// A unique index other than the insert's target refused it: PostgreSQL raises on the
+/// identifier's index while a racing copy of the pair is uncommitted (the pair's row is there
+/// now: reserve again, as that copy), or another of the payer's payments holds the identifier.
 async fn after_violation(db: &Db, new: &NewPayment) -> Result<Reserved, DbErr> {
     let pair = payment::Entity::find()
         .filter(payment::Column::Payer.eq(&new.payer))
@@ -173,10 +172,9 @@ async fn insert(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
 /// one of them (an earlier attempt's amount or validity must never be checked against the
 /// chain for this one), begun strictly after the earlier attempt; `None` if it is not failed.
 ///
-/// The row's `payment-identifier` stays: a request without one leaves it (and its
-/// fingerprint) as they were, so whoever re-sends a failed payment cannot strip the payer's
-/// key; a request under another key does not claim the row (`None`; `reserve_row` tells it
-/// apart).
+/// The row's `payment-identifier` stays: a request without one leaves it and its fingerprint,
+/// so whoever re-sends a failed payment cannot strip the payer's key; a request under another
+/// key does not claim the row (`reserve_row` tells it apart).
 async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbErr> {
     let begun = Expr::case(
         Expr::col(payment::Column::CreatedAt).gte(new.at),
