@@ -89,7 +89,7 @@ fi
 stage "Node: arcade-audit (installed from the packaged arcade-wasm) against thousands of signed rounds and a lying feed"
 (cd tests/audit-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
-stage "Python: PyPI x402 buying chips on the dev chain and reading its discovery metadata, PyPI mcp playing through the tools"
+stage "Python: PyPI x402 buying chips on the dev chain (over REST, and over MCP with x402.mcp, the replay and the front-run included), its payment-identifier helpers and discovery metadata, PyPI mcp playing through the tools"
 venv="$HOME/.cache/arcade/venv-$(cat tests/api-python/requirements.txt tests/api-python/constraints.txt | sha256sum | cut -c1-12)"
 if [ ! -e "$venv/.installed" ]; then
     rm -rf "$venv"
@@ -110,6 +110,17 @@ if [ ! -e "$siwe_venv/.installed" ]; then
     touch "$siwe_venv/.installed"
 fi
 "$siwe_venv/bin/python" -m unittest discover -s tests/siwe-python -v
+
+stage "Python: PyPI x402's sign-in-with-x helpers sign the 402's challenge, commit, play, and are revoked by a rotate"
+siwx_venv="$HOME/.cache/arcade/venv-siwx-$(cat tests/siwx-python/requirements.txt tests/siwx-python/constraints.txt | sha256sum | cut -c1-12)"
+if [ ! -e "$siwx_venv/.installed" ]; then
+    rm -rf "$siwx_venv"
+    python3 -m venv "$siwx_venv"
+    "$siwx_venv/bin/pip" install --quiet --disable-pip-version-check \
+        -r tests/siwx-python/requirements.txt -c tests/siwx-python/constraints.txt
+    touch "$siwx_venv/.installed"
+fi
+"$siwx_venv/bin/python" -m unittest discover -s tests/siwx-python -v
 
 stage "OpenAPI: schemathesis (PyPI) against the dev stack, every check and every phase, no hooks"
 st_venv="$HOME/.cache/arcade/venv-st-$(cat tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt | sha256sum | cut -c1-12)"

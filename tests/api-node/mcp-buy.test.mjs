@@ -2,7 +2,8 @@
 // is made by the official x402 core client (@x402/core + @x402/evm), carried as the x402 MCP
 // transport says (`_meta["x402/payment"]`), on the dev chain `arcade dev` starts. The x402
 // packages publish no MCP client on npm, so the transport's two steps are done here by hand.
-// The payment-identifier cases use @x402/extensions' own helpers.
+// The payment-identifier cases use @x402/extensions' own helpers; the challenge's bazaar MCP-tool
+// form is the shape `declareDiscoveryExtension({ toolName, … })` makes, valid for its validators.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -10,6 +11,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
+import {
+  declareDiscoveryExtension,
+  validateDiscoveryExtension,
+  validateDiscoveryExtensionSpec,
+} from '@x402/extensions/bazaar';
 import {
   PAYMENT_IDENTIFIER,
   appendPaymentIdentifierToExtensions,
@@ -54,6 +60,7 @@ async function paymentRequired(client, tier) {
   assert.equal(result.isError, true);
   assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
   assert.equal(result.structuredContent.x402Version, 2);
+  assert.equal(result._meta?.['x402/payment-response'], undefined, 'no payment, no settlement');
   return result.structuredContent;
 }
 
@@ -89,11 +96,38 @@ test('the official MCP client buys chips with a payment from the official x402 c
   const afterBalance = await chain.readContract({ address: manifest.asset, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] });
   assert.equal(afterBalance, before - 100_000n);
 
-  // The same payment again is a replay: refused, the PaymentRequired with its reason.
+  // The same payment again is a replay: refused, the PaymentRequired with its reason, and the
+  // failed settlement as REST's PAYMENT-RESPONSE carries it.
   const replay = await buy(client, 'small', payment);
   assert.equal(replay.isError, true);
   assert.equal(replay.structuredContent.error, 'invalid_exact_evm_nonce_already_used');
-  console.log(`replay: ${replay.structuredContent.code} ${replay.structuredContent.error}`);
+  assert.deepEqual(replay._meta['x402/payment-response'], {
+    success: false, errorReason: 'invalid_exact_evm_nonce_already_used', payer: account.address,
+    transaction: purchase.tx_hash, network: manifest.network,
+  });
+  console.log(`replay: ${replay.structuredContent.code} ${JSON.stringify(replay._meta['x402/payment-response'])}`);
+  await client.close();
+});
+
+test('the challenge declares the tool in bazaar\'s MCP form, as the official helper does', async () => {
+  const client = await connect();
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => t.name === 'arcade_buy_chips');
+  const { bazaar } = (await paymentRequired(client, 'medium')).extensions;
+  for (const check of [validateDiscoveryExtension(bazaar), validateDiscoveryExtensionSpec(bazaar)]) {
+    assert.deepEqual(check, { valid: true });
+  }
+  const declared = declareDiscoveryExtension({
+    toolName: tool.name,
+    description: bazaar.info.input.description,
+    transport: 'streamable-http',
+    inputSchema: tool.inputSchema,
+    example: { tier: 'medium' },
+    output: { example: bazaar.info.output.example, schema: bazaar.schema.properties.output.properties.example },
+  }).bazaar;
+  assert.deepEqual(bazaar, declared);
+  assert.equal(bazaar.info.output.example.chips_credited, 10000);
+  console.log(`bazaar: ${bazaar.info.input.type} tool ${bazaar.info.input.toolName} over ${bazaar.info.input.transport}, valid for both validators`);
   await client.close();
 });
 

@@ -35,7 +35,7 @@ pub struct Challenge {
 
 impl Challenge {
     /// The failed settlement, for `PAYMENT-RESPONSE`, when a payment was presented.
-    fn settlement(&self) -> Option<SettleResponse> {
+    pub fn settlement(&self) -> Option<SettleResponse> {
         let reason = self.refusal.reason()?;
         Some(SettleResponse {
             success: false,

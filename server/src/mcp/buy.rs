@@ -4,7 +4,11 @@
 //! carrying `_meta["x402/payment"]` (the payment payload, JSON) settles through the one
 //! purchase path REST uses, as the same payment header; the answer carries
 //! `_meta["x402/payment-response"]`. Refusals answer as REST does: a 402's body (the challenge,
-//! its `error`, `detail` and `code`) as that `PaymentRequired`, any other error as a tool error.
+//! its `error`, `detail` and `code`) as that `PaymentRequired`, with the failed settlement REST
+//! sends in `PAYMENT-RESPONSE` (`success: false`, `errorReason`, `settlement_pending` while in
+//! flight) in `_meta["x402/payment-response"]` when a payment was presented; any other error as
+//! a tool error. The challenge's `extensions` carry bazaar's MCP-tool form and
+//! `payment-identifier`.
 
 use std::sync::Arc;
 
@@ -13,6 +17,7 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject, MetaObject, Tool};
 use serde_json::json;
 
+use super::bazaar;
 use super::output;
 use super::summaries::Summary;
 use super::tools::{ArcadeTools, answer, caller};
@@ -30,6 +35,8 @@ pub const NAME: &str = "arcade_buy_chips";
 /// Where the payment travels in a `tools/call`'s `_meta`, and where the settlement comes back.
 pub const PAYMENT_META: &str = "x402/payment";
 pub const PAYMENT_RESPONSE_META: &str = "x402/payment-response";
+/// The key of bazaar's discovery extension in `extensions`.
+const BAZAAR: &str = "bazaar";
 
 const DESCRIPTION: &str = "Buy chips with an x402 payment (the x402 MCP transport): micro (100 chips, 0.01 USD), small (1000, 0.10) or medium (10000, 1.00). Call without payment to get the PaymentRequired (isError, in structuredContent); sign its accepts[0] as an EIP-3009 authorization and call again with the payment payload in _meta[\"x402/payment\"]. Chips go to the signer; the answer's _meta[\"x402/payment-response\"] is the settlement. Send extensions[\"payment-identifier\"].info.id (16-128 of A-Za-z0-9_-) to make a retry answer the original purchase.";
 
@@ -102,20 +109,25 @@ fn paid(purchase: Purchase) -> CallToolResult {
 }
 
 /// A 402 as the transport wants it: the body (the `PaymentRequired`, with `error`, `detail`
-/// and `code`) in `structuredContent` and as JSON in `content[0].text`; other errors as the
-/// other tools answer them.
+/// and `code`) in `structuredContent` and as JSON in `content[0].text`, and the failed
+/// settlement of a presented payment in `_meta`; other errors as the other tools answer them.
 fn refused(error: ApiError) -> CallToolResult {
-    if !matches!(error, ApiError::PaymentRequired(_)) {
+    let ApiError::PaymentRequired(challenge) = &error else {
         return answer::<Purchase, _>(Err(error));
-    }
+    };
     let body = error.body();
     let mut result = CallToolResult::structured_error(body.clone());
     result.content = vec![ContentBlock::text(body.to_string())];
+    if let Some(settlement) = challenge.settlement() {
+        let mut meta = MetaObject::new();
+        meta.insert(PAYMENT_RESPONSE_META.into(), json!(settlement));
+        result.meta = Some(meta);
+    }
     result
 }
 
 /// The challenge of `tier` inside MCP: the tier's one offer, the tool as the resource, and the
-/// `payment-identifier` extension.
+/// `bazaar` (its MCP-tool form) and `payment-identifier` extensions.
 pub fn required(terms: &Terms, tier: &Tier) -> PaymentRequired {
     PaymentRequired {
         x402_version: X402_VERSION,
@@ -131,10 +143,16 @@ pub fn required(terms: &Terms, tier: &Tier) -> PaymentRequired {
             tags: Vec::new(),
         },
         accepts: vec![terms.requirements(tier)],
-        extensions: [(
-            PAYMENT_IDENTIFIER.to_owned(),
-            payment_identifier::declaration(),
-        )]
+        extensions: [
+            (
+                BAZAAR.to_owned(),
+                bazaar::extension(terms, tier, NAME, DESCRIPTION),
+            ),
+            (
+                PAYMENT_IDENTIFIER.to_owned(),
+                payment_identifier::declaration(),
+            ),
+        ]
         .into_iter()
         .collect(),
     }

@@ -14,6 +14,7 @@
 
 mod annotations;
 mod arguments;
+mod bazaar;
 mod buy;
 mod completions;
 mod errors;

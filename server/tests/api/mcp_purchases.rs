@@ -1,8 +1,10 @@
 //! Chips bought inside MCP (`arcade_buy_chips`, the x402 MCP transport) on a real anvil: the
 //! challenge as a tool error, a payment in `_meta["x402/payment"]` settled by the purchase
 //! path REST uses, with `_meta["x402/payment-response"]`; the same payment again refused as
-//! REST refuses it; and the same-nonce front-run during the request. Each ends with the audit:
-//! chips in = money received.
+//! REST refuses it; the same-nonce front-run during the request; a settlement still in flight.
+//! Every refusal of a presented payment carries the failed settlement in
+//! `_meta["x402/payment-response"]`, as REST's 402 carries it in `PAYMENT-RESPONSE`. Each ends
+//! with the audit: chips in = money received.
 
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::entities::payment;
@@ -27,7 +29,26 @@ pub async fn challenge(session: &McpSession, tier: &str) -> Value {
     assert_eq!(text, required);
     assert_eq!(required["x402Version"], 2);
     assert_eq!(required["code"], "payment_required");
+    assert!(
+        result["_meta"]["x402/payment-response"].is_null(),
+        "no payment, no settlement: {result}"
+    );
     required
+}
+
+/// The failed settlement of a refused payment, as the official x402 MCP server sends it:
+/// `success: false`, the refusal's reason, the payer, the network, and `transaction`.
+pub fn failed_settlement(result: &Value, reason: &str, payer: &PrivateKeySigner) -> Value {
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(result["structuredContent"]["error"], reason);
+    let settlement = result["_meta"]["x402/payment-response"].clone();
+    assert_eq!(settlement["success"], false, "{result}");
+    assert_eq!(settlement["errorReason"], reason);
+    assert_eq!(settlement["payer"], payer.address().to_checksum(None));
+    let offer = &result["structuredContent"]["accepts"][0];
+    assert_eq!(settlement["network"], offer["network"]);
+    assert!(settlement["transaction"].is_string(), "{settlement}");
+    settlement
 }
 
 /// The tool called with `payment` (a payment header's JSON) in `_meta["x402/payment"]`.
@@ -54,6 +75,12 @@ async fn a_purchase_over_mcp_settles_as_rest_does(backend: Backend) {
         required["extensions"]["payment-identifier"]["info"],
         json!({ "required": false })
     );
+    let input = &required["extensions"]["bazaar"]["info"]["input"];
+    assert_eq!(
+        (&input["type"], &input["toolName"], &input["transport"]),
+        (&json!("mcp"), &json!(TOOL), &json!("streamable-http"))
+    );
+    assert_eq!(input["example"], json!({ "tier": "small" }));
 
     let payer = app.payer(100_000).await;
     let payment = signed(&required, &payer);
@@ -75,10 +102,8 @@ async fn a_purchase_over_mcp_settles_as_rest_does(backend: Backend) {
     // The replay: the same payment again is refused as REST refuses it, and credits nothing.
     let again = pay(&session, "small", &payment).await;
     assert_eq!(tool_error(&again), "payment_already_used");
-    assert_eq!(
-        again["structuredContent"]["error"],
-        "invalid_exact_evm_nonce_already_used"
-    );
+    let refusal = failed_settlement(&again, "invalid_exact_evm_nonce_already_used", &payer);
+    assert_eq!(refusal["transaction"], purchase["tx_hash"]);
     assert_eq!(again["structuredContent"]["state"], "settled");
     assert_eq!(app.chips(payer.address()).await, 1000);
     app.audit().await;
@@ -105,8 +130,8 @@ async fn a_front_run_during_an_mcp_purchase_is_refused(backend: Backend) {
     let payment = decode(&header);
     let (result, b) = tokio::join!(pay(&session, "medium", &payment), attack);
     assert_eq!(tool_error(&result), "payment_refused");
+    failed_settlement(&result, "invalid_exact_evm_nonce_already_used", &payer);
     let refusal = &result["structuredContent"];
-    assert_eq!(refusal["error"], "invalid_exact_evm_nonce_already_used");
     assert!(
         refusal["detail"].as_str().unwrap().contains(&b.to_string()),
         "{refusal}"
@@ -121,6 +146,33 @@ async fn a_front_run_during_an_mcp_purchase_is_refused(backend: Backend) {
     assert_eq!(app.chips(payer.address()).await, 0);
     app.automine(true).await;
     app.audit().await;
+}
+
+/// The settlement outlasts the settle timeout: the call is refused with `settlement_pending`
+/// and the transaction in flight, distinguishable from a refusal as on REST; the same payment
+/// again says the same (do not pay again), and nothing is credited before the receipt.
+async fn a_pending_mcp_purchase_says_so(backend: Backend) {
+    let app = PaidApp::spawn_with(backend, |s| s.chain.settle_timeout_ms = 1_000).await;
+    let session = McpSession::open(&app.base_url).await;
+    let payer = app.payer(10_000).await;
+    let required = challenge(&session, "micro").await;
+    let payment = signed(&required, &payer);
+    app.automine(false).await;
+    let pending = pay(&session, "micro", &payment).await;
+    let settlement = failed_settlement(&pending, "settlement_pending", &payer);
+    let tx_hash = pending["structuredContent"]["transaction"].clone();
+    assert!(
+        tx_hash.as_str().is_some_and(|tx| tx.len() == 66),
+        "{pending}"
+    );
+    assert_eq!(settlement["transaction"], tx_hash);
+
+    let again = pay(&session, "micro", &payment).await;
+    let settlement = failed_settlement(&again, "settlement_pending", &payer);
+    assert_eq!(settlement["transaction"], tx_hash, "do not pay again");
+    assert_eq!(again["structuredContent"]["state"], "settling");
+    assert_eq!(app.chips(payer.address()).await, 0);
+    app.automine(true).await;
 }
 
 macro_rules! on_both_backends_with_own_chain {
@@ -144,4 +196,5 @@ macro_rules! on_both_backends_with_own_chain {
 on_both_backends_with_own_chain!(
     a_purchase_over_mcp_settles_as_rest_does,
     a_front_run_during_an_mcp_purchase_is_refused,
+    a_pending_mcp_purchase_says_so,
 );
