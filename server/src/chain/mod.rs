@@ -9,7 +9,6 @@
 //! | `fees.rs` | what the house bids: clearing the base fee, replacements' raise, the cap |
 //! | `receipts.rs` | receipts, their depth, and a bounded wait for one |
 //! | `proof.rs` | what counts as proof of payment, and deciding a payment from the chain |
-//! | `window.rs` | which blocks lie in a span of time (binary search over headers) |
 //! | `logs.rs` | the token's logs: the transfer a receipt proves, the transaction a nonce names |
 //! | `errors.rs` | RPC failures as errors safe to show (no URL) |
 //! | `token.rs` | the token's interface; `devnet.rs` the local dev chain |
@@ -23,7 +22,6 @@ mod receipts;
 mod replace;
 mod send;
 pub mod token;
-mod window;
 
 use std::time::Duration;
 
@@ -37,7 +35,6 @@ use tokio::sync::Mutex;
 use crate::settings::ChainSettings;
 pub(crate) use errors::{contract_error, refusal, rpc_error};
 use token::DollarToken;
-pub use window::BlockRange;
 
 /// A chain call that did not give an answer.
 #[derive(Debug, Clone, thiserror::Error)]

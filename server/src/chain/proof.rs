@@ -18,8 +18,7 @@
 //! [`Chain::prove_payment`] is that check. [`Chain::settlement`] decides a payment the house holds
 //! no proving hash for: it finds the transaction that used the nonce in the token's logs and
 //! puts it through the same check, or finds that the authorization expired unused by the
-//! chain's own clock. [`Chain::settlement_within`] does the same for a nonce known used, over
-//! only the blocks in which the authorization was valid.
+//! chain's own clock.
 
 use alloy::eips::BlockId;
 use alloy::primitives::{Address, B256, U256};
@@ -29,11 +28,10 @@ use alloy::sol_types::SolEvent;
 
 use super::logs::{NonceUse, nonce_use_of, paid};
 use super::token::DollarToken::{self, AuthorizationCanceled, AuthorizationUsed};
-use super::window::BlockRange;
 use super::{Chain, ChainError, contract_error, rpc_error};
 
 /// `eth_getLogs` is asked for at most this many blocks at once (public RPCs cap the range).
-pub const LOG_SCAN_BLOCKS: u64 = 2_000;
+const LOG_SCAN_BLOCKS: u64 = 2_000;
 
 /// The transfer a purchase waits for: the payer's authorization `nonce`, paying `pay_to`.
 /// The value is what the chain proves it moved.
@@ -142,14 +140,26 @@ impl Chain {
             .authorization_used(expected.payer, expected.nonce)
             .await?
         {
-            let head = self.block_number().await?;
             let found = self
-                .nonce_use(expected.payer, expected.nonce, from_block, head)
+                .nonce_use(expected.payer, expected.nonce, from_block)
                 .await?;
             return match found {
                 // The token's state says used; its logs do not show it yet.
                 None => Ok(Settlement::Unconfirmed),
-                Some(found) => self.judge_use(found, expected).await,
+                Some(NonceUse {
+                    tx,
+                    block,
+                    canceled: true,
+                }) => Ok(if self.is_deep(block).await? {
+                    Settlement::Unpaid(Unpaid::Canceled { tx })
+                } else {
+                    Settlement::Unconfirmed
+                }),
+                Some(NonceUse { tx, .. }) => Ok(match self.prove_payment(tx, expected).await? {
+                    Proof::Paid { value } => Settlement::Paid { tx, value },
+                    Proof::NotPaid(_) => Settlement::Unpaid(Unpaid::UsedElsewhere { tx }),
+                    Proof::NotYet => Settlement::Unconfirmed,
+                }),
             };
         }
         if self.expired_unused(expected, valid_before).await? {
@@ -158,61 +168,18 @@ impl Chain {
         Ok(Settlement::Open { candidate_reverted })
     }
 
-    /// Where `expected` stands when its nonce is known used and the transaction that used it
-    /// can only lie in `blocks` (an authorization is usable only while it is valid): that
-    /// transaction judged as [`Chain::settlement`] judges it; `None` if the token's logs show no
-    /// use of the nonce there.
-    pub async fn settlement_within(
-        &self,
-        expected: &ExpectedPayment,
-        blocks: BlockRange,
-    ) -> Result<Option<Settlement>, ChainError> {
-        let found = self
-            .nonce_use(expected.payer, expected.nonce, blocks.from, blocks.to)
-            .await?;
-        match found {
-            None => Ok(None),
-            Some(found) => self.judge_use(found, expected).await.map(Some),
-        }
-    }
-
-    /// What the transaction that used or cancelled the nonce proves.
-    async fn judge_use(
-        &self,
-        found: NonceUse,
-        expected: &ExpectedPayment,
-    ) -> Result<Settlement, ChainError> {
-        let NonceUse {
-            tx,
-            block,
-            canceled,
-        } = found;
-        if canceled {
-            return Ok(if self.is_deep(block).await? {
-                Settlement::Unpaid(Unpaid::Canceled { tx })
-            } else {
-                Settlement::Unconfirmed
-            });
-        }
-        Ok(match self.prove_payment(tx, expected).await? {
-            Proof::Paid { value } => Settlement::Paid { tx, value },
-            Proof::NotPaid(_) => Settlement::Unpaid(Unpaid::UsedElsewhere { tx }),
-            Proof::NotYet => Settlement::Unconfirmed,
-        })
-    }
-
-    /// The transaction that used or cancelled `(payer, nonce)`, from the token's logs of blocks
-    /// `from..=to`, scanned a bounded range at a time.
+    /// The transaction that used or cancelled `(payer, nonce)`, from the token's logs since
+    /// `from_block`, scanned a bounded range at a time.
     async fn nonce_use(
         &self,
         payer: Address,
         nonce: B256,
-        from: u64,
-        to: u64,
+        from_block: u64,
     ) -> Result<Option<NonceUse>, ChainError> {
-        let mut start = from;
-        while start <= to {
-            let end = to.min(start + LOG_SCAN_BLOCKS - 1);
+        let head = self.block_number().await?;
+        let mut from = from_block;
+        while from <= head {
+            let to = head.min(from + LOG_SCAN_BLOCKS - 1);
             let filter = Filter::new()
                 .address(self.token)
                 .event_signature(vec![
@@ -221,13 +188,13 @@ impl Chain {
                 ])
                 .topic1(payer)
                 .topic2(nonce)
-                .from_block(start)
-                .to_block(end);
+                .from_block(from)
+                .to_block(to);
             let logs = self.provider.get_logs(&filter).await.map_err(rpc_error)?;
             if let Some(found) = logs.iter().find_map(nonce_use_of) {
                 return Ok(Some(found));
             }
-            start = end + 1;
+            from = to + 1;
         }
         Ok(None)
     }

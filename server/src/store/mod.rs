@@ -12,7 +12,7 @@
 //! | `deployment_secrets` (secrets the deployment generated for itself) | `secrets.rs` |
 //! | `signed_marks` (the house's signed marks, kept once) | `signed_marks.rs` |
 //! | `instances` (each running instance's heartbeat) | `instances.rs` |
-//! | `payments` | `payments.rs`; the block its nonce is searched from, moved: `payment_search.rs` |
+//! | `payments` | `payments.rs` |
 //! | `cashouts` | `cashouts.rs` |
 //! | what `payments` and `cashouts` share: guarded, stamped updates, journalling, unfinished rows | `outbox.rs` |
 //! | `house_transactions`, `house_sender` | `house.rs` |
@@ -27,7 +27,6 @@ pub mod identities;
 pub mod instances;
 pub mod ledger;
 pub mod outbox;
-pub mod payment_search;
 pub mod payments;
 pub mod play_sql;
 pub mod plays;

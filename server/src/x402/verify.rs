@@ -15,9 +15,6 @@ pub const VALID_BEFORE_MARGIN_SECONDS: u64 = 6;
 /// the house cannot settle is given up within minutes, not held open for years.
 pub const VALID_BEFORE_SLACK_SECONDS: u64 = 60;
 
-/// The reason an authorization is refused for its `validBefore`: expired, too near, or too far.
-pub const VALID_BEFORE_REFUSED: &str = "invalid_exact_evm_payload_authorization_valid_before";
-
 /// An authorization that passed every local check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verified {
@@ -43,38 +40,16 @@ fn refused(reason: &'static str, detail: impl Into<String>) -> Rejection {
     }
 }
 
-/// Whether an authorization past (or too near) its `validBefore` is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expiry {
-    /// It must be valid long enough to settle: every payment the house may send.
-    Enforced,
-    /// It may have expired: only for an authorization whose nonce the chain already used,
-    /// decided from the chain alone, for which nothing is ever sent.
-    Waived,
-}
-
 pub fn verify(
     payment: &PaymentPayload,
     offer: &PaymentRequirements,
     domain: &Eip712Domain,
     now_seconds: u64,
 ) -> Result<Verified, Rejection> {
-    verify_with(payment, offer, domain, now_seconds, Expiry::Enforced)
-}
-
-/// [`verify`], with `expiry` saying whether an expired authorization is refused; every other
-/// check, the signature's included, applies either way.
-pub fn verify_with(
-    payment: &PaymentPayload,
-    offer: &PaymentRequirements,
-    domain: &Eip712Domain,
-    now_seconds: u64,
-    expiry: Expiry,
-) -> Result<Verified, Rejection> {
     check_offer(&payment.accepted, offer)?;
     let authorization = parse_authorization(&payment.payload.authorization)?;
     check_terms(&authorization, offer)?;
-    check_window(&authorization, offer, now_seconds, expiry)?;
+    check_window(&authorization, offer, now_seconds)?;
     let signature = recover_checked(&payment.payload.signature, &authorization, domain)?;
     Ok(Verified {
         authorization,
@@ -139,13 +114,11 @@ fn check_terms(
     Ok(())
 }
 
-/// Valid now, long enough to settle (unless `expiry` waives it), and not for longer than the
-/// offer allows.
+/// Valid now, long enough to settle, and not for longer than the offer allows.
 fn check_window(
     authorization: &TransferWithAuthorization,
     offer: &PaymentRequirements,
     now_seconds: u64,
-    expiry: Expiry,
 ) -> Result<(), Rejection> {
     let now = U256::from(now_seconds);
     if authorization.validAfter > now {
@@ -157,10 +130,8 @@ fn check_window(
             ),
         ));
     }
-    let valid_before = VALID_BEFORE_REFUSED;
-    if expiry == Expiry::Enforced
-        && authorization.validBefore < now + U256::from(VALID_BEFORE_MARGIN_SECONDS)
-    {
+    let valid_before = "invalid_exact_evm_payload_authorization_valid_before";
+    if authorization.validBefore < now + U256::from(VALID_BEFORE_MARGIN_SECONDS) {
         return Err(refused(
             valid_before,
             format!(

@@ -28,8 +28,6 @@ mod payment_attempts;
 mod payment_identifiers;
 mod public_secrets;
 mod restore;
-mod restored_purchase_attacks;
-mod restored_purchases;
 mod rpc;
 mod secrets;
 mod sketch_rail;

@@ -82,16 +82,6 @@ impl Purchases {
                 claim.valid_before,
             )
             .await?;
-        self.act(payments, claim, settlement).await
-    }
-
-    /// What `settlement` comes to for `claim`: credited, failed, or still open.
-    pub(crate) async fn act(
-        &self,
-        payments: &Payments,
-        claim: &Claim,
-        settlement: Settlement,
-    ) -> Result<Decision, DecideError> {
         match settlement {
             Settlement::Paid { tx, value } => self.paid(payments, claim, tx, value).await,
             Settlement::Unpaid(why) => {

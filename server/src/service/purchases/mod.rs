@@ -3,9 +3,7 @@
 //! 1. read and verify the payment (`x402::verify`, no IO);
 //! 2. reserve its `(payer, nonce)` in `payments` (unique: a replay or a racing copy stops
 //!    here), with the block the token's logs will be searched from (`reserve.rs`);
-//! 3. check the chain: authorization unused, payer funded (refused early; nothing is sent).
-//!    A nonce the token shows used, with no row here that settled it (a database restored from
-//!    an older backup), is decided from the chain alone, nothing sent (`earlier.rs`);
+//! 3. check the chain: authorization unused, payer funded (refused early; nothing is sent);
 //! 4. hand it to the payment rail chosen by `payments.rail` (`rails/`): the house signs
 //!    `transferWithAuthorization` (`rails/house.rs`), or a facilitator settles it
 //!    (`rails/facilitated.rs`);
@@ -31,11 +29,10 @@ use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::store::Db;
 use crate::tiers::Tier;
 use crate::x402::Terms;
-use crate::x402::verify::{self, Expiry, Rejection, Verified};
+use crate::x402::verify::{self, Rejection, Verified};
 use crate::x402::wire::decode_payment;
 
 mod decide;
-mod earlier;
 mod error;
 mod identified;
 pub mod rails;
@@ -148,21 +145,11 @@ impl Purchases {
         {
             return Ok(original);
         }
-        let (verified, expired_refusal) = verified_payment(payments, &offer, header)?;
-        let expired = expired_refusal.is_some();
-        if let Some(refusal) = expired_refusal {
-            self.used_past_expiry(payments, &verified, refusal).await?;
-        }
+        let verified = verified_payment(payments, &offer, header)?;
         let claim = self.reserve(&verified, tier, payments, identified).await?;
-        let on_chain = if expired {
-            OnChain::Used
-        } else {
-            check_on_chain(&payments.chain, &verified).await
-        };
-        let submission = match on_chain {
-            OnChain::Used => return self.proven_earlier(payments, &claim, &verified).await,
-            OnChain::Refused(refused) => refused,
-            OnChain::Open => {
+        let submission = match check_on_chain(&payments.chain, &verified).await {
+            Some(refused) => refused,
+            None => {
                 let presented = Presented {
                     verified: &verified,
                     header,
@@ -218,91 +205,62 @@ impl Purchases {
                 Decision::Unconfirmed
             }
         };
-        answer(decision, payer, candidate, reported)
+        match decision {
+            Decision::Credited(purchase) => Ok(purchase),
+            Decision::Failed { reason, detail } => {
+                Err(PurchaseError::refused(reason, detail, payer, candidate))
+            }
+            Decision::Open { reverted } => {
+                Err(PurchaseError::pending(reported, reverted, payer, candidate))
+            }
+            Decision::Unconfirmed => Err(PurchaseError::pending(reported, false, payer, candidate)),
+        }
     }
 }
 
-/// What a purchase answers for `decision`.
-fn answer(
-    decision: Decision,
-    payer: Option<alloy::primitives::Address>,
-    candidate: Option<alloy::primitives::B256>,
-    reported: Option<(String, String)>,
-) -> Result<Purchase, PurchaseError> {
-    match decision {
-        Decision::Credited(purchase) => Ok(purchase),
-        Decision::Failed { reason, detail } => {
-            Err(PurchaseError::refused(reason, detail, payer, candidate))
-        }
-        Decision::Open { reverted } => {
-            Err(PurchaseError::pending(reported, reverted, payer, candidate))
-        }
-        Decision::Unconfirmed => Err(PurchaseError::pending(reported, false, payer, candidate)),
-    }
-}
-
-/// Step 1: the header decoded and checked against the offer (no IO). An authorization refused
-/// only for its expiry comes back with that refusal, which stands unless the chain shows its
-/// nonce used (`earlier.rs`).
+/// Step 1: the header decoded and checked against the offer (no IO).
 fn verified_payment(
     payments: &Payments,
     offer: &crate::x402::wire::PaymentRequirements,
     header: &str,
-) -> Result<(Verified, Option<PurchaseError>), PurchaseError> {
+) -> Result<Verified, PurchaseError> {
     let payment =
         decode_payment(header).map_err(|error| PurchaseError::Malformed(error.to_string()))?;
     let domain = payments.chain.eip712_domain();
     let now_seconds = u64::try_from(now_ms() / 1000).unwrap_or_default();
-    let refusal = |rejection| match rejection {
+    verify::verify(&payment, offer, &domain, now_seconds).map_err(|rejection| match rejection {
         Rejection::Malformed(detail) => PurchaseError::Malformed(detail),
         Rejection::Refused { reason, detail } => {
             PurchaseError::refused(reason, detail, verify::payer_of(&payment), None)
         }
-    };
-    match verify::verify(&payment, offer, &domain, now_seconds) {
-        Ok(verified) => Ok((verified, None)),
-        Err(rejection @ Rejection::Refused { reason, .. })
-            if reason == verify::VALID_BEFORE_REFUSED =>
-        {
-            let verified =
-                verify::verify_with(&payment, offer, &domain, now_seconds, Expiry::Waived)
-                    .map_err(refusal)?;
-            Ok((verified, Some(refusal(rejection))))
-        }
-        Err(rejection) => Err(refusal(rejection)),
-    }
-}
-
-/// What the token says of an authorization before anything is sent.
-enum OnChain {
-    /// Unused, and the payer holds the price: it goes to the rail.
-    Open,
-    /// Its nonce is used: decided from the chain alone (`earlier.rs`).
-    Used,
-    /// Refused before anything is sent.
-    Refused(Submission),
+    })
 }
 
 /// Step 3, before anything is sent: the authorization must be unused on the token and the
-/// payer must hold the price. `authorizationState` only routes a used nonce to the decision
-/// from the chain here; it never proves a payment.
-async fn check_on_chain(chain: &Chain, verified: &Verified) -> OnChain {
+/// payer must hold the price. `authorizationState` only refuses early here; it never proves a
+/// payment.
+async fn check_on_chain(chain: &Chain, verified: &Verified) -> Option<Submission> {
     let auth = &verified.authorization;
     match chain.authorization_used(auth.from, auth.nonce).await {
-        Err(error) => return OnChain::Refused(Submission::from_chain_error(error)),
-        Ok(true) => return OnChain::Used,
+        Err(error) => return Some(Submission::from_chain_error(error)),
+        Ok(true) => {
+            return Some(Submission::refused(
+                "invalid_exact_evm_nonce_already_used",
+                "the token says this authorization's nonce was already used",
+            ));
+        }
         Ok(false) => {}
     }
     match chain.token_balance(auth.from).await {
-        Err(error) => OnChain::Refused(Submission::from_chain_error(error)),
-        Ok(balance) if balance < auth.value => OnChain::Refused(Submission::refused(
+        Err(error) => Some(Submission::from_chain_error(error)),
+        Ok(balance) if balance < auth.value => Some(Submission::refused(
             "insufficient_funds",
             format!(
                 "the payer holds {balance} base units of the token; the price is {}",
                 auth.value
             ),
         )),
-        Ok(_) => OnChain::Open,
+        Ok(_) => None,
     }
 }
 
