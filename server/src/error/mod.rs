@@ -157,8 +157,7 @@ impl ApiError {
             refusal @ PurchaseError::IdentifierInvalid(_) => {
                 Self::PaymentIdentifierInvalid(refusal.to_string())
             }
-            refusal @ (PurchaseError::IdentifierConflict(_)
-            | PurchaseError::UnderAnotherIdentifier(_)) => {
+            refusal @ PurchaseError::IdentifierConflict(_) => {
                 Self::PaymentIdentifierConflict(refusal.to_string())
             }
             refusal => {

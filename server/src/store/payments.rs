@@ -61,9 +61,6 @@ pub enum Reserved {
     },
     /// Another payment holds its `payment-identifier`.
     IdentifierTaken,
-    /// The payment failed before under another `payment-identifier`, which it keeps: a retry
-    /// is sent under that one.
-    UnderAnotherIdentifier,
 }
 
 /// Claims `(payer, nonce)` for one request: a new row, or a `failed` one tried again.
@@ -115,12 +112,6 @@ async fn reserve_row(db: &Db, new: &NewPayment) -> Result<Reserved, DbErr> {
         .filter(payment::Column::Nonce.eq(&new.nonce))
         .one(db)
         .await?;
-    if let (Some(row), Some(identified)) = (&existing, &new.identified)
-        && row.state == PaymentState::Failed
-        && !holds(row, identified)
-    {
-        return Ok(Reserved::UnderAnotherIdentifier);
-    }
     Ok(Reserved::Taken {
         state: existing
             .as_ref()
@@ -172,9 +163,9 @@ async fn insert(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
 /// one of them (an earlier attempt's amount or validity must never be checked against the
 /// chain for this one), begun strictly after the earlier attempt; `None` if it is not failed.
 ///
-/// The row's `payment-identifier` stays: a request without one leaves it and its fingerprint,
-/// so whoever re-sends a failed payment cannot strip the payer's key; a request under another
-/// key does not claim the row (`reserve_row` tells it apart).
+/// The first `payment-identifier` a payment is sent under stays its own: a request without
+/// one, or under another, leaves it and its fingerprint, so whoever holds a failed payment can
+/// neither strip nor rebind the payer's key by re-sending it.
 async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbErr> {
     let begun = Expr::case(
         Expr::col(payment::Column::CreatedAt).gte(new.at),
@@ -210,32 +201,27 @@ async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbE
     }))
 }
 
-/// Whether `row` is held under `identified`'s identifier, for that very payment.
-fn holds(row: &payment::Model, identified: &Identified) -> bool {
-    row.payment_identifier.as_deref() == Some(identified.id.as_str())
-        && row.payment_fingerprint.as_deref() == Some(identified.fingerprint.as_str())
-}
-
-/// A failed row is claimed under `identified` only if it has no identifier or has this one
-/// with this very payment; it then holds both.
+/// A failed row without an identifier takes `identified`'s; one with an identifier keeps it.
 fn keep_or_take_identifier(
     update: UpdateMany<payment::Entity>,
     identified: &Identified,
 ) -> UpdateMany<payment::Entity> {
-    let unbound = payment::Column::PaymentIdentifier.is_null();
-    let same = payment::Column::PaymentIdentifier
-        .eq(identified.id.as_str())
-        .and(payment::Column::PaymentFingerprint.eq(identified.fingerprint.as_str()));
+    let kept_or = |column: payment::Column, value: &str| {
+        Expr::case(
+            payment::Column::PaymentIdentifier.is_null(),
+            Expr::value(value),
+        )
+        .finally(Expr::col(column))
+    };
     update
         .col_expr(
-            payment::Column::PaymentIdentifier,
-            Expr::value(identified.id.as_str()),
+            payment::Column::PaymentFingerprint,
+            kept_or(payment::Column::PaymentFingerprint, &identified.fingerprint).into(),
         )
         .col_expr(
-            payment::Column::PaymentFingerprint,
-            Expr::value(identified.fingerprint.as_str()),
+            payment::Column::PaymentIdentifier,
+            kept_or(payment::Column::PaymentIdentifier, &identified.id).into(),
         )
-        .filter(unbound.or(same))
 }
 
 /// The payment `payer` sent under `payment-identifier` `id`.

@@ -44,11 +44,6 @@ pub enum PurchaseError {
         "the payment identifier {0} was sent before with another payment; a retry sends the same payment under it, a new payment takes a new identifier"
     )]
     IdentifierConflict(String),
-    /// The payment failed before under another `payment-identifier`, which it keeps.
-    #[error(
-        "this payment was sent before under another payment identifier, which it keeps; a retry sends it under that identifier, not {0}"
-    )]
-    UnderAnotherIdentifier(String),
     #[error("chip purchases are not available: no chain is configured")]
     Unavailable,
     /// Too many payments presented by this client; nothing was verified or reserved.

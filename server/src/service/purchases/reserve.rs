@@ -77,11 +77,6 @@ impl Purchases {
                     .map(|identified| identified.id)
                     .unwrap_or_default(),
             )),
-            Reserved::UnderAnotherIdentifier => Err(PurchaseError::UnderAnotherIdentifier(
-                identified
-                    .map(|identified| identified.id)
-                    .unwrap_or_default(),
-            )),
             Reserved::Taken { state, tx_hash } => Err(PurchaseError::AlreadyPresented {
                 state,
                 tx_hash,
