@@ -31,6 +31,10 @@ mod restore;
 mod rpc;
 mod secrets;
 mod sketch_rail;
+mod siwx;
+mod siwx_cashout;
+mod siwx_headers;
+mod siwx_mcp;
 
 mod batches;
 mod feed;
