@@ -29,7 +29,11 @@ pub fn effect(name: &str) -> Option<Effect> {
         idempotent,
     };
     Some(match name {
-        "arcade_games" | "arcade_balance" | "arcade_round" | "arcade_verify" | "arcade_house"
+        "arcade_games"
+        | "arcade_balance"
+        | "arcade_round"
+        | "arcade_verify"
+        | "arcade_house"
         | "arcade_siwx_challenge" => Effect::Reads,
         // Credits 100 chips once: a second claim is refused and changes nothing.
         "arcade_free" => writes(false, true),

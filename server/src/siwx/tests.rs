@@ -156,7 +156,13 @@ fn a_field_naming_another_deployment_is_foreign() {
     let mut moved = good.clone();
     moved.issued_at = "2027-01-15T07:59:00.000Z".into();
     sign(&mut moved, &player);
-    let refused = siwx().verify(&header(&moved), &player.address(), &current, &[], Window::At(NOW));
+    let refused = siwx().verify(
+        &header(&moved),
+        &player.address(),
+        &current,
+        &[],
+        Window::At(NOW),
+    );
     assert!(
         matches!(refused, Err(SignatureError::Foreign(_))),
         "a window the server did not issue"
@@ -211,8 +217,13 @@ fn rotating_revokes_the_address_challenge_and_earlier_open_ones() {
         ),
         Err(SignatureError::Revoked(_))
     ));
-    let before_any_rotation =
-        siwx().verify(&header(&issued_after), &player.address(), &first, &[], Window::At(NOW));
+    let before_any_rotation = siwx().verify(
+        &header(&issued_after),
+        &player.address(),
+        &first,
+        &[],
+        Window::At(NOW),
+    );
     assert_eq!(before_any_rotation, Ok(()), "an address that never rotated");
 }
 

@@ -30,11 +30,11 @@ mod public_secrets;
 mod restore;
 mod rpc;
 mod secrets;
-mod sketch_rail;
 mod siwx;
 mod siwx_cashout;
 mod siwx_headers;
 mod siwx_mcp;
+mod sketch_rail;
 
 mod batches;
 mod feed;

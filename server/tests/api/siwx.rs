@@ -2,8 +2,9 @@
 //! on commit, the games and rotate; a header that does not prove it (another address's or
 //! signer's, another deployment's domain or chain, expired, revoked by a rotation) is refused
 //! with its code and changes nothing; a lost play answer is fetched again with the same header
-//! after it expired, but only by the round's owner, of the current generation. Cashouts are in
-//! `siwx_cashout.rs`, the MCP argument in `siwx_mcp.rs`.
+//! after it expired, but only by the round's owner, of the current generation; a header costs
+//! at most one signer recovery, counted with the statement signatures' (`bounded_cost.rs`).
+//! Cashouts are in `siwx_cashout.rs`, the MCP argument in `siwx_mcp.rs`.
 
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::entities::round;
@@ -84,14 +85,22 @@ async fn a_header_proves_the_address_on_commit_play_and_rotate(app: &TestApp) {
 }
 on_both_backends!(a_header_proves_the_address_on_commit_play_and_rotate);
 
-/// Each header that does not prove the player's address, with the answer of commit and rotate,
-/// then of a game on the player's open round.
+/// What an attack is, its header, the answer of commit and rotate, then of a game on the
+/// player's open round.
+type Attack = (
+    &'static str,
+    String,
+    (u16, &'static str),
+    (u16, &'static str),
+);
+
+/// Each header that does not prove the player's address.
 fn attacks(
     app: &TestApp,
     own: &Value,
     player: &PrivateKeySigner,
     stranger: &PrivateKeySigner,
-) -> Vec<(&'static str, String, (u16, &'static str), (u16, &'static str))> {
+) -> Vec<Attack> {
     let named = player.address().to_checksum(None);
     let mismatch = (403, "signature_mismatch");
     let not_yours = (403, "round_not_yours");
@@ -108,7 +117,10 @@ fn attacks(
         ),
         (
             "the stranger's own header on a body naming the player",
-            header(&challenge_issued_at(app, stranger.address(), now_ms()), stranger),
+            header(
+                &challenge_issued_at(app, stranger.address(), now_ms()),
+                stranger,
+            ),
             mismatch,
             not_yours,
         ),
@@ -152,7 +164,11 @@ async fn headers_that_do_not_prove_the_address_change_nothing(app: &TestApp) {
         let refused = post_proven(app, "/api/arcade/flip", &body, &proof).await;
         assert_eq!(refused.status, play_status, "{what}: {}", refused.body);
         assert_eq!(refused.body["code"], play_code, "{what}");
-        assert_eq!(state_of(app, &player).await, before, "{what} changed something");
+        assert_eq!(
+            state_of(app, &player).await,
+            before,
+            "{what} changed something"
+        );
     }
     assert_eq!(app.chips(stranger.address()).await, 1_000);
     // The round is still the player's to play.
@@ -175,7 +191,10 @@ async fn a_lost_answer_is_fetched_again_after_its_header_expired(app: &TestApp) 
         .await
         .ok();
     let wait = issued + LIFETIME_MS + 200 - now_ms();
-    tokio::time::sleep(std::time::Duration::from_millis(wait.max(0) as u64)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(
+        u64::try_from(wait).unwrap_or(0),
+    ))
+    .await;
     let chips = app.chips(player.address()).await;
 
     let address = json!({ "address": player.address() });
@@ -197,9 +216,14 @@ async fn a_lost_answer_is_fetched_again_after_its_header_expired(app: &TestApp) 
         .error(401, "signature_revoked");
     // The address check holds for a repeat: a stranger's expired proof is not the owner's.
     let strangers = challenge_issued_at(app, stranger.address(), issued);
-    post_proven(app, "/api/arcade/flip", &body, &header(&strangers, &stranger))
-        .await
-        .error(403, "round_not_yours");
+    post_proven(
+        app,
+        "/api/arcade/flip",
+        &body,
+        &header(&strangers, &stranger),
+    )
+    .await
+    .error(403, "round_not_yours");
     // So does the generation: once the owner rotates, the old proof fetches nothing.
     let signature = app.sign_statement(&player).await;
     app.post(
@@ -214,3 +238,43 @@ async fn a_lost_answer_is_fetched_again_after_its_header_expired(app: &TestApp) 
     assert_eq!(app.chips(player.address()).await, chips, "nothing moved");
 }
 on_both_backends!(a_lost_answer_is_fetched_again_after_its_header_expired);
+
+/// A commit proven by `proof`: its status and code, and the signer recoveries it cost.
+async fn header_costs(app: &TestApp, player: &PrivateKeySigner, proof: &str) -> (Value, u64) {
+    let before = app.arcade.auth.identity().recoveries();
+    let body = json!({ "address": player.address() });
+    let answer = post_proven(app, "/api/arcade/commit", &body, proof).await;
+    let spent = app.arcade.auth.identity().recoveries() - before;
+    (json!([answer.status, answer.body["code"]]), spent)
+}
+
+/// After rotations past the generations a check reads, a forged header costs one recovery
+/// (counted like a signature's), one of the first generation none, and the owner's one.
+async fn a_header_costs_at_most_one_recovery_however_often_its_address_rotated(app: &TestApp) {
+    let (player, stranger) = (PrivateKeySigner::random(), PrivateKeySigner::random());
+    let first = challenge_issued_at(app, player.address(), now_ms());
+    let address = json!({ "address": player.address() });
+    for _ in 0..4 {
+        let proof = header(&challenge(app, &player).await, &player);
+        post_proven(app, "/api/arcade/auth/rotate", &address, &proof)
+            .await
+            .ok();
+    }
+    let current = challenge(app, &player).await;
+    let named = player.address().to_checksum(None);
+    let forged = header_with(&current, &stranger, |p| {
+        p.insert("address".into(), json!(named));
+    });
+    let (answer, spent) = header_costs(app, &player, &forged).await;
+    assert_eq!(answer, json!([403, "signature_mismatch"]));
+    assert_eq!(spent, 1, "a forged header cost {spent} recoveries");
+
+    let (answer, spent) = header_costs(app, &player, &header(&first, &player)).await;
+    assert_eq!(answer, json!([403, "signature_mismatch"]));
+    assert_eq!(spent, 0, "refused before any recovery");
+
+    let (answer, spent) = header_costs(app, &player, &header(&current, &player)).await;
+    assert_eq!(answer, json!([200, null]));
+    assert_eq!(spent, 1);
+}
+on_both_backends!(a_header_costs_at_most_one_recovery_however_often_its_address_rotated);

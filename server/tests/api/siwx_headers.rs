@@ -94,7 +94,11 @@ fn message(payload: &Value) -> String {
     ];
     if let Some(resources) = payload["resources"].as_array() {
         lines.push("Resources:".into());
-        lines.extend(resources.iter().map(|r| format!("- {}", r.as_str().unwrap())));
+        lines.extend(
+            resources
+                .iter()
+                .map(|r| format!("- {}", r.as_str().unwrap())),
+        );
     }
     lines.join("\n")
 }

@@ -11,8 +11,45 @@ use crate::mcp_client::{McpSession, structured, tool_error};
 use crate::on_both_backends;
 use crate::siwx_headers::{challenge, header};
 
+/// `arguments` with the proof.
+fn with(proof: &str, mut arguments: Value) -> Value {
+    arguments["sign_in_with_x"] = json!(proof);
+    arguments
+}
+
+/// The same refusals as REST, as tool errors.
+async fn refused_as_rest_refuses(
+    app: &TestApp,
+    session: &McpSession,
+    player: &PrivateKeySigner,
+    proof: &str,
+) {
+    let stranger = PrivateKeySigner::random();
+    let commit = json!({ "address": player.address().to_checksum(None) });
+    let foreign = header(&challenge(app, &stranger).await, &stranger);
+    let refused = session
+        .call("arcade_commit", with(&foreign, commit.clone()))
+        .await;
+    assert_eq!(tool_error(&refused), "signature_mismatch");
+    let refused = session
+        .call("arcade_commit", with("not base64!", commit.clone()))
+        .await;
+    assert_eq!(tool_error(&refused), "signature_invalid");
+    let mut wrong_type = commit.clone();
+    wrong_type["sign_in_with_x"] = json!(42);
+    let refused = session.call("arcade_commit", wrong_type).await;
+    assert_eq!(tool_error(&refused), "validation_error");
+    let forged = sign(&stranger, "not the statement");
+    let mut both = with(proof, commit.clone());
+    both["signature"] = json!(forged);
+    let refused = session.call("arcade_commit", both).await;
+    assert_eq!(tool_error(&refused), "signature_mismatch", "both must hold");
+    let refused = session.call("arcade_commit", commit.clone()).await;
+    assert_eq!(tool_error(&refused), "signature_required");
+}
+
 async fn the_tools_take_the_header_as_sign_in_with_x(app: &TestApp) {
-    let (player, stranger) = (PrivateKeySigner::random(), PrivateKeySigner::random());
+    let player = PrivateKeySigner::random();
     app.fund(player.address(), 1_000).await;
     let session = McpSession::open(&app.base_url).await;
     let address = player.address().to_checksum(None);
@@ -28,10 +65,6 @@ async fn the_tools_take_the_header_as_sign_in_with_x(app: &TestApp) {
     assert!(offered["schema"].is_object(), "{offered}");
     let proof = header(&offered, &player);
 
-    let with = |proof: &str, mut arguments: Value| {
-        arguments["sign_in_with_x"] = json!(proof);
-        arguments
-    };
     let commit = json!({ "address": address });
     let committed = session
         .call("arcade_commit", with(&proof, commit.clone()))
@@ -42,27 +75,7 @@ async fn the_tools_take_the_header_as_sign_in_with_x(app: &TestApp) {
     let balance = structured(&played)["balance"].clone();
     assert_eq!(balance, app.chips(player.address()).await);
 
-    // The same refusals as REST, as tool errors; none of them changes the balance.
-    let foreign = header(&challenge(app, &stranger).await, &stranger);
-    let refused = session
-        .call("arcade_commit", with(&foreign, commit.clone()))
-        .await;
-    assert_eq!(tool_error(&refused), "signature_mismatch");
-    let refused = session
-        .call("arcade_commit", with("not base64!", commit.clone()))
-        .await;
-    assert_eq!(tool_error(&refused), "signature_invalid");
-    let mut wrong_type = commit.clone();
-    wrong_type["sign_in_with_x"] = json!(42);
-    let refused = session.call("arcade_commit", wrong_type).await;
-    assert_eq!(tool_error(&refused), "validation_error");
-    let forged = sign(&stranger, "not the statement");
-    let mut both = with(&proof, commit.clone());
-    both["signature"] = json!(forged);
-    let refused = session.call("arcade_commit", both).await;
-    assert_eq!(tool_error(&refused), "signature_mismatch", "both must hold");
-    let refused = session.call("arcade_commit", commit.clone()).await;
-    assert_eq!(tool_error(&refused), "signature_required");
+    refused_as_rest_refuses(app, &session, &player, &proof).await;
     assert_eq!(app.chips(player.address()).await, balance);
 
     let rotated = session
