@@ -115,9 +115,10 @@ impl Identity {
         &self.siwx
     }
 
-    /// How many signers this identity has recovered from signatures (each an ECDSA recovery).
+    /// How many signers this identity has recovered from statement signatures and
+    /// sign-in-with-x proofs (each an ECDSA recovery).
     pub fn recoveries(&self) -> u64 {
-        self.recoveries.load(Ordering::Relaxed)
+        self.recoveries.load(Ordering::Relaxed) + self.siwx.recoveries()
     }
 
     /// Generation 0: derived, never stored.

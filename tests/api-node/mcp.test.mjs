@@ -15,7 +15,7 @@ import { startServer } from './server.mjs';
 const TOOLS = [
   'arcade_balance', 'arcade_buy_chips', 'arcade_cashout', 'arcade_commit', 'arcade_dice', 'arcade_flip',
   'arcade_free', 'arcade_games', 'arcade_house', 'arcade_limbo', 'arcade_rotate', 'arcade_roulette',
-  'arcade_round', 'arcade_verify',
+  'arcade_round', 'arcade_siwx_challenge', 'arcade_verify',
 ];
 
 let server;
@@ -31,7 +31,7 @@ async function connect() {
   return { client, transport };
 }
 
-test('lists the fourteen tools with object schemas that teach how to play', async () => {
+test('lists the fifteen tools with object schemas that teach how to play', async () => {
   const { client, transport } = await connect();
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
@@ -41,7 +41,11 @@ test('lists the fourteen tools with object schemas that teach how to play', asyn
   }
   const flip = tools.find((t) => t.name === 'arcade_flip');
   assert.deepEqual(Object.keys(flip.inputSchema.properties).sort(),
-    ['call', 'client_seed', 'play_signature', 'round_id', 'signature', 'wager']);
+    ['call', 'client_seed', 'play_signature', 'round_id', 'sign_in_with_x', 'signature', 'wager']);
+  for (const name of ['arcade_commit', 'arcade_flip', 'arcade_cashout', 'arcade_rotate']) {
+    const proof = tools.find((t) => t.name === name).inputSchema.properties.sign_in_with_x;
+    assert.match(proof.description, /SIGN-IN-WITH-X/, name);
+  }
   assert.match(flip.inputSchema.properties.client_seed.description, /fresh random/);
   assert.ok(!JSON.stringify(flip.inputSchema).includes('$ref'), 'no $ref in input schemas');
   // What each tool does, as the client reads it: reads only; writes in the arcade (taking away
@@ -50,7 +54,8 @@ test('lists the fourteen tools with object schemas that teach how to play', asyn
     const a = tools.find((t) => t.name === name).annotations;
     return [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint];
   };
-  for (const name of ['arcade_games', 'arcade_balance', 'arcade_round', 'arcade_verify', 'arcade_house']) {
+  for (const name of ['arcade_games', 'arcade_balance', 'arcade_round', 'arcade_verify', 'arcade_house',
+    'arcade_siwx_challenge']) {
     assert.deepEqual(hints(name), [true, undefined, undefined, false], name);
   }
   assert.deepEqual(hints('arcade_free'), [false, false, true, false]);

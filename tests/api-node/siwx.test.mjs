@@ -1,9 +1,16 @@
 // Sign-in-with-x with the official `@x402/extensions` helpers: a viem account signs the
-// server's challenge (`createSIWxPayload`, `encodeSIWxHeader`) and commits, plays and rotates
-// with the `SIGN-IN-WITH-X` header alone; every attack is refused with the code a bad statement
-// signature gets, and leaves the balance as it was.
+// server's challenge (`createSIWxPayload`, `encodeSIWxHeader`) and commits, plays, rotates and
+// cashes out (on the dev chain `arcade dev` starts, chips bought with `@x402/fetch`) with the
+// `SIGN-IN-WITH-X` header alone; every attack is refused with the code a bad statement signature
+// gets, and leaves the balance as it was. Over MCP (the official SDK client) the same proof is
+// the tool argument `sign_in_with_x`, the challenge the tool `arcade_siwx_challenge`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import { createPublicClient, erc20Abi, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import {
   SIGN_IN_WITH_X, createSIWxPayload, encodeSIWxHeader, parseSIWxHeader, verifySIWxSignature,
@@ -11,7 +18,7 @@ import {
 import { startServer } from './server.mjs';
 
 let server;
-before(async () => { server = await startServer(); });
+before(async () => { server = await startServer({ command: 'dev' }); });
 after(async () => { await server?.stop(); });
 
 async function call(method, path, body, headers = {}) {
@@ -131,4 +138,66 @@ test('rotating with the header revokes every proof issued before it', async () =
   await refused(player, old, 401, 'signature_revoked');
   const fresh = await call('POST', '/api/arcade/commit', { address: player.address }, await signIn(player));
   assert.equal(fresh.status, 200, JSON.stringify(fresh.body));
+});
+
+// anvil's public test account 1: the dev chain's demo payer.
+const DEMO_PAYER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+
+/** The demo payer, holding the 1000 chips the official x402 client bought for it. */
+async function buyer(manifest) {
+  const account = privateKeyToAccount(DEMO_PAYER_KEY);
+  const client = new x402Client().register('eip155:*', new ExactEvmScheme(account));
+  client.setSpendControls({ allowedAssets: [{ network: manifest.network, asset: manifest.asset }] });
+  const bought = await wrapFetchWithPayment(fetch, client)(`${server.baseUrl}/api/arcade/chips/small`, { method: 'POST' });
+  assert.equal(bought.status, 200, await bought.text());
+  return account;
+}
+
+test('a cashout proven by the header alone pays the proven address on-chain; a refused one moves nothing', async () => {
+  const manifest = (await call('GET', '/api/arcade/manifest')).body;
+  const chain = createPublicClient({ transport: http(server.chain.rpcUrl) });
+  const tokens = (owner) => chain.readContract({ address: manifest.asset, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+  const player = await buyer(manifest);
+  const stranger = privateKeyToAccount(generatePrivateKey());
+  const before = { chips: (await balance(player.address)).chips, tokens: await tokens(player.address) };
+
+  const attempts = [await signIn(stranger), await signIn(player, (i) => ({ ...i, chainId: 'eip155:1' }))];
+  for (const headers of attempts) {
+    const refusal = await call('POST', '/api/arcade/cashout', { address: player.address, chips: 300 }, headers);
+    assert.equal(refusal.status, 403, JSON.stringify(refusal.body));
+    assert.equal(refusal.body.code, 'signature_mismatch');
+  }
+  assert.equal((await balance(player.address)).chips, before.chips, 'no chip moved');
+  assert.equal(await tokens(player.address), before.tokens, 'no token moved');
+
+  const cashout = await call('POST', '/api/arcade/cashout', { address: player.address, chips: 300 }, await signIn(player));
+  assert.equal(cashout.status, 200, JSON.stringify(cashout.body));
+  assert.equal(cashout.body.status, 'confirmed');
+  assert.equal(cashout.body.address, player.address);
+  assert.equal(cashout.body.balance, before.chips - 300);
+  assert.equal(await tokens(player.address), before.tokens + 30_000n, 'the proven address got the tokens');
+  assert.equal(await tokens(stranger.address), 0n);
+});
+
+test('over MCP the official SDK client proves the address with sign_in_with_x', async () => {
+  const player = await newPlayer();
+  const client = new Client({ name: 'arcade-siwx-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/api/mcp`));
+  await client.connect(transport);
+  const offered = await client.callTool({ name: 'arcade_siwx_challenge', arguments: { address: player.address } });
+  assert.notEqual(offered.isError, true, JSON.stringify(offered));
+  const { info, supportedChains: [chain] } = offered.structuredContent;
+  const payload = await createSIWxPayload({ ...info, chainId: chain.chainId, type: chain.type }, player, server.baseUrl);
+  const proof = encodeSIWxHeader(payload);
+
+  const committed = await client.callTool({ name: 'arcade_commit', arguments: { address: player.address, sign_in_with_x: proof } });
+  assert.notEqual(committed.isError, true, JSON.stringify(committed));
+  assert.match(committed.structuredContent.round_id, /^r_/);
+  const stranger = privateKeyToAccount(generatePrivateKey());
+  const foreign = encodeSIWxHeader(await createSIWxPayload({ ...info, chainId: chain.chainId, type: chain.type }, stranger, server.baseUrl));
+  const refused = await client.callTool({ name: 'arcade_commit', arguments: { address: player.address, sign_in_with_x: foreign } });
+  assert.equal(refused.isError, true);
+  assert.equal(refused.structuredContent.code, 'signature_mismatch');
+  await transport.terminateSession();
+  await client.close();
 });

@@ -18,7 +18,7 @@ from arcade_process import ArcadeProcess
 TOOLS = sorted([
     "arcade_balance", "arcade_buy_chips", "arcade_cashout", "arcade_commit", "arcade_dice", "arcade_flip",
     "arcade_free", "arcade_games", "arcade_house", "arcade_limbo", "arcade_rotate", "arcade_roulette",
-    "arcade_round", "arcade_verify",
+    "arcade_round", "arcade_siwx_challenge", "arcade_verify",
 ])
 
 

@@ -8,7 +8,7 @@
 //! | input | REST | MCP |
 //! |---|---|---|
 //! | `wallets::AddressInput` | POST /api/arcade/free, /commit | arcade_free, arcade_commit |
-//! | `wallets::AddressPath` | GET /api/arcade/balance/{address}, /auth-statement/{address} | arcade_balance |
+//! | `wallets::AddressPath` | GET /api/arcade/balance/{address}, /auth-statement/{address}, /siwx/{address} | arcade_balance, arcade_siwx_challenge |
 //! | `wallets::CashoutInput`, `CashoutPath` | POST /api/arcade/cashout, GET /cashout/{cashout_id} | arcade_cashout |
 //! | `games::FlipInput`, `DiceInput`, `RouletteInput` | POST /api/arcade/flip, /dice, /roulette | arcade_flip, arcade_dice, arcade_roulette |
 //! | `queries::BetPath`, `RecentQuery` | GET /api/arcade/verify/{bet_id}, /recent | arcade_verify |

@@ -15,8 +15,9 @@ pub struct AddressInput {
     pub address: WalletAddress,
     /// Your EIP-191 `personal_sign` signature (`0x` + 130 hex) of the exact statement from
     /// `GET /api/arcade/auth-statement/{address}` (MCP: `auth_statement` in `arcade_balance`).
-    /// Required to commit (over REST a `SIGN-IN-WITH-X` header may stand in for it; when both
-    /// are given both must hold); optional for free chips, where it must be the address's own.
+    /// Required to commit (a sign-in-with-x proof may stand in for it: the `SIGN-IN-WITH-X`
+    /// header over REST, `sign_in_with_x` over MCP; when both are given both must hold);
+    /// optional for free chips, where it must be the address's own.
     #[schemars(length(max = 256))]
     pub signature: Option<String>,
 }
@@ -30,8 +31,8 @@ impl Input for AddressInput {
 pub struct RotateInput {
     /// The wallet address, `0x` + 40 hex characters, any case.
     pub address: WalletAddress,
-    /// Your signature of the address's current auth statement (or, over REST, a
-    /// `SIGN-IN-WITH-X` header instead). Once rotated, signatures of it (and of every older
+    /// Your signature of the address's current auth statement (or a sign-in-with-x proof
+    /// instead: the `SIGN-IN-WITH-X` header over REST, `sign_in_with_x` over MCP). Once rotated, signatures of it (and of every older
     /// statement) and sign-in-with-x proofs issued before are refused: 401 `signature_revoked`,
     /// or 403 `signature_mismatch` for a statement more than two rotations old.
     #[schemars(length(max = 256))]
@@ -65,8 +66,9 @@ pub struct CashoutInput {
         example = 500
     )]
     pub chips: i64,
-    /// The signature of the address's auth statement (as for commit); over REST a
-    /// `SIGN-IN-WITH-X` header may stand in for it. One of them is required.
+    /// The signature of the address's auth statement (as for commit); a sign-in-with-x proof
+    /// may stand in for it (the `SIGN-IN-WITH-X` header over REST, `sign_in_with_x` over MCP).
+    /// One of them is required.
     #[schemars(length(max = 256))]
     pub signature: Option<String>,
 }

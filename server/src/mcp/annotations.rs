@@ -29,9 +29,12 @@ pub fn effect(name: &str) -> Option<Effect> {
         idempotent,
     };
     Some(match name {
-        "arcade_games" | "arcade_balance" | "arcade_round" | "arcade_verify" | "arcade_house" => {
-            Effect::Reads
-        }
+        "arcade_games"
+        | "arcade_balance"
+        | "arcade_round"
+        | "arcade_verify"
+        | "arcade_house"
+        | "arcade_siwx_challenge" => Effect::Reads,
         // Credits 100 chips once: a second claim is refused and changes nothing.
         "arcade_free" => writes(false, true),
         // Opens a new round every time.
@@ -102,6 +105,10 @@ mod tests {
         };
         assert_eq!(
             hints("arcade_verify"),
+            (Some(true), None, None, Some(false))
+        );
+        assert_eq!(
+            hints("arcade_siwx_challenge"),
             (Some(true), None, None, Some(false))
         );
         assert_eq!(

@@ -1,6 +1,6 @@
 //! The game tools, one per game of the server's list (`arcade_flip`, `arcade_dice`, …): each
-//! named after its REST route, described and typed by its input's own schema, and played
-//! through the one game path.
+//! named after its REST route, described and typed by its input's own schema (with the
+//! `sign_in_with_x` proof REST reads from its header), and played through the one game path.
 
 use std::sync::Arc;
 
@@ -9,6 +9,7 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, Tool};
 use serde_json::Value;
 
+use super::arguments::with_proof;
 use super::output;
 use super::tools::{ArcadeTools, answer};
 use crate::inputs::games::{GameInput, endpoint, for_each_game_input};
@@ -25,7 +26,7 @@ pub fn routes() -> Vec<ToolRoute<ArcadeTools>> {
 }
 
 fn route<G: GameInput>() -> ToolRoute<ArcadeTools> {
-    let mut input_schema = schema::of::<G>().as_ref().clone();
+    let mut input_schema = with_proof(&schema::of::<G>());
     let description = match input_schema.remove("description") {
         Some(Value::String(text)) => text,
         _ => String::new(),
@@ -33,7 +34,7 @@ fn route<G: GameInput>() -> ToolRoute<ArcadeTools> {
     let tool = Tool::new(
         format!("arcade_{}", endpoint(G::GAME)),
         format!(
-            "{description} Play a round from arcade_commit once; the receipt reveals the server seed so you can check it (or call arcade_verify)."
+            "{description} Play a round from arcade_commit once; the receipt reveals the server seed so you can check it (or call arcade_verify). A signature or sign_in_with_x proof, when given, must be the round owner's."
         ),
         Arc::new(input_schema),
     )

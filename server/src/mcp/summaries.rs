@@ -11,6 +11,7 @@ use crate::service::receipts::VerifiedBet;
 use crate::service::rounds::{Committed, RoundView};
 use crate::service::stats::{GamesListing, HouseStats};
 use crate::service::wallets::{Balance, FreeGrant};
+use crate::siwx::Declaration;
 
 /// What a tool says of its result in a sentence.
 pub trait Summary {
@@ -149,6 +150,15 @@ impl Summary for HouseStats {
         format!(
             "{} rounds on the floor: {} wagered, {} paid out, house net {}.",
             all.rounds, all.wagered, all.paid_out, all.house_net
+        )
+    }
+}
+
+impl Summary for Declaration {
+    fn summary(&self) -> String {
+        format!(
+            "A sign-in-with-x challenge for {}, to sign and use until {}: pass the encoded proof as sign_in_with_x.",
+            self.info.domain, self.info.expiration_time
         )
     }
 }

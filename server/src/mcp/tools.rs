@@ -17,14 +17,13 @@ use super::summaries::{BalanceAnswer, Summary};
 use serde_json::json;
 
 use super::annotations::{annotations, effect};
-use super::arguments::{Arguments, NoArguments};
+use super::arguments::{Arguments, NoArguments, Proven, Signed};
 use super::output;
 use crate::error::ApiError;
 use crate::inputs::Input;
 use crate::inputs::games::{GameInput, endpoint};
 use crate::inputs::queries::{BetPath, RoundPath};
 use crate::inputs::wallets::{AddressInput, AddressPath, CashoutInput, RotateInput};
-use crate::inputs::{self, Place};
 use crate::rate_limits::{Caller, ClientKey};
 use crate::service::Arcade;
 use crate::service::auth::AddressProof;
@@ -35,6 +34,7 @@ use crate::service::receipts::VerifiedBet;
 use crate::service::rounds::{Committed, RoundView};
 use crate::service::stats::{GamesListing, HouseStats};
 use crate::service::wallets::FreeGrant;
+use crate::siwx::Declaration;
 use arcade_core::Game;
 
 pub(super) const INSTRUCTIONS: &str = "A provably-fair arcade. Play: arcade_free (100 chips, once per address) \
@@ -43,7 +43,10 @@ Sign-In with Ethereum message): sign it once with personal_sign (EIP-191); arcad
 round (the house commits to its seed); play it once with a game tool ({games}) and a fresh \
 random client_seed of your own (repeating a call that got no answer \
 returns its receipt; arcade_round shows any round); check it with arcade_verify. arcade_cashout \
-sends chips back as the token. arcade_rotate revokes a leaked signature.";
+sends chips back as the token. arcade_rotate revokes a leaked signature. In place of the \
+signature, commit, the games, cashout and rotate take a sign-in-with-x proof (x402's CAIP-122 \
+extension) in sign_in_with_x: the challenge of arcade_siwx_challenge signed with the official \
+client, valid five minutes.";
 
 /// The game tools' names: `arcade_flip, arcade_dice, …`.
 pub(super) fn game_tools() -> String {
@@ -84,8 +87,10 @@ impl ArcadeTools {
         &self,
         arguments: JsonObject,
     ) -> Result<Played, ApiError> {
-        let input = inputs::parse::<G>(arguments, Place::Body)?;
-        Ok(self.arcade.plays.play(input.play()?).await?)
+        let (input, siwx) = Proven::<G>::new(arguments).parse()?;
+        let mut play = input.play()?;
+        play.siwx = siwx;
+        Ok(self.arcade.plays.play(play).await?)
     }
 }
 
@@ -126,20 +131,19 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_commit",
         output_schema = output::of::<Committed>(),
-        description = "Open a round: the house commits to a secret server seed (you get its SHA-256, the commitment) before it sees your client seed. Requires your signature of the auth_statement from arcade_balance. Play the round once with a game tool (arcade_<game>, listed by arcade_games)."
+        description = "Open a round: the house commits to a secret server seed (you get its SHA-256, the commitment) before it sees your client seed. Requires your signature of the auth_statement from arcade_balance, or a sign-in-with-x proof in sign_in_with_x (arcade_siwx_challenge). Play the round once with a game tool (arcade_<game>, listed by arcade_games)."
     )]
     async fn commit(
         &self,
-        Parameters(input): Parameters<Arguments<AddressInput>>,
+        Parameters(input): Parameters<Proven<AddressInput>>,
         Extension(request): Extension<Parts>,
     ) -> CallToolResult {
         answer(
-            run(input, async |input| {
-                let signature = input.signature.as_deref();
+            run_proven(input, async |input, proof| {
                 let caller = caller(&request);
                 self.arcade
                     .rounds
-                    .commit(&input.address.0, AddressProof::signature(signature), caller)
+                    .commit(&input.address.0, proof, caller)
                     .await
             })
             .await,
@@ -163,23 +167,19 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_rotate",
         output_schema = output::of::<Rotated>(),
-        description = "Revoke every signature of your auth statement made so far (if one may have leaked): signed with the current statement, this starts a new one. Older signatures then fail (signature_revoked, or signature_mismatch once more than two rotations old) and your open rounds expire. Sign the returned auth_statement from now on."
+        description = "Revoke every signature of your auth statement and every sign-in-with-x proof made so far (if one may have leaked): proven with the current statement's signature or a sign-in-with-x proof in sign_in_with_x, this starts a new statement. Older signatures and proofs then fail (signature_revoked, or signature_mismatch once more than two rotations old) and your open rounds expire. Sign the returned auth_statement (or a fresh arcade_siwx_challenge) from now on."
     )]
     async fn rotate(
         &self,
-        Parameters(input): Parameters<Arguments<RotateInput>>,
+        Parameters(input): Parameters<Proven<RotateInput>>,
         Extension(request): Extension<Parts>,
     ) -> CallToolResult {
         answer(
-            run(input, async |input| {
+            run_proven(input, async |input, proof| {
                 let caller = caller(&request);
                 self.arcade
                     .auth
-                    .rotate(
-                        &input.address.0,
-                        AddressProof::signature(input.signature.as_deref()),
-                        caller,
-                    )
+                    .rotate(&input.address.0, proof, caller)
                     .await
             })
             .await,
@@ -226,26 +226,37 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_cashout",
         output_schema = output::of::<CashoutReceipt>(),
-        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature and a past purchase. Free chips are play money: only the paid chips can be cashed out (`cashable` in arcade_balance: the balance less free_chips), else cashout_exceeds_cashable."
+        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature (or a sign-in-with-x proof in sign_in_with_x) and a past purchase; the tokens go to the proven address only. Free chips are play money: only the paid chips can be cashed out (`cashable` in arcade_balance: the balance less free_chips), else cashout_exceeds_cashable."
     )]
     async fn cashout(
         &self,
-        Parameters(input): Parameters<Arguments<CashoutInput>>,
+        Parameters(input): Parameters<Proven<CashoutInput>>,
         Extension(request): Extension<Parts>,
     ) -> CallToolResult {
         answer(
-            run(input, async |input| {
-                let signature = input.signature.as_deref();
+            run_proven(input, async |input, proof| {
                 let caller = caller(&request);
                 self.arcade
                     .cashouts
-                    .cash_out(
-                        &input.address.0,
-                        input.chips,
-                        AddressProof::signature(signature),
-                        caller,
-                    )
+                    .cash_out(&input.address.0, input.chips, proof, caller)
                     .await
+            })
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "arcade_siwx_challenge",
+        output_schema = output::of::<Declaration>(),
+        description = "A sign-in-with-x challenge for your address (x402 extension sign-in-with-x, CAIP-122; the same as GET /api/arcade/siwx/{address}): info (an EIP-4361 message's fields, with a server nonce), supportedChains and the payload's schema. Sign it with the official client (createSIWxPayload, then encodeSIWxHeader, from @x402/extensions) and pass the result as sign_in_with_x to arcade_commit, the game tools, arcade_cashout and arcade_rotate, in place of signature, for five minutes. Rotating revokes it. Reading it changes nothing."
+    )]
+    async fn siwx_challenge(
+        &self,
+        Parameters(input): Parameters<Arguments<AddressPath>>,
+    ) -> CallToolResult {
+        answer(
+            run(input, async |input| {
+                self.arcade.auth.siwx_challenge(&input.address.0).await
             })
             .await,
         )
@@ -276,6 +287,25 @@ async fn run<I: Input, T, E: Into<ApiError>>(
     operation: impl AsyncFnOnce(I) -> Result<T, E>,
 ) -> Result<T, ApiError> {
     operation(arguments.parse()?).await.map_err(Into::into)
+}
+
+/// Parses the arguments and the proof, then runs the operation on the input with the proof
+/// (the body's `signature` and the `sign_in_with_x` argument, as REST's body and header).
+async fn run_proven<I, T, E>(
+    arguments: Proven<I>,
+    operation: impl AsyncFnOnce(I, AddressProof<'_>) -> Result<T, E>,
+) -> Result<T, ApiError>
+where
+    I: Input + Signed,
+    E: Into<ApiError>,
+{
+    let (input, siwx) = arguments.parse()?;
+    let signature = input.signature().map(str::to_owned);
+    let proof = AddressProof {
+        signature: signature.as_deref(),
+        siwx: siwx.as_deref(),
+    };
+    operation(input, proof).await.map_err(Into::into)
 }
 
 /// A result as structured content plus its summary, or an error as REST renders it.

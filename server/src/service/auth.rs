@@ -15,7 +15,7 @@ use crate::address;
 use crate::identity::{AuthStatement, Generation, Identity, OLDER_CHECKED, SignatureError};
 use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::service::error::{ServiceError, wraps_service_error};
-use crate::siwx::{Binding, Declaration};
+use crate::siwx::{Binding, Declaration, Window};
 use crate::store;
 use crate::store::Db;
 use crate::store::identities::NextGeneration;
@@ -103,11 +103,23 @@ impl Auth {
         address: &Address,
         proof: AddressProof<'_>,
     ) -> Result<(), AuthError> {
+        self.verify_proof_in(address, proof, Window::At(now_ms()))
+            .await
+    }
+
+    /// As [`Self::verify_proof`], with a sign-in-with-x proof's window checked at `window`
+    /// (lifted to answer a repeat of a call already settled).
+    pub async fn verify_proof_in(
+        &self,
+        address: &Address,
+        proof: AddressProof<'_>,
+        window: Window,
+    ) -> Result<(), AuthError> {
         if proof.signature.is_none() && proof.siwx.is_none() {
             return Err(SignatureError::Required.into());
         }
         let (current, older) = self.generations(address).await?;
-        self.check(address, proof, &current, &older)
+        self.check(address, proof, &current, &older, window)
     }
 
     /// A sign-in-with-x challenge for the address, bound to its current statement generation.
@@ -124,6 +136,7 @@ impl Auth {
         proof: AddressProof<'_>,
         current: &Generation,
         older: &[Generation],
+        window: Window,
     ) -> Result<(), AuthError> {
         if let Some(signature) = proof.signature {
             self.identity
@@ -132,7 +145,7 @@ impl Auth {
         if let Some(header) = proof.siwx {
             self.identity
                 .siwx()
-                .verify(header, address, current, older, now_ms())?;
+                .verify(header, address, current, older, window)?;
         }
         Ok(())
     }
@@ -150,7 +163,7 @@ impl Auth {
             return Err(SignatureError::Required.into());
         }
         let (current, older) = self.generations(address).await?;
-        self.check(address, proof, &current, &older)?;
+        self.check(address, proof, &current, &older, Window::At(now_ms()))?;
         let next = Generation {
             number: current.number + 1,
             nonce: alloy::hex::encode(super::rounds::random_bytes::<12>()?),

@@ -22,6 +22,7 @@ use crate::address;
 use crate::identity::SignatureError;
 use crate::proofs::play::PlaySignatureError;
 use crate::service::error::{ServiceError, wraps_service_error};
+use crate::siwx::Window;
 use crate::store;
 use crate::store::Db;
 use crate::store::entities::bet;
@@ -119,7 +120,8 @@ impl Plays {
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
         if play.signature.is_some() || play.siwx.is_some() || play.play_signature.is_some() {
             let opened = self.round_to_play(&play).await?;
-            self.check_owner(&opened, &play).await?;
+            let window = self.proof_window(&opened, &play).await?;
+            self.check_owner(&opened, &play, window).await?;
             if let Some(signature) = play.play_signature.as_deref() {
                 let stored = self
                     .proofs
@@ -205,9 +207,30 @@ impl Plays {
         })
     }
 
+    /// When a sign-in-with-x proof's window is checked: now, unless the round is settled and
+    /// this is the call that settled it. A repeat only asks for the stored answer again (a
+    /// client whose answer was lost), as a statement signature may at any time; the proof
+    /// must still be the owner's, of the current generation.
+    async fn proof_window(&self, round: &round::Model, play: &Play) -> Result<Window, PlayError> {
+        let now = Window::At(now_ms());
+        if play.siwx.is_none() || round.state == RoundState::Open {
+            return Ok(now);
+        }
+        let repeat = match store::rounds::bet_of_round(&self.db, &round.id).await? {
+            Some(bet) => is_same_call(&bet, play)?,
+            None => false,
+        };
+        Ok(if repeat { Window::Lifted } else { now })
+    }
+
     /// A signature or sign-in-with-x proof, when given, must be the round owner's, of its
     /// current statement generation.
-    async fn check_owner(&self, opened: &round::Model, play: &Play) -> Result<(), PlayError> {
+    async fn check_owner(
+        &self,
+        opened: &round::Model,
+        play: &Play,
+        window: Window,
+    ) -> Result<(), PlayError> {
         let proof = AddressProof {
             signature: play.signature.as_deref(),
             siwx: play.siwx.as_deref(),
@@ -217,7 +240,7 @@ impl Plays {
         }
         let owner = address::parse(&opened.address)
             .ok_or_else(|| ServiceError::internal(StoredAddress(opened.address.clone())))?;
-        match self.auth.verify_proof(&owner, proof).await {
+        match self.auth.verify_proof_in(&owner, proof, window).await {
             Err(AuthError::Signature(SignatureError::Mismatch { .. })) => {
                 Err(PlayError::RoundNotYours(play.round_id.clone()))
             }

@@ -17,6 +17,8 @@ mod tests;
 mod verify;
 pub mod wire;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use alloy::primitives::Address;
 
 use crate::identity::{Generation, SignatureError};
@@ -32,6 +34,17 @@ pub const LIFETIME_MS: i64 = 5 * 60 * 1000;
 /// clock issued it).
 pub const CLOCK_TOLERANCE_MS: i64 = 30 * 1000;
 
+/// The instant a proof's window is checked at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// Now (Unix milliseconds): the proof must be inside its window.
+    At(i64),
+    /// Not checked: the request repeats a call already settled under a proof, and only asks
+    /// for its stored answer again. Everything else (deployment, nonce, generation, signer)
+    /// is still checked.
+    Lifted,
+}
+
 /// The deployment's side of sign-in-with-x: who it is and the key its nonces are made with.
 pub struct Siwx {
     domain: String,
@@ -39,6 +52,8 @@ pub struct Siwx {
     chain_id: u64,
     statement: String,
     key: NonceKey,
+    /// Signer recoveries done so far (at most one per proof checked).
+    recoveries: AtomicU64,
 }
 
 impl Siwx {
@@ -56,7 +71,13 @@ impl Siwx {
             chain_id,
             statement: statement.into(),
             key: NonceKey::derive(secret),
+            recoveries: AtomicU64::new(0),
         }
+    }
+
+    /// How many signers proofs have been recovered from (each an ECDSA recovery).
+    pub fn recoveries(&self) -> u64 {
+        self.recoveries.load(Ordering::Relaxed)
     }
 
     /// The public URL a proof's `uri` must be under.
@@ -95,20 +116,23 @@ impl Siwx {
         }
     }
 
-    /// Whether `header` proves control of `address` now. `current` and `older` (newest
-    /// first) are the address's statement generations, as for statement signatures.
+    /// Whether `header` proves control of `address` at `window`. `current` and `older`
+    /// (newest first) are the address's statement generations, as for statement signatures.
     pub fn verify(
         &self,
         header: &str,
         address: &Address,
         current: &Generation,
         older: &[Generation],
-        now_ms: i64,
+        window: Window,
     ) -> Result<(), SignatureError> {
         let payload = wire::decode(header)?;
         verify::fields(self, &payload, address)?;
-        verify::window(&payload, now_ms)?;
+        if let Window::At(now_ms) = window {
+            verify::window(&payload, now_ms)?;
+        }
         verify::nonce(&self.key, &payload, address, current, older)?;
+        self.recoveries.fetch_add(1, Ordering::Relaxed);
         verify::signature(&payload, address, self.chain_id)
     }
 }

@@ -7,7 +7,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
 use super::wire::{Declaration, Payload, message};
-use super::{Binding, CLOCK_TOLERANCE_MS, LIFETIME_MS, Siwx};
+use super::{Binding, CLOCK_TOLERANCE_MS, LIFETIME_MS, Siwx, Window};
 use crate::address;
 use crate::identity::{Generation, SignatureError};
 
@@ -82,7 +82,13 @@ fn verdict(
     current: &Generation,
     now: i64,
 ) -> Result<(), SignatureError> {
-    siwx().verify(&header(payload), address, current, &[generation(0)], now)
+    siwx().verify(
+        &header(payload),
+        address,
+        current,
+        &[generation(0)],
+        Window::At(now),
+    )
 }
 
 #[test]
@@ -150,7 +156,13 @@ fn a_field_naming_another_deployment_is_foreign() {
     let mut moved = good.clone();
     moved.issued_at = "2027-01-15T07:59:00.000Z".into();
     sign(&mut moved, &player);
-    let refused = siwx().verify(&header(&moved), &player.address(), &current, &[], NOW);
+    let refused = siwx().verify(
+        &header(&moved),
+        &player.address(),
+        &current,
+        &[],
+        Window::At(NOW),
+    );
     assert!(
         matches!(refused, Err(SignatureError::Foreign(_))),
         "a window the server did not issue"
@@ -167,7 +179,7 @@ fn rotating_revokes_the_address_challenge_and_earlier_open_ones() {
         &player.address(),
         &second,
         std::slice::from_ref(&first),
-        NOW,
+        Window::At(NOW),
     );
     assert_eq!(
         revoked,
@@ -189,7 +201,7 @@ fn rotating_revokes_the_address_challenge_and_earlier_open_ones() {
         &player.address(),
         &second,
         std::slice::from_ref(&first),
-        NOW,
+        Window::At(NOW),
     );
     assert!(matches!(refused, Err(SignatureError::Revoked(_))));
     // Stamped after the rotation by a clock running ahead of the rotating instance's: still
@@ -201,12 +213,17 @@ fn rotating_revokes_the_address_challenge_and_earlier_open_ones() {
             &player.address(),
             &second,
             std::slice::from_ref(&first),
-            NOW
+            Window::At(NOW)
         ),
         Err(SignatureError::Revoked(_))
     ));
-    let before_any_rotation =
-        siwx().verify(&header(&issued_after), &player.address(), &first, &[], NOW);
+    let before_any_rotation = siwx().verify(
+        &header(&issued_after),
+        &player.address(),
+        &first,
+        &[],
+        Window::At(NOW),
+    );
     assert_eq!(before_any_rotation, Ok(()), "an address that never rotated");
 }
 
@@ -225,9 +242,42 @@ fn a_malformed_header_or_signature_is_invalid() {
         verdict(&payload, &player.address(), &current, NOW),
         Err(SignatureError::Invalid(_))
     ));
-    let refused = siwx().verify("e30=", &player.address(), &current, &[], NOW);
+    let refused = siwx().verify("e30=", &player.address(), &current, &[], Window::At(NOW));
     assert!(
         matches!(refused, Err(SignatureError::Invalid(_))),
         "{{}} lacks the fields"
     );
+}
+
+#[test]
+fn a_lifted_window_still_checks_the_owner_and_the_generation() {
+    let player = PrivateKeySigner::random();
+    let stranger = PrivateKeySigner::random();
+    let (first, second) = (generation(0), generation(1));
+    let payload = signed(&challenge(&player.address(), &first), &player);
+    let long_after = |current: &Generation, older: &[Generation], who: &PrivateKeySigner| {
+        let siwx = siwx();
+        let verdict = siwx.verify(
+            &header(&payload),
+            &who.address(),
+            current,
+            older,
+            Window::Lifted,
+        );
+        (verdict, siwx.recoveries())
+    };
+    assert_eq!(long_after(&first, &[], &player), (Ok(()), 1));
+    let (other, _) = long_after(&first, &[], &stranger);
+    assert!(matches!(other, Err(SignatureError::Mismatch { .. })));
+    let (rotated, recovered) = long_after(&second, std::slice::from_ref(&first), &player);
+    assert!(matches!(rotated, Err(SignatureError::Revoked(_))));
+    assert_eq!(recovered, 0, "refused before any recovery");
+    let expired = siwx().verify(
+        &header(&payload),
+        &player.address(),
+        &first,
+        &[],
+        Window::At(NOW + LIFETIME_MS),
+    );
+    assert!(matches!(expired, Err(SignatureError::OutOfWindow(_))));
 }

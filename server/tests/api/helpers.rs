@@ -297,7 +297,7 @@ impl TestApp {
 }
 
 impl Response {
-    async fn read(response: reqwest::Response) -> Self {
+    pub async fn read(response: reqwest::Response) -> Self {
         let status = response.status().as_u16();
         let text = response.text().await.expect("a body");
         let body = serde_json::from_str(&text).unwrap_or(Value::String(text));

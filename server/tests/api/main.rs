@@ -30,6 +30,10 @@ mod public_secrets;
 mod restore;
 mod rpc;
 mod secrets;
+mod siwx;
+mod siwx_cashout;
+mod siwx_headers;
+mod siwx_mcp;
 mod sketch_rail;
 
 mod batches;

@@ -71,6 +71,16 @@ impl McpSession {
             .await
     }
 
+    /// Any other request on the session (`tools/list`, …): its `result`.
+    pub async fn request(&self, method: &str, params: Value) -> Value {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let response = self
+            .post(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+            .await;
+        assert_eq!(response.status(), 200, "{method}");
+        json_rpc_result(&response.text().await.unwrap())
+    }
+
     async fn call_params(&self, params: Value) -> (u16, String) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let response = self
