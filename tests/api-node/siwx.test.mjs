@@ -80,7 +80,7 @@ test('the official helpers sign the challenge; commit and play with the header a
 test('the 402 and the manifest advertise sign-in-with-x in the helpers’ shape', async () => {
   const manifest = (await call('GET', '/api/arcade/manifest')).body;
   assert.equal(manifest.sign_in_with_x.header, 'SIGN-IN-WITH-X');
-  assert.match(manifest.sign_in_with_x.challenge, /\/api\/arcade\/siwx\/\{address\}$/);
+  assert.match(manifest.sign_in_with_x.challenge, /^GET https?:\/\/.+\/api\/arcade\/siwx\/\{address\}$/);
   assert.deepEqual(manifest.sign_in_with_x.supported_chains.map((c) => c.type), ['eip191']);
   const declaration = (await call('GET', `/api/arcade/siwx/${privateKeyToAccount(generatePrivateKey()).address}`)).body;
   for (const field of ['domain', 'uri', 'version', 'nonce', 'issuedAt', 'expirationTime', 'resources']) {
