@@ -50,6 +50,7 @@ class OfficialPythonMcpClient(unittest.TestCase):
         async with Client(f"{self.server.base_url}/api/mcp") as client:
             tools = (await client.list_tools()).tools
             self.assertEqual(sorted(t.name for t in tools), TOOLS)
+            print(f"step: list tools ({len(tools)}): {', '.join(t.name for t in tools)}")
             # Every tool declares its result (or, with is_error, the error body); the client
             # validates each result below against it, and refuses one that does not match.
             for tool in tools:
@@ -58,11 +59,24 @@ class OfficialPythonMcpClient(unittest.TestCase):
                 paid = tool.name == "arcade_buy_chips"
                 self.assertEqual(len(tool.output_schema["anyOf"]), 4 if paid else 3, tool.name)
 
-            async def call(name, arguments):
+            called = set()
+
+            async def answer(name, arguments):
+                # The client validates the structured result against the tool's outputSchema.
                 result = await client.call_tool(name, arguments)
-                self.assertFalse(result.is_error, f"{name}: {result.content}")
                 self.assertIsInstance(result.structured_content, dict)
+                called.add(name)
+                said = f"error {result.structured_content.get('code')}" if result.is_error else "ok"
+                print(f"step: call {name}: {said}, structured_content valid against its outputSchema")
+                return result
+
+            async def call(name, arguments):
+                result = await answer(name, arguments)
+                self.assertFalse(result.is_error, f"{name}: {result.content}")
                 return result.structured_content
+
+            await call("arcade_games", {})
+            await call("arcade_house", {})
 
             self.assertEqual((await call("arcade_free", {"address": account.address}))["granted"], 100)
             balance = await call("arcade_balance", {"address": account.address})
@@ -74,12 +88,20 @@ class OfficialPythonMcpClient(unittest.TestCase):
                               ("arcade_roulette", {"bet": "straight", "number": 17}),
                               ("arcade_limbo", {"target": 1.5})]:
                 round_ = await call("arcade_commit", {"address": account.address, "signature": signature})
+                await call("arcade_round", {"round_id": round_["round_id"]})
                 played = await call(tool, {"round_id": round_["round_id"], "wager": 5,
                                            "client_seed": secrets.token_hex(16), **bet})
                 chips += played["profit"]
                 self.assertEqual(played["balance"], chips)
                 self.assertTrue((await call("arcade_verify", {"bet_id": played["bet_id"]}))["verified"])
             self.assertEqual((await call("arcade_balance", {"address": account.address}))["chips"], chips)
+            await call("arcade_siwx_challenge", {"address": account.address})
+            # No chain here: buying and cashing out answer their refusals, validated as well.
+            required = await answer("arcade_buy_chips", {"tier": "small"})
+            self.assertTrue(required.is_error)
+            unpaid = await answer("arcade_cashout", {"address": account.address, "chips": 500,
+                                                     "signature": signature})
+            self.assertTrue(unpaid.is_error)
             unlike = types.CallToolResult(content=[], structured_content={"chips": "many"})
             with self.assertRaisesRegex(RuntimeError, "Invalid structured content"):
                 await client.session.validate_tool_result("arcade_balance", unlike)
@@ -88,6 +110,8 @@ class OfficialPythonMcpClient(unittest.TestCase):
                                                            "client_seed": "again", "call": "heads"})
             self.assertTrue(spent.is_error)
             self.assertEqual(spent.structured_content["code"], "round_spent")
+            await call("arcade_rotate", {"address": account.address, "signature": signature})
+            self.assertEqual(sorted(called), TOOLS, "every listed tool was called")
 
 
 if __name__ == "__main__":

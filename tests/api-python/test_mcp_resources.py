@@ -8,6 +8,8 @@ missing bet is an MCP error carrying `bet_not_found`.
 """
 
 import asyncio
+import hashlib
+import hmac
 import json
 import secrets
 import unittest
@@ -48,12 +50,15 @@ class OfficialPythonMcpResources(unittest.TestCase):
 
     async def lists(self, client):
         resources = (await client.list_resources()).resources
+        print(f"step: list resources: {', '.join(str(r.uri) for r in resources)}")
         self.assertEqual([str(r.uri) for r in resources], ["arcade://rules", "arcade://seed-batches"])
         templates = (await client.list_resource_templates()).resource_templates
         self.assertEqual([t.uri_template for t in templates],
                          ["arcade://bets/{bet_id}", "arcade://rounds/{round_id}",
                           "arcade://seed-batches/{batch_id}"])
         prompts = (await client.list_prompts()).prompts
+        print(f"step: list templates: {', '.join(t.uri_template for t in templates)}; "
+              f"prompts: {', '.join(p.name for p in prompts)}")
         self.assertEqual([p.name for p in prompts], ["play_and_verify", "audit_address"])
 
     async def text(self, client, uri):
@@ -84,6 +89,11 @@ class OfficialPythonMcpResources(unittest.TestCase):
         receipt = await self.text(client, f"arcade://bets/{played['bet_id']}")
         self.assertEqual(receipt, self.rest(f"/api/arcade/verify/{played['bet_id']}"))
         self.assertTrue(json.loads(receipt)["verified"])
+        outcome, payout = rederive_coinflip(json.loads(receipt))
+        self.assertEqual(json.loads(receipt)["result"]["outcome"], outcome)
+        self.assertEqual(json.loads(receipt)["payout"], payout)
+        print(f"step: read arcade://bets/{played['bet_id']} and re-derived it here "
+              f"(HMAC-SHA256 per fairness v1): {outcome}, payout {payout}")
         with self.assertRaises(MCPError) as missing:
             await client.read_resource("arcade://bets/999999")
         self.assertEqual(missing.exception.error.data["code"], "bet_not_found")
@@ -106,6 +116,24 @@ class OfficialPythonMcpResources(unittest.TestCase):
         self.assertEqual(bad.exception.error.code, -32602)
         games = await client.complete(types.PromptReference(name="play_and_verify"), {"name": "game", "value": "li"})
         self.assertEqual(games.completion.values, ["limbo"])
+
+
+def rederive_coinflip(receipt):
+    """A coinflip receipt's outcome and payout from its seeds alone (docs: the fairness rules,
+    v1): the commitment is SHA-256 of the seed's text; u0 and u1 are the first two big-endian
+    u32 of HMAC-SHA256(seed, client_seed:nonce:0); heads iff u0 >= 2^31; a win returns
+    wager * 198 / 100, its fractional chip paid iff u1 * 100 < (wager * 198 mod 100) * 2^32."""
+    seed = receipt["server_seed"]
+    if hashlib.sha256(seed.encode()).hexdigest() != receipt["commitment"]:
+        raise AssertionError("the seed does not open the commitment")
+    message = f"{receipt['client_seed']}:{receipt['nonce']}:0".encode()
+    block = hmac.new(seed.encode(), message, hashlib.sha256).digest()
+    u0, u1 = int.from_bytes(block[0:4], "big"), int.from_bytes(block[4:8], "big")
+    outcome = "heads" if u0 >= 2**31 else "tails"
+    if outcome != receipt["params"]["call"]:
+        return outcome, 0
+    whole, fraction = divmod(receipt["wager"] * 198, 100)
+    return outcome, whole + (1 if u1 * 100 < fraction * 2**32 else 0)
 
 
 if __name__ == "__main__":
