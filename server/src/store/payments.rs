@@ -37,6 +37,8 @@ pub struct NewPayment {
     pub at: i64,
     /// The client's `payment-identifier` and the payment's fingerprint, if it sent one.
     pub identified: Option<Identified>,
+    /// The payment's fingerprint, key or not.
+    pub fingerprint: Option<String>,
 }
 
 /// A payment's x402 `payment-identifier` and the fingerprint of the payment sent under it.
@@ -164,8 +166,8 @@ async fn insert(db: &Db, new: &NewPayment) -> Result<Option<i64>, DbErr> {
 /// chain for this one), begun strictly after the earlier attempt; `None` if it is not failed.
 ///
 /// The first `payment-identifier` a payment is sent under stays its own: a request without
-/// one, or under another, leaves it and its fingerprint, so whoever holds a failed payment can
-/// neither strip nor rebind the payer's key by re-sending it.
+/// one, or under another, leaves it, so whoever holds a failed payment can neither strip nor
+/// rebind the payer's key by re-sending it.
 async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbErr> {
     let begun = Expr::case(
         Expr::col(payment::Column::CreatedAt).gte(new.at),
@@ -192,36 +194,29 @@ async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbE
         .filter(payment::Column::Nonce.eq(&new.nonce))
         .filter(payment::Column::State.eq(PaymentState::Failed));
     if let Some(identified) = &new.identified {
-        retried = keep_or_take_identifier(retried, identified);
+        retried = retried.col_expr(
+            payment::Column::PaymentIdentifier,
+            Expr::col(payment::Column::PaymentIdentifier)
+                .if_null(identified.id.as_str())
+                .into(),
+        );
     }
+    // Under a key, the fingerprint names the payment this attempt is, so the key answers for
+    // it alone.
+    let keyed = payment::Column::PaymentIdentifier
+        .is_not_null()
+        .or(Expr::value(new.identified.is_some()));
+    retried = retried.col_expr(
+        payment::Column::PaymentFingerprint,
+        Expr::case(keyed, Expr::value(new.fingerprint.clone()))
+            .finally(Expr::value(Option::<String>::None))
+            .into(),
+    );
     let retried = retried.exec_with_returning(db).await?;
     Ok(retried.into_iter().next().map(|row| Reserved::Held {
         id: row.id,
         attempt: row.created_at,
     }))
-}
-
-/// A failed row without an identifier takes `identified`'s; one with an identifier keeps it.
-fn keep_or_take_identifier(
-    update: UpdateMany<payment::Entity>,
-    identified: &Identified,
-) -> UpdateMany<payment::Entity> {
-    let kept_or = |column: payment::Column, value: &str| {
-        Expr::case(
-            payment::Column::PaymentIdentifier.is_null(),
-            Expr::value(value),
-        )
-        .finally(Expr::col(column))
-    };
-    update
-        .col_expr(
-            payment::Column::PaymentFingerprint,
-            kept_or(payment::Column::PaymentFingerprint, &identified.fingerprint).into(),
-        )
-        .col_expr(
-            payment::Column::PaymentIdentifier,
-            kept_or(payment::Column::PaymentIdentifier, &identified.id).into(),
-        )
 }
 
 /// The payment `payer` sent under `payment-identifier` `id`.

@@ -30,6 +30,7 @@ fn presented(at: i64, tier: &'static str, chips: i64, amount: &str) -> NewPaymen
         rail: "house",
         at,
         identified: None,
+        fingerprint: None,
     }
 }
 

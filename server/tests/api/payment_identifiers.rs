@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use crate::helpers::{Backend, TestApp};
 use crate::mcp_client::{McpSession, structured, tool_error};
 use crate::mcp_purchases::{challenge, pay, signed};
-use crate::paying::{PaidApp, Reply, encode, mint_to};
+use crate::paying::{PaidApp, Reply, decode, encode, mint_to, sign_payment};
 
 const SMALL: &str = "/api/arcade/chips/small";
 
@@ -152,6 +152,40 @@ async fn a_failed_payment_keeps_its_identifier(backend: Backend) {
     app.audit().await;
 }
 
+/// A key answers for the payment its row's attempt is: when the payer's failed payment under a
+/// key gives way to another authorization of the same nonce (sent without the key) that is
+/// bought, the first payment under the key is not answered the second one's purchase.
+async fn a_key_answers_only_for_its_own_payment(backend: Backend) {
+    let app = PaidApp::spawn(backend).await;
+    let challenge = app.challenge(SMALL).await;
+    let key = "pay_first_0123456789abcdef";
+    let payer = app.payer(0).await;
+    let first = identified(&challenge, &payer, key);
+    assert_eq!(buy_on(&app, &first).await.status, 402);
+    let nonce = first["payload"]["authorization"]["nonce"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (header, _) = sign_payment(&challenge, &payer, |authorization| {
+        authorization.nonce = nonce;
+        authorization.validBefore -= alloy::primitives::U256::from(1);
+    });
+    let second = decode(&header);
+    mint_to(&app, payer.address(), 200_000).await;
+    let bought = buy_on(&app, &second).await;
+    assert_eq!(bought.status, 200, "{}", bought.body);
+    let asked = buy_on(&app, &first).await;
+    assert_ne!(
+        (asked.status, &asked.body),
+        (200, &bought.body),
+        "another payment's purchase"
+    );
+    asked.error_code(409, "payment_identifier_conflict");
+    assert_eq!(app.chips(payer.address()).await, 1000, "credited once");
+    app.audit().await;
+}
+
 /// The same identified payment sent many times at once to two instances on one PostgreSQL
 /// (a network duplicating a request): one credit, and no copy is told its key was taken by
 /// another payment.
@@ -237,5 +271,6 @@ on_both_backends_with_own_chain!(
     over_rest,
     over_mcp,
     a_key_is_the_payers_own,
-    a_failed_payment_keeps_its_identifier
+    a_failed_payment_keeps_its_identifier,
+    a_key_answers_only_for_its_own_payment
 );

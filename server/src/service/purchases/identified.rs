@@ -27,6 +27,14 @@ pub(super) fn identified(header: &str) -> Result<Option<Identified>, PurchaseErr
     }))
 }
 
+/// The payment's fingerprint, whether or not it carries an identifier (a row that holds a key
+/// records which payment its current attempt is).
+pub(super) fn fingerprint_of(header: &str) -> Option<String> {
+    decode_payment(header)
+        .ok()
+        .map(|payment| fingerprint(&payment))
+}
+
 impl Purchases {
     /// The original answer when the payer's payment under this identifier was settled and this
     /// is the same payment; a conflict when the payer sent the identifier with another payment;

@@ -146,7 +146,10 @@ impl Purchases {
             return Ok(original);
         }
         let verified = verified_payment(payments, &offer, header)?;
-        let claim = self.reserve(&verified, tier, payments, identified).await?;
+        let fingerprint = identified::fingerprint_of(header);
+        let claim = self
+            .reserve(&verified, tier, payments, identified, fingerprint)
+            .await?;
         let submission = match check_on_chain(&payments.chain, &verified).await {
             Some(refused) => refused,
             None => {

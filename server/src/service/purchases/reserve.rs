@@ -29,6 +29,7 @@ impl Purchases {
         tier: &Tier,
         payments: &Payments,
         identified: Option<Identified>,
+        fingerprint: Option<String>,
     ) -> Result<Claim, PurchaseError> {
         let auth = &verified.authorization;
         let head = payments
@@ -52,6 +53,7 @@ impl Purchases {
             rail: payments.rails.chosen_name(),
             at: now_ms(),
             identified: identified.clone(),
+            fingerprint,
         };
         match store::payments::reserve(&self.db, new).await? {
             Reserved::Held { id, attempt } => {
