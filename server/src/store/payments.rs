@@ -196,9 +196,7 @@ async fn claim_failed(db: &Db, new: &NewPayment) -> Result<Option<Reserved>, DbE
     if let Some(identified) = &new.identified {
         retried = retried.col_expr(
             payment::Column::PaymentIdentifier,
-            Expr::col(payment::Column::PaymentIdentifier)
-                .if_null(identified.id.as_str())
-                .into(),
+            Expr::col(payment::Column::PaymentIdentifier).if_null(identified.id.as_str()),
         );
     }
     // Under a key, the fingerprint names the payment this attempt is, so the key answers for
