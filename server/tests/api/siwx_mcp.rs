@@ -4,12 +4,13 @@
 //! rules with the same codes (tool errors), refusals changing nothing.
 
 use alloy::signers::local::PrivateKeySigner;
+use arcade_server::siwx::LIFETIME_MS;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, sign};
 use crate::mcp_client::{McpSession, structured, tool_error};
 use crate::on_both_backends;
-use crate::siwx_headers::{challenge, header};
+use crate::siwx_headers::{challenge, challenge_issued_at, header, now_ms};
 
 /// `arguments` with the proof.
 fn with(proof: &str, mut arguments: Value) -> Value {
@@ -114,3 +115,46 @@ async fn the_tools_publish_the_argument(app: &TestApp) {
     }
 }
 on_both_backends!(the_tools_publish_the_argument);
+
+/// The HTTP `SIGN-IN-WITH-X` header of the MCP request proves nothing (a session may act for
+/// many addresses; the proof is the call's own argument), and a lost game answer is fetched
+/// again over MCP with its proof once that has expired, as over REST; any other call is not.
+async fn over_mcp_the_argument_alone_proves_and_a_lost_answer_comes_back(app: &TestApp) {
+    let player = PrivateKeySigner::random();
+    app.fund(player.address(), 1_000).await;
+    let address = player.address().to_checksum(None);
+    let fresh = header(&challenge(app, &player).await, &player);
+    let headed = McpSession::open_with(&app.base_url, vec![("sign-in-with-x", fresh)]).await;
+    let unproven = headed
+        .call("arcade_commit", json!({ "address": address }))
+        .await;
+    assert_eq!(tool_error(&unproven), "signature_required");
+
+    let session = McpSession::open(&app.base_url).await;
+    let round_id = json!(app.commit(&player).await);
+    let issued = now_ms() - LIFETIME_MS + 3_000;
+    let proof = header(&challenge_issued_at(app, player.address(), issued), &player);
+    let call = json!({ "round_id": round_id, "client_seed": "lost", "wager": 10, "call": "heads" });
+    let first = session
+        .call("arcade_flip", with(&proof, call.clone()))
+        .await;
+    let first = structured(&first).clone();
+    let wait = issued + LIFETIME_MS + 200 - now_ms();
+    tokio::time::sleep(std::time::Duration::from_millis(
+        u64::try_from(wait).unwrap_or(0),
+    ))
+    .await;
+    let chips = app.chips(player.address()).await;
+    let again = session
+        .call("arcade_flip", with(&proof, call.clone()))
+        .await;
+    let again = structured(&again).clone();
+    assert_eq!(again["replayed"], true, "{again}");
+    assert_eq!(again["bet_id"], first["bet_id"]);
+    let mut other = call;
+    other["call"] = json!("tails");
+    let refused = session.call("arcade_flip", with(&proof, other)).await;
+    assert_eq!(tool_error(&refused), "signature_revoked");
+    assert_eq!(app.chips(player.address()).await, chips, "nothing moved");
+}
+on_both_backends!(over_mcp_the_argument_alone_proves_and_a_lost_answer_comes_back);
