@@ -18,6 +18,20 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 started=$SECONDS
 stage() { echo; echo "==> [$((SECONDS - started))s] $*"; }
+# A Python venv under ~/.cache/arcade, named by a hash of its pinned requirements (so it is
+# reused until they change), installed once; prints its path. pip's output goes to stderr.
+python_venv() {
+    local prefix=$1 requirements=$2 constraints=$3 dir
+    dir="$HOME/.cache/arcade/venv-${prefix}$(cat "$requirements" "$constraints" | sha256sum | cut -c1-12)"
+    if [ ! -e "$dir/.installed" ]; then
+        rm -rf "$dir"
+        python3 -m venv "$dir" >&2
+        "$dir/bin/pip" install --quiet --disable-pip-version-check \
+            -r "$requirements" -c "$constraints" >&2
+        touch "$dir/.installed"
+    fi
+    echo "$dir"
+}
 
 stage "tools"
 eval "$(tests/scripts/install-tools.sh)"
@@ -76,61 +90,26 @@ stage "PyPI arcade-client: the verifier-abi wasm (wasmtime) bundled, mypy, its t
 cargo build -p arcade-verifier-abi --target wasm32-unknown-unknown --release --locked
 cp "${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/arcade_verifier_abi.wasm" clients/python/src/arcade_client/verifier_abi.wasm
 echo "verifier_abi.wasm: $(wc -c < clients/python/src/arcade_client/verifier_abi.wasm) bytes"
-client_venv="$HOME/.cache/arcade/venv-client-$(cat clients/python/tests/requirements.txt clients/python/tests/constraints.txt | sha256sum | cut -c1-12)"
-if [ ! -e "$client_venv/.installed" ]; then
-    rm -rf "$client_venv"
-    python3 -m venv "$client_venv"
-    "$client_venv/bin/pip" install --quiet --disable-pip-version-check \
-        -r clients/python/tests/requirements.txt -c clients/python/tests/constraints.txt
-    touch "$client_venv/.installed"
-fi
+client_venv=$(python_venv "client-" clients/python/tests/requirements.txt clients/python/tests/constraints.txt)
 (cd clients/python && "$client_venv/bin/mypy" && "$client_venv/bin/python" -m unittest discover -s tests -v)
 
 stage "Node: arcade-audit (installed from the packaged arcade-wasm) against thousands of signed rounds and a lying feed"
 (cd tests/audit-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
 stage "Python: PyPI x402 buying chips on the dev chain (over REST, and over MCP with x402.mcp, the replay and the front-run included), its payment-identifier helpers and discovery metadata, PyPI mcp playing through the tools"
-venv="$HOME/.cache/arcade/venv-$(cat tests/api-python/requirements.txt tests/api-python/constraints.txt | sha256sum | cut -c1-12)"
-if [ ! -e "$venv/.installed" ]; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check \
-        -r tests/api-python/requirements.txt -c tests/api-python/constraints.txt
-    touch "$venv/.installed"
-fi
+venv=$(python_venv "" tests/api-python/requirements.txt tests/api-python/constraints.txt)
 "$venv/bin/python" -m unittest discover -s tests/api-python -v
 
 stage "Python: the auth statement read by PyPI siwe, signed with eth_account, rotated"
-siwe_venv="$HOME/.cache/arcade/venv-siwe-$(cat tests/siwe-python/requirements.txt tests/siwe-python/constraints.txt | sha256sum | cut -c1-12)"
-if [ ! -e "$siwe_venv/.installed" ]; then
-    rm -rf "$siwe_venv"
-    python3 -m venv "$siwe_venv"
-    "$siwe_venv/bin/pip" install --quiet --disable-pip-version-check \
-        -r tests/siwe-python/requirements.txt -c tests/siwe-python/constraints.txt
-    touch "$siwe_venv/.installed"
-fi
+siwe_venv=$(python_venv "siwe-" tests/siwe-python/requirements.txt tests/siwe-python/constraints.txt)
 "$siwe_venv/bin/python" -m unittest discover -s tests/siwe-python -v
 
 stage "Python: PyPI x402's sign-in-with-x helpers sign the 402's challenge, commit, play, and are revoked by a rotate"
-siwx_venv="$HOME/.cache/arcade/venv-siwx-$(cat tests/siwx-python/requirements.txt tests/siwx-python/constraints.txt | sha256sum | cut -c1-12)"
-if [ ! -e "$siwx_venv/.installed" ]; then
-    rm -rf "$siwx_venv"
-    python3 -m venv "$siwx_venv"
-    "$siwx_venv/bin/pip" install --quiet --disable-pip-version-check \
-        -r tests/siwx-python/requirements.txt -c tests/siwx-python/constraints.txt
-    touch "$siwx_venv/.installed"
-fi
+siwx_venv=$(python_venv "siwx-" tests/siwx-python/requirements.txt tests/siwx-python/constraints.txt)
 "$siwx_venv/bin/python" -m unittest discover -s tests/siwx-python -v
 
 stage "OpenAPI: schemathesis (PyPI) against the dev stack, every check and every phase, no hooks"
-st_venv="$HOME/.cache/arcade/venv-st-$(cat tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt | sha256sum | cut -c1-12)"
-if [ ! -e "$st_venv/.installed" ]; then
-    rm -rf "$st_venv"
-    python3 -m venv "$st_venv"
-    "$st_venv/bin/pip" install --quiet --disable-pip-version-check \
-        -r tests/schemathesis/requirements.txt -c tests/schemathesis/constraints.txt
-    touch "$st_venv/.installed"
-fi
+st_venv=$(python_venv "st-" tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt)
 # A fixed seed: the same cases every run, so a red run is a change's doing (drop it to explore).
 "$st_venv/bin/python" tests/schemathesis/run.py --seed 20261123
 
