@@ -221,25 +221,7 @@ fn now_seconds() -> u64 {
     u64::try_from(chrono::Utc::now().timestamp()).unwrap()
 }
 
-macro_rules! on_both_backends_with_own_chain {
-    ($($name:ident),* $(,)?) => {
-        $(
-            mod $name {
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn sqlite() {
-                    super::$name(crate::helpers::Backend::Sqlite).await;
-                }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn postgres() {
-                    super::$name(crate::helpers::Backend::Postgres).await;
-                }
-            }
-        )*
-    };
-}
-
-on_both_backends_with_own_chain!(
+crate::on_both_backends_with_own_chain!(
     a_same_nonce_front_run_credits_nothing,
     a_front_run_during_the_request_is_refused,
     a_cancelled_authorization_credits_nothing,

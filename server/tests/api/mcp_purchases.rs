@@ -175,25 +175,7 @@ async fn a_pending_mcp_purchase_says_so(backend: Backend) {
     app.automine(true).await;
 }
 
-macro_rules! on_both_backends_with_own_chain {
-    ($($name:ident),* $(,)?) => {
-        $(
-            mod $name {
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn sqlite() {
-                    super::$name(crate::helpers::Backend::Sqlite).await;
-                }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn postgres() {
-                    super::$name(crate::helpers::Backend::Postgres).await;
-                }
-            }
-        )*
-    };
-}
-
-on_both_backends_with_own_chain!(
+crate::on_both_backends_with_own_chain!(
     a_purchase_over_mcp_settles_as_rest_does,
     a_front_run_during_an_mcp_purchase_is_refused,
     a_pending_mcp_purchase_says_so,

@@ -378,3 +378,23 @@ pub fn anvil_bin() -> PathBuf {
     );
     path
 }
+
+/// Runs each named test body (it spawns its own `PaidApp` and audits) on SQLite and PostgreSQL.
+#[macro_export]
+macro_rules! on_both_backends_with_own_chain {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn sqlite() {
+                    super::$name($crate::helpers::Backend::Sqlite).await;
+                }
+
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn postgres() {
+                    super::$name($crate::helpers::Backend::Postgres).await;
+                }
+            }
+        )*
+    };
+}

@@ -249,25 +249,7 @@ async fn two_instances_on_one_postgres_share_the_identifiers() {
     app.audit().await;
 }
 
-macro_rules! on_both_backends_with_own_chain {
-    ($($name:ident),* $(,)?) => {
-        $(
-            mod $name {
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn sqlite() {
-                    super::$name(crate::helpers::Backend::Sqlite).await;
-                }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn postgres() {
-                    super::$name(crate::helpers::Backend::Postgres).await;
-                }
-            }
-        )*
-    };
-}
-
-on_both_backends_with_own_chain!(
+crate::on_both_backends_with_own_chain!(
     over_rest,
     over_mcp,
     a_key_is_the_payers_own,

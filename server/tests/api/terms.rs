@@ -459,25 +459,7 @@ async fn a_same_nonce_transfer_of_no_tiers_price_credits_nothing(backend: Backen
     app.audit_with_unowed(U256::from(ODD)).await;
 }
 
-macro_rules! on_both_backends_with_own_chain {
-    ($($name:ident),* $(,)?) => {
-        $(
-            mod $name {
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn sqlite() {
-                    super::$name(crate::helpers::Backend::Sqlite).await;
-                }
-
-                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-                async fn postgres() {
-                    super::$name(crate::helpers::Backend::Postgres).await;
-                }
-            }
-        )*
-    };
-}
-
-on_both_backends_with_own_chain!(
+crate::on_both_backends_with_own_chain!(
     a_retried_nonce_landed_at_its_first_terms_credits_what_moved,
     a_retried_nonce_the_facilitator_failed_credits_what_moved,
     a_retried_nonce_stores_the_terms_it_credits,
