@@ -59,10 +59,16 @@ const BEFORE_DROP_CHECKS: [SqlMigration; 13] = [
 ];
 
 /// The SQL migrations run after them, in order.
-const AFTER_DROP_CHECKS: [SqlMigration; 1] = [sql(
-    "m0018_payment_identifiers",
-    include_str!("sql/0018_payment_identifiers.sql"),
-)];
+const AFTER_DROP_CHECKS: [SqlMigration; 2] = [
+    sql(
+        "m0018_payment_identifiers",
+        include_str!("sql/0018_payment_identifiers.sql"),
+    ),
+    sql(
+        "m0019_nothing_secret_stored",
+        include_str!("sql/0019_nothing_secret_stored.sql"),
+    ),
+];
 
 const fn sql(name: &'static str, up: &'static str) -> SqlMigration {
     SqlMigration { name, up }

@@ -42,7 +42,7 @@ async fn main() {
     // Purchases and cashouts back to back from one client: the rate limits would answer them.
     settings.rate_limits.enabled = false;
     settings.chain.chain_id = devnet::CHAIN_ID;
-    settings.chain.rpc_url = Some(Secret::new(chain.rpc_url()));
+    settings.chain.rpc_urls = vec![Secret::new(chain.rpc_url())];
     settings.chain.token = Some(chain.token);
     settings.chain.house_key = Some(Secret::new(alloy::hex::encode_prefixed(
         chain.house.to_bytes(),

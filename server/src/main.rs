@@ -1,6 +1,8 @@
 //! `arcade serve` runs the service; `arcade dev` runs it against a local dev chain it starts;
 //! `arcade migrate` applies the schema and exits; `arcade doctor` checks that the settings, the
-//! database, the chain, the token and the house fit together.
+//! database, the chain, the token and the house fit together; `arcade secrets export` moves the
+//! generated secrets into files; `arcade health` asks a running instance's `/healthz` (the
+//! container's health check).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,7 +19,7 @@ use clap::{Parser, Subcommand};
 )]
 struct Cli {
     /// A TOML settings file; `ARCADE__SECTION__KEY` environment variables override it.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, env = "ARCADE_CONFIG")]
     config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
@@ -29,9 +31,10 @@ enum Command {
     Serve,
     /// Start a local chain (anvil, the test dollar, a funded demo payer) and serve against it.
     Dev {
-        /// The anvil binary.
-        #[arg(long, default_value = dev::DEFAULT_ANVIL)]
-        anvil: PathBuf,
+        /// The anvil binary. Unset: the one `server/devnet/run.sh` installs in the source tree
+        /// this binary was built from, else `anvil` on PATH.
+        #[arg(long)]
+        anvil: Option<PathBuf>,
         /// Port of the chain's JSON-RPC on 127.0.0.1 (0: any free port).
         #[arg(long, default_value_t = 8545)]
         chain_port: u16,
@@ -41,6 +44,24 @@ enum Command {
     /// Check the settings against the database, the chain, the token and the house; exit 0
     /// only if every check passes.
     Doctor,
+    /// The deployment's secrets.
+    #[command(subcommand)]
+    Secrets(SecretsCommand),
+    /// Ask the instance these settings describe (`server.port` on loopback) whether it
+    /// answers `/healthz`; exit 0 if it does.
+    Health,
+}
+
+#[derive(Subcommand)]
+enum SecretsCommand {
+    /// Write each generated secret (signing.key, seeds.secret, auth.secret: those not set) into
+    /// files of mode 0600 in DIR, named as the credentials the systemd unit loads, and erase
+    /// the ones an older version kept in the database. Start every instance with them.
+    Export {
+        /// Where to write them (created with mode 0700).
+        #[arg(long)]
+        dir: PathBuf,
+    },
 }
 
 #[tokio::main]
@@ -56,9 +77,13 @@ async fn main() -> ExitCode {
     telemetry::init(&settings.log);
     let outcome = match cli.command {
         Command::Serve => serve(settings).await,
-        Command::Dev { anvil, chain_port } => dev::run(settings, &anvil, chain_port).await,
+        Command::Dev { anvil, chain_port } => {
+            dev::run(settings, anvil.as_deref(), chain_port).await
+        }
         Command::Migrate => migrate(settings).await,
         Command::Doctor => return run_doctor(&settings).await,
+        Command::Secrets(SecretsCommand::Export { dir }) => export_secrets(settings, &dir).await,
+        Command::Health => return health(&settings).await,
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -84,7 +109,7 @@ async fn serve(settings: Settings) -> Result<(), Box<dyn std::error::Error>> {
     let fatal: Vec<&str> = checks
         .iter()
         .filter(|c| c.is_fatal())
-        .map(|c| c.name)
+        .map(|c| c.name.as_ref())
         .collect();
     if !fatal.is_empty() {
         return Err(format!(
@@ -119,4 +144,39 @@ async fn migrate(settings: Settings) -> Result<(), Box<dyn std::error::Error>> {
     store::migrate(&connection).await?;
     tracing::info!("migrations applied");
     Ok(())
+}
+
+#[allow(clippy::print_stdout)] // the files written are the command's output
+async fn export_secrets(
+    settings: Settings,
+    dir: &std::path::Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let connection = store::connect(&settings.database).await?;
+    store::migrate(&connection).await?;
+    for path in arcade_server::secrets::export(&settings, &connection, dir).await? {
+        println!("{}", path.display());
+    }
+    Ok(())
+}
+
+async fn health(settings: &Settings) -> ExitCode {
+    let url = format!("http://127.0.0.1:{}/healthz", settings.server.port);
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(5))
+        .build();
+    let answered = match client {
+        Ok(client) => client.get(&url).send().await,
+        Err(error) => Err(error),
+    };
+    match answered {
+        Ok(response) if response.status().is_success() => ExitCode::SUCCESS,
+        Ok(response) => {
+            eprintln!("arcade: {url} answered {}", response.status());
+            ExitCode::FAILURE
+        }
+        Err(error) => {
+            eprintln!("arcade: {url}: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -111,7 +111,7 @@ class Arcade:
         self.port = free_port()
         self.env = {k: v for k, v in os.environ.items() if k != "RUST_LOG"}
         self.env.update({
-            "ARCADE__CHAIN__RPC_URL": chain.rpc_url,
+            "ARCADE__CHAIN__RPC_URLS": chain.rpc_url,
             "ARCADE__CHAIN__HOUSE_KEY": house_key,
             "ARCADE__SIGNING__KEY": "0x" + secrets.token_hex(32),
             "ARCADE__AUTH__SECRET": secrets.token_hex(16),

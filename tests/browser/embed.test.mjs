@@ -29,8 +29,6 @@ let embed;
 let site;
 let siteOrigin;
 before(async () => {
-  process.env.ARCADE__WEB__WASM_DIR = join(root, 'wasm', 'pkg-web');
-  process.env.ARCADE__WEB__PROOFS_WASM_DIR = join(root, 'proofs-wasm', 'pkg-web');
   process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
   server = await startServer();
   browser = await chromium.launch({

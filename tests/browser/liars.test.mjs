@@ -54,7 +54,6 @@ async function embeddingSite() {
 }
 
 before(async () => {
-  process.env.ARCADE__WEB__WASM_DIR ??= join(root, 'wasm', 'pkg-web');
   process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
   process.env.ARCADE__SIGNING__KEY = houseKey;
   process.env.ARCADE__SEEDS__SECRET = seedsSecret;

@@ -22,7 +22,6 @@ let server;
 let browser;
 let played;
 before(async () => {
-  process.env.ARCADE__WEB__WASM_DIR ??= join(root, 'wasm', 'pkg-web');
   process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
   server = await startServer();
   browser = await chromium.launch({

@@ -21,7 +21,6 @@ const secret = newSeedsSecret();
 let server;
 let browser;
 before(async () => {
-  process.env.ARCADE__WEB__WASM_DIR ??= join(root, 'wasm', 'pkg-web');
   process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';
   process.env.ARCADE__SEEDS__SECRET = secret;
   server = await startServer();

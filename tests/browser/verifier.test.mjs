@@ -24,7 +24,6 @@ let browser;
 let betId;
 let owner;
 before(async () => {
-  process.env.ARCADE__WEB__WASM_DIR = join(root, 'wasm', 'pkg-web');
   // The suite loads the whole page (some 30 requests) many times within seconds from one
   // address, as no reader does; the limits have their own tests in the API suite.
   process.env.ARCADE__RATE_LIMITS__ENABLED = 'false';

@@ -1,13 +1,13 @@
 //! What every handler needs from the request: the arcade and the body bytes (inputs are read
 //! by `checked`). Plus the catcher that keeps even unknown routes in JSON.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use salvo::http::StatusCode;
 use salvo::prelude::*;
 use serde_json::Value;
 
+use super::wasm_dirs::WasmDirs;
 use crate::error::ApiError;
 use crate::service::Arcade;
 
@@ -18,10 +18,8 @@ pub struct Shared {
     /// Where clients reach the service (x402 resource URLs are built on it).
     pub base_url: String,
     pub max_body_bytes: usize,
-    /// The `web`-target wasm package the verifier page loads.
-    pub wasm_dir: PathBuf,
-    /// The `web`-target package of the signature checker.
-    pub proofs_wasm_dir: PathBuf,
+    /// Where the wasm packages the page loads are.
+    pub wasm: WasmDirs,
     /// `pay_to`'s signatures over the origin, for indexers (`x402::ownership`).
     pub ownership_proofs: Arc<[String]>,
 }

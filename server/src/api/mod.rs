@@ -61,6 +61,7 @@ mod sign_in;
 mod spend_controls;
 mod stats;
 mod wallet;
+pub mod wasm_dirs;
 mod web;
 mod well_known;
 
@@ -72,6 +73,7 @@ use salvo::prelude::*;
 pub use documents::RULES_MD;
 pub use edge::{Shared, body as read_body};
 pub use observe::REQUEST_ID_HEADER;
+use wasm_dirs::WasmDirs;
 
 use crate::public_url::PublicUrl;
 use crate::service::Arcade;
@@ -113,8 +115,18 @@ pub fn service(
         .push(Router::with_path(OPENAPI_PATH.trim_start_matches('/')).get(doc.clone()))
         .push(Router::with_path("openapi.json").get(doc))
         .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
+    let wasm = WasmDirs::locate(web.dir.as_deref());
+    if wasm.found == wasm_dirs::Found::Nowhere {
+        tracing::error!(
+            "the page's wasm files are {}: the page cannot check rounds ({})",
+            wasm.describe(),
+            wasm_dirs::NOT_FOUND_FIX
+        );
+    } else {
+        tracing::info!("the page's wasm files: {}", wasm.describe());
+    }
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-        runtime.spawn(web::warm(web.wasm_dir.clone().into()));
+        runtime.spawn(web::warm(wasm.clone()));
     }
     let unrouted = client::Unrouted(arcade.clone());
     let router = Router::new()
@@ -122,8 +134,7 @@ pub fn service(
             arcade,
             base_url,
             max_body_bytes: settings.server.max_body_bytes,
-            wasm_dir: web.wasm_dir.clone().into(),
-            proofs_wasm_dir: web.proofs_wasm_dir.clone().into(),
+            wasm,
             ownership_proofs: ownership_proofs.into(),
         })
         .push(monitoring)

@@ -1,6 +1,6 @@
 //! The verifier page and its assets: the page at `/`, its modules under `/web/` (built into the
-//! binary), the wasm package under `/wasm/` (read from `web.wasm_dir`, the `web`-target
-//! wasm-pack output) and the golden vectors under `/vectors/`. `/web/wasm-pins.js` is made here
+//! binary), the wasm packages under `/wasm/` (read from where `wasm_dirs` finds them, the
+//! `web`-target wasm-pack output) and the golden vectors under `/vectors/`. `/web/wasm-pins.js` is made here
 //! from the wasm files served: their SRI hashes, which `cores.js` fetches them with. The page
 //! and its modules carry the page's Content-Security-Policy (`security`). The element's pinned
 //! set for other sites is `embed`; it reads its files through `load`.
@@ -15,6 +15,7 @@ use salvo::prelude::*;
 use super::edge::{Shared, shared};
 use super::precompressed::{self, CompressError, Encoded, Source};
 use super::security;
+use super::wasm_dirs::{NOT_FOUND_FIX, WasmDirs};
 use crate::error::ApiError;
 
 /// The page's own files, compiled in so the binary serves them from anywhere.
@@ -116,7 +117,7 @@ const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");
 const VECTORS_NAME: &str = "fairness-v1.json";
 /// The files of the wasm packages the page loads: the fairness verifier (its entry `arcade.js`
 /// with the field readers it imports, `fields.js`, wrapping wasm-bindgen's `arcade_wasm.js`),
-/// and the signature checker (`true`: from `web.proofs_wasm_dir`).
+/// and the signature checker (`true`: from `WasmDirs::proofs`).
 const WASM_FILES: [(&str, &str, bool); 6] = [
     ("arcade.js", "text/javascript; charset=utf-8", false),
     ("fields.js", "text/javascript; charset=utf-8", false),
@@ -129,7 +130,6 @@ const WASM_FILES: [(&str, &str, bool); 6] = [
 /// The module the server makes: the wasm files' SRI hashes.
 const PINS_NAME: &str = "wasm-pins.js";
 const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
-const NOT_BUILT: &str = "the wasm package is not built: wasm/build.sh web (wasm-pack build and its entry, arcade.js), and proofs-wasm: wasm-pack build proofs-wasm --release --target web --out-dir pkg-web";
 
 /// A file the server serves, by its path under the site root, ready to send.
 pub struct Loaded {
@@ -208,9 +208,11 @@ pub async fn wasm(
         Err(Unavailable::Unknown) => return Err(ApiError::NotFound),
         Err(Unavailable::Compression(error)) => return Err(ApiError::internal(error)),
         Err(Unavailable::NotBuilt(error)) => {
-            tracing::warn!(%error, "the wasm package is not built");
+            tracing::warn!(%error, "a wasm file the page loads is missing");
             res.status_code(StatusCode::SERVICE_UNAVAILABLE);
-            res.render(Text::Plain(NOT_BUILT));
+            res.render(Text::Plain(format!(
+                "{error}: the wasm files are missing; {NOT_FOUND_FIX}"
+            )));
         }
     }
     Ok(())
@@ -252,9 +254,9 @@ fn wasm_path(shared: &Shared, file: &str) -> PathBuf {
         .iter()
         .any(|(name, _, proofs)| *name == file && *proofs);
     let dir = if proofs {
-        &shared.proofs_wasm_dir
+        &shared.wasm.proofs
     } else {
-        &shared.wasm_dir
+        &shared.wasm.verifier
     };
     dir.join(file)
 }
@@ -305,13 +307,13 @@ async fn on_disk(path: PathBuf) -> Result<Arc<Encoded>, Unavailable> {
 /// Compresses the files of the page's first screen (its modules and the verifier's wasm), so
 /// the first visitor does not wait for them. The rest (the golden vectors, the signature
 /// checker) are compressed when first asked for; a package not built yet is skipped.
-pub async fn warm(wasm_dir: PathBuf) {
+pub async fn warm(dirs: WasmDirs) {
     for (name, ..) in FILES {
         if let Err(error) = compiled(name).await {
             tracing::error!(name, %error, "the page's file is answered 500 until it compresses");
         }
     }
     for (file, ..) in WASM_FILES.iter().filter(|(.., proofs)| !proofs) {
-        let _ = on_disk(wasm_dir.join(file)).await;
+        let _ = on_disk(dirs.verifier.join(file)).await;
     }
 }

@@ -108,7 +108,7 @@ mod tests {
         use crate::chain::{Chain, ConnectError};
         use crate::settings::{Amount, Secret, Settings};
         let mut settings = Settings::default().chain;
-        settings.rpc_url = Some(Secret::new("http://127.0.0.1:9".to_owned()));
+        settings.rpc_urls = vec![Secret::new("http://127.0.0.1:9".to_owned())];
         settings.house_key = Some(Secret::new(format!("0x{}", "11".repeat(32))));
         settings.token = Some(alloy::primitives::Address::repeat_byte(1));
         settings.max_fee_per_gas_wei = Amount::from(0);

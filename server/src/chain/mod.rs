@@ -11,6 +11,7 @@
 //! | `proof.rs` | what counts as proof of payment, and deciding a payment from the chain |
 //! | `logs.rs` | the token's logs: the transfer a receipt proves, the transaction a nonce names |
 //! | `errors.rs` | RPC failures as errors safe to show (no URL) |
+//! | `transport.rs` | the RPC over every configured URL: failover, per-call timeouts, backoff |
 //! | `token.rs` | the token's interface; `devnet.rs` the local dev chain |
 
 pub mod devnet;
@@ -22,12 +23,13 @@ mod receipts;
 mod replace;
 mod send;
 pub mod token;
+pub mod transport;
 
 use std::time::Duration;
 
 use alloy::network::EthereumWallet;
 use alloy::primitives::{Address, B256, U256};
-use alloy::providers::{Provider, ProviderBuilder, RootProvider};
+use alloy::providers::{Provider, RootProvider};
 use alloy::signers::local::PrivateKeySigner;
 use alloy::sol_types::Eip712Domain;
 use tokio::sync::Mutex;
@@ -75,14 +77,18 @@ pub enum RefusalKind {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConnectError {
-    #[error("chain.{0} must be set when chain.rpc_url is")]
+    #[error("chain.{0} must be set when chain.rpc_urls is")]
     Missing(&'static str),
     #[error("chain.house_key is not a private key (0x + 64 hex)")]
     HouseKey,
-    #[error("chain.rpc_url is not a URL")]
+    #[error("an entry of chain.rpc_urls is not a URL")]
     RpcUrl,
-    #[error("the RPC serves chain {rpc}, but chain.chain_id is {configured}")]
-    ChainId { configured: u64, rpc: u64 },
+    #[error("chain.rpc_urls[{index}] serves chain {rpc}, but chain.chain_id is {configured}")]
+    ChainId {
+        index: usize,
+        configured: u64,
+        rpc: u64,
+    },
     #[error("the token at {token} has {decimals} decimals; a dollar token has 6")]
     Decimals { token: Address, decimals: u8 },
     #[error(
@@ -177,12 +183,12 @@ pub struct Chain {
 }
 
 impl Chain {
-    /// Connects when `chain.rpc_url` is set: checks the chain id and reads the token's domain.
+    /// Connects when `chain.rpc_urls` is set: checks each URL's chain id and reads the token's
+    /// domain.
     pub async fn connect(settings: &ChainSettings) -> Result<Option<Self>, ConnectError> {
-        let Some(rpc_url) = &settings.rpc_url else {
+        if settings.rpc_urls.is_empty() {
             return Ok(None);
-        };
-        let url = rpc_url.expose().parse().map_err(|_| ConnectError::RpcUrl)?;
+        }
         let house_key = settings
             .house_key
             .as_ref()
@@ -198,7 +204,7 @@ impl Chain {
         if max_fee_per_gas == 0 {
             return Err(ConnectError::FeeCap);
         }
-        let provider = provider_on_chain(settings, url).await?;
+        let provider = provider_on_chain(settings).await?;
         let domain = token_domain(&provider, settings, token).await?;
         Ok(Some(Self {
             provider,
@@ -293,25 +299,35 @@ impl Chain {
     }
 }
 
-/// A provider over HTTP whose node serves the configured chain.
-async fn provider_on_chain(
-    settings: &ChainSettings,
-    url: reqwest::Url,
-) -> Result<RootProvider, ConnectError> {
-    let timeout = Duration::from_millis(settings.rpc_timeout_ms);
-    let client = reqwest::Client::builder()
-        .timeout(timeout)
-        .build()
-        .map_err(|error| ConnectError::HttpClient(error.to_string()))?;
-    let provider = ProviderBuilder::default().connect_reqwest(client, url);
-    let rpc_chain = provider.get_chain_id().await.map_err(rpc_error)?;
-    if rpc_chain != settings.chain_id {
-        return Err(ConnectError::ChainId {
-            configured: settings.chain_id,
-            rpc: rpc_chain,
-        });
+/// A provider over every configured URL, once each URL that answers serves the configured
+/// chain. A URL down at start is only warned about (the fallback skips it until it answers);
+/// none answering is an error.
+async fn provider_on_chain(settings: &ChainSettings) -> Result<RootProvider, ConnectError> {
+    let mut answered = 0;
+    let mut last_error = None;
+    for (index, url) in settings.rpc_urls.iter().enumerate() {
+        let one = transport::provider(settings, std::slice::from_ref(url))?;
+        match one.get_chain_id().await.map_err(rpc_error) {
+            Ok(rpc) if rpc == settings.chain_id => answered += 1,
+            Ok(rpc) => {
+                return Err(ConnectError::ChainId {
+                    index,
+                    configured: settings.chain_id,
+                    rpc,
+                });
+            }
+            Err(error) => {
+                tracing::warn!(index, %error, "chain.rpc_urls[{index}] does not answer at start: calls go to the others until it does");
+                last_error = Some(error);
+            }
+        }
     }
-    Ok(provider)
+    if answered == 0 {
+        return Err(ConnectError::Token(last_error.unwrap_or_else(|| {
+            ChainError::Unavailable("no RPC URL answered".into())
+        })));
+    }
+    transport::provider(settings, &settings.rpc_urls)
 }
 
 /// The token's EIP-712 domain, once it is known to be a dollar token (6 decimals) whose domain

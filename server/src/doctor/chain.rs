@@ -1,50 +1,35 @@
 //! Checks against the chain: the RPC and its chain id, the token, the house's balances and
-//! where payments go. Without `chain.rpc_url` there is nothing to check: purchases are off.
-
-use std::time::Duration;
+//! where payments go. Without `chain.rpc_urls` there is nothing to check: purchases are off.
 
 use alloy::primitives::{Address, B256};
-use alloy::providers::{Provider, ProviderBuilder, RootProvider};
+use alloy::providers::{Provider, RootProvider};
 use alloy::signers::local::PrivateKeySigner;
 
 use super::Check;
 use crate::chain::token::DollarToken;
+use crate::chain::transport;
 use crate::settings::{ChainSettings, Settings};
 
 pub async fn checks(settings: &Settings) -> Vec<Check> {
     let chain = &settings.chain;
-    let Some(rpc_url) = &chain.rpc_url else {
+    if chain.rpc_urls.is_empty() {
         return vec![Check::pass(
             "chain",
-            "chain.rpc_url unset: purchases and cashouts are off (they answer 503 payments_unavailable)",
+            "chain.rpc_urls unset: purchases and cashouts are off (they answer 503 payments_unavailable)",
         )];
-    };
+    }
     let mut checks = Vec::new();
-    let Ok(url) = rpc_url.expose().parse() else {
-        checks.push(Check::fatal(
-            "RPC",
-            "chain.rpc_url is not a URL",
-            "set chain.rpc_url (ARCADE__CHAIN__RPC_URL) to the chain's JSON-RPC endpoint",
-        ));
+    if !rpcs(chain, &mut checks).await {
         return checks;
-    };
-    let timeout = Duration::from_millis(chain.rpc_timeout_ms);
-    let client = match reqwest::Client::builder().timeout(timeout).build() {
-        Ok(client) => client,
+    }
+    let provider = match transport::provider(chain, &chain.rpc_urls) {
+        Ok(provider) => provider,
         Err(error) => {
-            checks.push(Check::fatal(
-                "RPC",
-                format!("no HTTP client could be built: {error}"),
-                "the error names what the system lacks (a TLS backend, its certificates)",
-            ));
+            checks.push(Check::fatal("RPC", error.to_string(), RPC_FIX));
             return checks;
         }
     };
-    let provider = ProviderBuilder::default().connect_reqwest(client, url);
     let house = house_key(chain, &mut checks);
-    if !rpc(&provider, chain, &mut checks).await {
-        return checks;
-    }
     let Some(token) = chain.token else {
         checks.push(Check::fatal(
             "token",
@@ -85,33 +70,64 @@ fn house_key(chain: &ChainSettings, checks: &mut Vec<Check>) -> Option<Address> 
     Some(house)
 }
 
-/// The RPC answers, on the configured chain. Says whether the checks can go on.
-async fn rpc(provider: &RootProvider, chain: &ChainSettings, checks: &mut Vec<Check>) -> bool {
-    match provider.get_chain_id().await {
-        Ok(id) if id == chain.chain_id => {
-            checks.push(Check::pass("RPC", format!("answers, chain id {id}")));
-            true
-        }
-        Ok(id) => {
-            checks.push(Check::fatal(
-                "RPC",
-                format!(
-                    "the RPC serves chain {id}, but chain.chain_id is {}: payers would sign for the wrong chain",
-                    chain.chain_id
-                ),
-                "point chain.rpc_url at a node of the configured chain, or fix chain.chain_id",
-            ));
-            false
-        }
-        Err(error) => {
-            checks.push(Check::fatal(
-                "RPC",
-                format!("does not answer: {}", crate::chain::rpc_error(error)),
-                "check chain.rpc_url, the node, and the network between them",
-            ));
-            false
+const RPC_FIX: &str = "set chain.rpc_urls (ARCADE__CHAIN__RPC_URLS, or chain.rpc_urls_file) to the chain's JSON-RPC endpoints";
+
+/// Each RPC URL answers, on the configured chain: one check per URL. A URL on another chain is
+/// fatal; one that does not answer fails the doctor (the others serve), and fatally when none
+/// answers. Says whether the checks can go on.
+async fn rpcs(chain: &ChainSettings, checks: &mut Vec<Check>) -> bool {
+    let mut answering = 0;
+    let mut wrong_chain = false;
+    let count = chain.rpc_urls.len();
+    for (index, url) in chain.rpc_urls.iter().enumerate() {
+        let name = if count == 1 {
+            "RPC".to_owned()
+        } else {
+            format!("RPC [{index}]")
+        };
+        let provider = match transport::provider(chain, std::slice::from_ref(url)) {
+            Ok(provider) => provider,
+            Err(error) => {
+                checks.push(Check::fatal(name, error.to_string(), RPC_FIX));
+                wrong_chain = true;
+                continue;
+            }
+        };
+        match provider.get_chain_id().await {
+            Ok(id) if id == chain.chain_id => {
+                answering += 1;
+                checks.push(Check::pass(name, format!("answers, chain id {id}")));
+            }
+            Ok(id) => {
+                wrong_chain = true;
+                checks.push(Check::fatal(
+                    name,
+                    format!(
+                        "serves chain {id}, but chain.chain_id is {}: payers would sign for the wrong chain",
+                        chain.chain_id
+                    ),
+                    "point chain.rpc_urls at nodes of the configured chain, or fix chain.chain_id",
+                ));
+            }
+            Err(error) => {
+                let found = format!("does not answer: {}", crate::chain::rpc_error(error));
+                let fix = "check the URL, the node, and the network between them";
+                checks.push(if count == 1 {
+                    Check::fatal(name, found, fix)
+                } else {
+                    Check::fail(name, found, fix)
+                });
+            }
         }
     }
+    if answering == 0 && count > 1 && !wrong_chain {
+        checks.push(Check::fatal(
+            "RPC",
+            "no URL of chain.rpc_urls answers",
+            RPC_FIX,
+        ));
+    }
+    answering > 0 && !wrong_chain
 }
 
 /// The token: 6 decimals, the EIP-712 domain the settings expect, EIP-3009 readable. Says

@@ -1,10 +1,10 @@
 //! Checks that need no chain: the database, the public URL, the verifier page's wasm, secrets
 //! or keys that anyone else knows, and the payment rail.
 
-use std::path::Path;
 use std::time::Duration;
 
 use super::Check;
+use crate::api::wasm_dirs::{NOT_FOUND_FIX, WasmDirs};
 use crate::public_url::PublicUrl;
 use crate::service::purchases::rails::{REGISTERED, Rails};
 use crate::settings::Settings;
@@ -17,20 +17,7 @@ pub async fn checks(settings: &Settings) -> Vec<Check> {
     vec![
         database(settings).await,
         public_url(settings),
-        wasm(
-            "verifier wasm",
-            &settings.web.wasm_dir,
-            "web.wasm_dir",
-            &["arcade.js", "arcade_wasm.js", "arcade_wasm_bg.wasm"],
-            "wasm/build.sh web",
-        ),
-        wasm(
-            "signature checker wasm",
-            &settings.web.proofs_wasm_dir,
-            "web.proofs_wasm_dir",
-            &["arcade_proofs.js", "arcade_proofs_bg.wasm"],
-            "wasm-pack build proofs-wasm --release --target web --out-dir pkg-web",
-        ),
+        wasm(&WasmDirs::locate(settings.web.dir.as_deref())),
         secrets(settings),
         payment_rail(settings),
     ]
@@ -115,47 +102,65 @@ fn public_url(settings: &Settings) -> Check {
     }
 }
 
-fn wasm(name: &'static str, dir: &str, setting: &str, files: &[&str], build: &str) -> Check {
-    let missing: Vec<&str> = files
+/// The page's wasm files, where the server will look for them.
+fn wasm(dirs: &WasmDirs) -> Check {
+    const NAME: &str = "verifier wasm";
+    let packages = [
+        (
+            &dirs.verifier,
+            &[
+                "arcade.js",
+                "fields.js",
+                "arcade_wasm.js",
+                "arcade_wasm_bg.wasm",
+            ][..],
+        ),
+        (
+            &dirs.proofs,
+            &["arcade_proofs.js", "arcade_proofs_bg.wasm"][..],
+        ),
+    ];
+    let missing: Vec<&str> = packages
         .iter()
+        .flat_map(|(dir, files)| files.iter().filter(|file| !dir.join(file).is_file()))
         .copied()
-        .filter(|file| !Path::new(dir).join(file).is_file())
         .collect();
     if missing.is_empty() {
-        Check::pass(name, format!("built in {dir}"))
+        Check::pass(NAME, format!("served from {}", dirs.describe()))
     } else {
         Check::fail(
-            name,
+            NAME,
             format!(
-                "{} missing in {dir}: the verifier page cannot load",
-                missing.join(", ")
+                "{} missing; looked in {}: the verifier page cannot check rounds",
+                missing.join(", "),
+                dirs.describe()
             ),
-            format!("run `{build}`, or point {setting} at the built package"),
+            NOT_FOUND_FIX,
         )
     }
 }
 
 /// Every secret and key the service holds: none may be one that anyone else knows, on any
-/// host (loopback behind a proxy is the usual deployment). Unset secrets are generated once and
-/// kept in the database.
+/// host (loopback behind a proxy is the usual deployment). Unset secrets are generated once into
+/// the state directory.
 fn secrets(settings: &Settings) -> Check {
     const NAME: &str = "secrets";
     let public = crate::secrets::public_values(settings);
     if public.is_empty() {
-        let generated: Vec<&str> = [
-            ("signing.key", settings.signing.key.is_none()),
-            ("seeds.secret", settings.seeds.secret.is_none()),
-            ("auth.secret", settings.auth.secret.is_none()),
-        ]
-        .into_iter()
-        .filter_map(|(name, unset)| unset.then_some(name))
-        .collect();
+        let generated: Vec<&str> = crate::secrets::GENERATED
+            .iter()
+            .zip(crate::secrets::configured(settings))
+            .filter_map(|((name, _), configured)| configured.is_none().then_some(*name))
+            .collect();
         let found = if generated.is_empty() {
             "every secret and key is set, and none is a public one".to_owned()
         } else {
             format!(
-                "none is a public one; {} unset: generated once and kept in the database (set them to keep them elsewhere)",
-                generated.join(", ")
+                "none is a public one; {} unset: generated once into {} (mode 0600; every instance needs the same)",
+                generated.join(", "),
+                crate::secrets::state_dir(settings)
+                    .join(crate::secrets::STATE_SUBDIR)
+                    .display()
             )
         };
         return Check::pass(NAME, found);
@@ -167,7 +172,7 @@ fn secrets(settings: &Settings) -> Check {
     Check::fatal(
         NAME,
         format!("anyone else knows these: {}", why.join("; ")),
-        "generate each with `openssl rand -hex 32` (keys: 0x + 64 hex) and set it from the environment (ARCADE__SIGNING__KEY, ARCADE__SEEDS__SECRET, ARCADE__AUTH__SECRET, ARCADE__CHAIN__HOUSE_KEY), or unset signing.key, seeds.secret and auth.secret to have them generated and kept in the database; see deploy/README.md",
+        "generate each with `openssl rand -hex 32` (keys: 0x + 64 hex) and set it from the environment (ARCADE__SIGNING__KEY, ARCADE__SEEDS__SECRET, ARCADE__AUTH__SECRET, ARCADE__CHAIN__HOUSE_KEY), or unset signing.key, seeds.secret and auth.secret to have them generated into the state directory; see deploy/README.md",
     )
 }
 

@@ -14,6 +14,7 @@ mod local;
 
 pub use crate::secrets::public::WELL_KNOWN_TEST_ADDRESSES;
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::settings::Settings;
@@ -21,7 +22,7 @@ use crate::settings::Settings;
 /// One check's result.
 #[derive(Debug, Clone)]
 pub struct Check {
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     pub outcome: Outcome,
 }
 
@@ -39,16 +40,20 @@ pub enum Outcome {
 }
 
 impl Check {
-    fn pass(name: &'static str, found: impl Into<String>) -> Self {
+    fn pass(name: impl Into<Cow<'static, str>>, found: impl Into<String>) -> Self {
         Self {
-            name,
+            name: name.into(),
             outcome: Outcome::Pass(found.into()),
         }
     }
 
-    fn fail(name: &'static str, why: impl Into<String>, fix: impl Into<String>) -> Self {
+    fn fail(
+        name: impl Into<Cow<'static, str>>,
+        why: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
         Self {
-            name,
+            name: name.into(),
             outcome: Outcome::Fail {
                 why: why.into(),
                 fix: fix.into(),
@@ -57,9 +62,13 @@ impl Check {
         }
     }
 
-    fn fatal(name: &'static str, why: impl Into<String>, fix: impl Into<String>) -> Self {
+    fn fatal(
+        name: impl Into<Cow<'static, str>>,
+        why: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
         Self {
-            name,
+            name: name.into(),
             outcome: Outcome::Fail {
                 why: why.into(),
                 fix: fix.into(),

@@ -128,7 +128,8 @@ pub enum ApiError {
     #[error("no such resource; the whole flow, with a link to every entry point, is at /llms.txt")]
     NotFound,
     #[error(
-        "the verifier's wasm is not built: wasm/build.sh web (wasm-pack build and its entry, arcade.js), and proofs-wasm: wasm-pack build proofs-wasm --release --target web --out-dir pkg-web"
+        "the verifier's wasm files are missing: {}",
+        crate::api::wasm_dirs::NOT_FOUND_FIX
     )]
     WasmNotBuilt,
     #[error("method not allowed")]

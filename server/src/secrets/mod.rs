@@ -1,14 +1,24 @@
 //! The secrets a deployment runs with: the signing key, the seeds secret and the auth secret.
-//! Each is the one set in the settings, or, unset, one generated once from the operating
-//! system's random generator and kept in the database (`deployment_secrets`), where every
-//! instance of the deployment finds the same value across restarts. None is built in. A
-//! configured value that anyone else knows (`public.rs`) is refused by `arcade doctor`, and so
-//! by `arcade serve`.
+//! Each is the one set in the settings (a value, a file, a systemd credential:
+//! `settings::secret_files`), or, unset, one generated once from the operating system's random
+//! generator into a file of mode 0600 in the state directory (`files.rs`), where every restart
+//! finds it. None is ever stored in the database: it keeps only each secret's fingerprint, and
+//! an instance whose secret does not match the deployment's refuses to start. So a database
+//! backup alone reveals no seed and cannot sign as the house. Deployments whose older version
+//! kept generated secrets in the database (`deployment_secrets`) keep running on them, warned,
+//! until `arcade secrets export` moves them into files. None is built in: a configured value
+//! that anyone else knows (`public.rs`) is refused by `arcade doctor`, and so by `arcade serve`.
 
+mod files;
 pub mod public;
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
 
 use crate::settings::{Secret, Settings};
 use crate::store::{self, Db, DbErr};
+pub use files::StateFiles;
 
 /// The secrets the service runs with, whichever way each was found.
 pub struct DeploymentSecrets {
@@ -17,60 +27,172 @@ pub struct DeploymentSecrets {
     pub auth: Secret,
 }
 
+/// How a fresh secret is drawn.
+type Draw = fn() -> Result<String, SecretsError>;
+
+/// The secrets a deployment generates for itself when unset: their names (the settings', the
+/// credentials' and the files') and how a fresh one is drawn.
+pub const GENERATED: [(&str, Draw); 3] = [
+    ("signing.key", random_key),
+    ("seeds.secret", random_hex),
+    ("auth.secret", random_hex),
+];
+
 #[derive(Debug, thiserror::Error)]
 pub enum SecretsError {
-    #[error("keeping a generated secret in the database: {0}")]
+    #[error("the secrets' fingerprints in the database: {0}")]
     Database(#[from] DbErr),
     #[error("the operating system's random generator failed: {0}")]
     NoRandomness(String),
+    #[error("{path}: {error}")]
+    File {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error(
+        "{name} ({found}) is not this deployment's: its database was started with another one. Every instance of a deployment must run with the same secrets: set {name} as the other instances have it (ARCADE__{env}_FILE, a credential, or a copy of their state directory's secrets/{name})"
+    )]
+    Mismatch {
+        name: &'static str,
+        found: String,
+        env: String,
+    },
 }
 
-/// The configured secrets, and generated ones (from the database, or new) for those unset.
+/// The settings of `GENERATED`'s secrets, in its order.
+pub fn configured(settings: &Settings) -> [Option<&Secret>; 3] {
+    [
+        settings.signing.key.as_ref(),
+        settings.seeds.secret.as_ref(),
+        settings.auth.secret.as_ref(),
+    ]
+}
+
+/// The state directory's folder of generated secrets.
+pub const STATE_SUBDIR: &str = "secrets";
+
+/// The configured secrets, and generated ones (from the state directory, or new) for those
+/// unset; each checked against the fingerprint the database keeps.
 pub async fn resolve(settings: &Settings, db: &Db) -> Result<DeploymentSecrets, SecretsError> {
+    let files = StateFiles::new(&state_dir(settings).join(STATE_SUBDIR));
+    let mut found = Vec::with_capacity(GENERATED.len());
+    for ((name, generate), configured) in GENERATED.into_iter().zip(configured(settings)) {
+        let (secret, source) = match configured {
+            Some(secret) => (secret.clone(), "as configured".to_owned()),
+            None => generated(db, &files, name, generate).await?,
+        };
+        check_fingerprint(db, name, &secret, &source).await?;
+        found.push(secret);
+    }
+    let [signing_key, seeds, auth] = <[Secret; 3]>::try_from(found)
+        .unwrap_or_else(|_| unreachable!("one secret per entry of GENERATED"));
     Ok(DeploymentSecrets {
-        signing_key: one(db, "signing.key", settings.signing.key.as_ref(), random_key).await?,
-        seeds: one(
-            db,
-            "seeds.secret",
-            settings.seeds.secret.as_ref(),
-            random_hex,
-        )
-        .await?,
-        auth: one(db, "auth.secret", settings.auth.secret.as_ref(), random_hex).await?,
+        signing_key,
+        seeds,
+        auth,
     })
 }
 
-async fn one(
+/// An unset secret: the state directory's file, else the value an older version kept in the
+/// database (warned), else a fresh one written to the state directory. With where it came from.
+async fn generated(
+    db: &Db,
+    files: &StateFiles,
+    name: &'static str,
+    generate: Draw,
+) -> Result<(Secret, String), SecretsError> {
+    if let Some(value) = files.read(name)? {
+        let path = files.path(name);
+        tracing::info!(secret = name, path = %path.display(), "{name}: generated earlier, read from the state directory");
+        return Ok((Secret::new(value), path.display().to_string()));
+    }
+    if let Some(value) = store::secrets::kept_in_database(db, name).await? {
+        tracing::warn!(
+            secret = name,
+            "{name} is kept in the database in plain text (an older version put it there): whoever reads a backup holds it. Run `arcade secrets export --dir <dir>` and start with the files it writes"
+        );
+        return Ok((Secret::new(value), "kept in the database".to_owned()));
+    }
+    let path = files.create(name, &generate()?)?;
+    tracing::info!(
+        secret = name,
+        path = %path.display(),
+        "{name} is unset: generated a random one into the state directory (mode 0600); every other instance of this deployment needs the same one"
+    );
+    let value = files.read(name)?.unwrap_or_default();
+    Ok((Secret::new(value), path.display().to_string()))
+}
+
+async fn check_fingerprint(
     db: &Db,
     name: &'static str,
-    configured: Option<&Secret>,
-    generate: fn() -> Result<String, SecretsError>,
-) -> Result<Secret, SecretsError> {
-    if let Some(secret) = configured {
-        if store::secrets::kept(db, name)
-            .await?
-            .is_some_and(|kept| kept != secret.expose())
-        {
-            tracing::warn!(
-                secret = name,
-                "{name} is set, and differs from the one this deployment generated and kept earlier: what depends on it changes (the signer, the first statements, the seeds of new batches)"
-            );
+    secret: &Secret,
+    source: &str,
+) -> Result<(), SecretsError> {
+    let mine = fingerprint(name, secret.expose());
+    let recorded = store::secrets::fingerprint(db, name, &mine, crate::service::now_ms()).await?;
+    if recorded == mine {
+        return Ok(());
+    }
+    Err(SecretsError::Mismatch {
+        name,
+        found: source.to_owned(),
+        env: name.replace('.', "__").to_uppercase(),
+    })
+}
+
+/// What the database keeps of a secret: sha256 over its name and value, hex. The secrets are
+/// 32 random bytes (or refused as weak: `public.rs`), so the hash reveals nothing.
+pub fn fingerprint(name: &str, value: &str) -> String {
+    let mut hash = Sha256::new();
+    hash.update(b"arcade secret fingerprint v1\0");
+    hash.update(name.as_bytes());
+    hash.update(b"\0");
+    hash.update(value.as_bytes());
+    alloy::hex::encode(hash.finalize())
+}
+
+/// Where generated secrets are kept: `server.state_dir`, else `$STATE_DIRECTORY` (systemd's
+/// `StateDirectory=`; its first entry), else the SQLite database's directory, else the working
+/// directory.
+pub fn state_dir(settings: &Settings) -> PathBuf {
+    if let Some(dir) = &settings.server.state_dir {
+        return PathBuf::from(dir);
+    }
+    if let Some(dirs) = std::env::var_os("STATE_DIRECTORY")
+        && let Some(first) = std::env::split_paths(&dirs).next()
+    {
+        return first;
+    }
+    store::sqlite_file(settings.database.url.expose())
+        .and_then(Path::parent)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_owned)
+}
+
+/// `arcade secrets export`: writes each generated secret this deployment runs with into `dir`
+/// (named as the credentials the systemd unit loads, mode 0600), then erases the values an
+/// older version kept in the database. A secret that is configured is left where it is; one
+/// never generated is generated now. Returns what it wrote.
+pub async fn export(
+    settings: &Settings,
+    db: &Db,
+    dir: &Path,
+) -> Result<Vec<PathBuf>, SecretsError> {
+    let exported = StateFiles::new(dir);
+    let secrets = resolve(settings, db).await?;
+    let values = [&secrets.signing_key, &secrets.seeds, &secrets.auth];
+    let mut written = Vec::new();
+    for (((name, _), value), configured) in GENERATED.iter().zip(values).zip(configured(settings)) {
+        if configured.is_some() {
+            continue;
         }
-        return Ok(secret.clone());
+        written.push(exported.write_same(name, value.expose())?);
+        if store::secrets::erase_from_database(db, name).await? {
+            tracing::info!(secret = name, "{name}: erased from the database");
+        }
     }
-    let kept = store::secrets::keep(db, name, &generate()?, crate::service::now_ms()).await?;
-    if kept.created {
-        tracing::info!(
-            secret = name,
-            "{name} is unset: generated a random one and kept it in the database, where every instance finds it (set it to keep it outside the database)"
-        );
-    } else {
-        tracing::info!(
-            secret = name,
-            "{name}: the one generated for this deployment, read from the database"
-        );
-    }
-    Ok(Secret::new(kept.value))
+    Ok(written)
 }
 
 fn random_bytes() -> Result<[u8; 32], SecretsError> {

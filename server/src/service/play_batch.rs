@@ -93,8 +93,11 @@ impl PlayBatches {
         let now = now_ms();
         let txn = store::begin(&self.db).await?;
         let ids: Vec<&str> = queued.iter().map(|q| q.play.round_id.as_str()).collect();
-        let spent =
+        let mut spent =
             store::plays::spend_batch(&txn, &ids, now, self.clock.opened_after(now)).await?;
+        for round in &mut spent.rounds {
+            self.proofs.fill_server_seed(&txn, round).await?;
+        }
         let rounds = first_plays(queued, &spent.rounds);
 
         let mut book = Book::new(&spent.wallets, now);

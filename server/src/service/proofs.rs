@@ -86,6 +86,16 @@ impl Proofs {
         }
     }
 
+    /// Fills in a round's server seed (`SeedBatches::fill_server_seed`), its batch read
+    /// through `conn` when not known yet.
+    pub(super) async fn fill_server_seed(
+        &self,
+        conn: &impl sea_orm::ConnectionTrait,
+        round: &mut round::Model,
+    ) -> Result<(), SeedBatchError> {
+        self.seed_batches.fill_server_seed(conn, round).await
+    }
+
     /// The signed marks: from which bet on receipts carry proofs, and sign `house_agent`.
     pub fn marks(&self) -> &SignedMarks {
         &self.marks

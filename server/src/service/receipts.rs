@@ -223,13 +223,15 @@ impl Receipts {
         bet: &bet::Model,
         round: &round::Model,
     ) -> Result<BetReceipt, SeedBatchError> {
-        let mut receipt = BetReceipt::new(bet, round)?;
+        let mut round = round.clone();
+        self.proofs.fill_server_seed(&self.db, &mut round).await?;
+        let mut receipt = BetReceipt::new(bet, &round)?;
         receipt.house_agent = self.house_agent(bet);
         let signatures = BetSignatures {
             receipt: bet.receipt_signature.as_deref(),
             play: bet.play_signature.as_deref(),
         };
-        self.proofs.with_proofs(receipt, round, signatures).await
+        self.proofs.with_proofs(receipt, &round, signatures).await
     }
 
     /// Whether the house's own wallets played `bet`: as recorded at settlement (and signed from

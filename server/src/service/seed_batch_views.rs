@@ -69,11 +69,13 @@ impl SeedBatches {
         let rounds = self.rounds_marked(batch_id).await?;
         let indices = rounds.iter().map(|(r, _)| r.seed_index.unwrap_or_default());
         let paths = self.audit_paths(batch_id, indices).await?;
-        let uses = rounds
-            .into_iter()
-            .zip(paths)
-            .map(|((round, bet_id), audit_path)| self.seed_use(round, bet_id, audit_path))
-            .collect();
+        let mut uses = Vec::with_capacity(rounds.len());
+        for ((mut round, bet_id), audit_path) in rounds.into_iter().zip(paths) {
+            if round.state == RoundState::Spent || round.expired_at.is_some() {
+                self.fill_server_seed(&self.db, &mut round).await?;
+            }
+            uses.push(self.seed_use(round, bet_id, audit_path));
+        }
         let mut view = self.batch_view(batch);
         view.rounds = Some(uses);
         Ok(view)

@@ -7,6 +7,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use sea_orm::ConnectionTrait;
+
 use super::proofs::BatchPlace;
 use super::round_clock::RoundClock;
 use super::rounds::random_bytes;
@@ -17,7 +19,7 @@ use crate::proofs::{BatchKey, HouseSigner, SeedBook, SigningThread};
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::Db;
-use crate::store::entities::seed_batch;
+use crate::store::entities::{round, seed_batch};
 use crate::store::seed_batches::Taken;
 
 pub use super::seed_batch_views::{SeedBatchView, SeedUse};
@@ -189,8 +191,42 @@ impl SeedBatches {
         Ok(())
     }
 
+    /// Fills in a round's server seed, read from the database without one: none is stored (a
+    /// backup reveals no seed), it is derived from the round's batch and index with the seeds
+    /// secret. Rounds from before salted batches keep theirs stored (their seeds were not
+    /// secret). `conn` reads the batch's salt when it is not known yet (inside the caller's
+    /// transaction, where there is one).
+    pub(super) async fn fill_server_seed(
+        &self,
+        conn: &impl ConnectionTrait,
+        round: &mut round::Model,
+    ) -> Result<(), SeedBatchError> {
+        let (Some(batch_id), Some(index)) = (round.batch_id, round.seed_index) else {
+            return Ok(());
+        };
+        if !round.server_seed.is_empty() {
+            return Ok(());
+        }
+        let shape = self.shape_on(conn, batch_id).await?;
+        let key = BatchKey {
+            id: batch_id,
+            salt: shape.salt.as_deref(),
+        };
+        round.server_seed = self.seeds.book.seed(key, index);
+        Ok(())
+    }
+
     /// A published batch's size and salt.
     async fn shape(&self, batch_id: i64) -> Result<Shape, SeedBatchError> {
+        self.shape_on(&self.db, batch_id).await
+    }
+
+    /// [`Self::shape`], read through `conn` when not known yet.
+    async fn shape_on(
+        &self,
+        conn: &impl ConnectionTrait,
+        batch_id: i64,
+    ) -> Result<Shape, SeedBatchError> {
         let known = self
             .seeds
             .shapes
@@ -201,7 +237,7 @@ impl SeedBatches {
         if let Some(shape) = known {
             return Ok(shape);
         }
-        let batch = store::seed_batches::find(&self.db, batch_id)
+        let batch = store::seed_batches::find(conn, batch_id)
             .await?
             .ok_or(SeedBatchError::NotFound(batch_id))?;
         let shape = Shape {
@@ -273,6 +309,16 @@ pub enum SeedBatchError {
 }
 
 wraps_service_error!(SeedBatchError);
+
+impl From<SeedBatchError> for ServiceError {
+    /// Where a missing batch is not the caller's to name (a round's own batch): internal.
+    fn from(error: SeedBatchError) -> Self {
+        match error {
+            SeedBatchError::Service(error) => error,
+            missing @ SeedBatchError::NotFound(_) => ServiceError::internal(missing),
+        }
+    }
+}
 
 /// No unused batch id was found in several draws (the random generator is broken).
 #[derive(Debug, thiserror::Error)]

@@ -5,7 +5,7 @@
 use super::{
     Amount, AuthSettings, Bucket, ChainSettings, DatabaseSettings, HouseBotSettings, LogFormat,
     LogSettings, McpSettings, PaymentSettings, RateLimitSettings, RoundSettings, Secret,
-    SeedSettings, ServerSettings, WebSettings,
+    SeedSettings, ServerSettings,
 };
 
 impl Default for ServerSettings {
@@ -15,6 +15,7 @@ impl Default for ServerSettings {
             port: 8402,
             public_url: None,
             max_body_bytes: 64 * 1024,
+            state_dir: None,
         }
     }
 }
@@ -32,7 +33,7 @@ impl Default for ChainSettings {
     fn default() -> Self {
         Self {
             chain_id: 84532,
-            rpc_url: None,
+            rpc_urls: Vec::new(),
             token: None,
             token_name: None,
             token_version: None,
@@ -68,15 +69,6 @@ impl Default for HouseBotSettings {
             wager: 5,
             top_up_below: 20,
             max_rounds: 0,
-        }
-    }
-}
-
-impl Default for WebSettings {
-    fn default() -> Self {
-        Self {
-            wasm_dir: "wasm/pkg-web".into(),
-            proofs_wasm_dir: "proofs-wasm/pkg-web".into(),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Typed settings, loaded once: built-in defaults, then an optional TOML file, then environment
 //! variables `ARCADE__SECTION__KEY` (for example `ARCADE__DATABASE__URL`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use alloy::primitives::Address;
 use figment::Figment;
@@ -10,9 +10,10 @@ use serde::{Deserialize, Serialize};
 
 mod defaults;
 mod operations;
+pub mod secret_files;
 mod values;
 pub use operations::{MetricsSettings, TreasurySettings};
-pub use values::{Amount, Secret};
+pub use values::{Amount, Secret, one_or_many};
 
 /// Every section's defaults are its own (`defaults.rs`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -133,12 +134,12 @@ pub struct HouseBotSettings {
     pub max_rounds: u64,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct WebSettings {
-    /// The `web`-target wasm package the verifier page loads (wasm-pack's `--out-dir`).
-    pub wasm_dir: String,
-    /// The `web`-target package of the signature checker (`proofs-wasm`), served beside it.
-    pub proofs_wasm_dir: String,
+    /// The directory holding every file `/wasm/` serves (both `web`-target packages: the
+    /// verifier's and the signature checker's). Unset: `share/arcade/wasm` beside the binary (a
+    /// release, the image), else the source tree the binary was built from (`api::wasm_dirs`).
+    pub dir: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -174,6 +175,10 @@ pub struct ServerSettings {
     pub public_url: Option<String>,
     /// Largest request body accepted, in bytes.
     pub max_body_bytes: usize,
+    /// Where the service keeps what it generates for itself: the secrets left unset, as files
+    /// of mode 0600 under `secrets/` (`crate::secrets`). Unset: `$STATE_DIRECTORY` (systemd's
+    /// `StateDirectory=`), else the SQLite database's directory, else the working directory.
+    pub state_dir: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -189,8 +194,11 @@ pub struct ChainSettings {
     /// The EVM chain the arcade's token lives on; named in the auth statement and checked
     /// against the RPC's `eth_chainId` at start.
     pub chain_id: u64,
-    /// JSON-RPC endpoint. Unset: no chain; purchases answer 503 `payments_unavailable`.
-    pub rpc_url: Option<Secret>,
+    /// JSON-RPC endpoints of the chain, tried in turn (the best-answering first; a failed call
+    /// goes to the next, then retries with backoff): one URL or a list. Empty: no chain;
+    /// purchases answer 503 `payments_unavailable`.
+    #[serde(deserialize_with = "one_or_many")]
+    pub rpc_urls: Vec<Secret>,
     /// The dollar token (6 decimals, EIP-3009).
     pub token: Option<Address>,
     /// The token's EIP-712 `name` the payers sign under (Base: `USD Coin`, Base Sepolia:
@@ -262,16 +270,51 @@ pub enum LogFormat {
     Json,
 }
 
+/// Settings renamed since a release, with what replaced them: given, they are refused rather
+/// than ignored.
+const RENAMED: [(&str, &str); 3] = [
+    ("chain.rpc_url", "chain.rpc_urls (one URL or a list)"),
+    (
+        "web.wasm_dir",
+        "web.dir (one directory holding every file /wasm/ serves)",
+    ),
+    (
+        "web.proofs_wasm_dir",
+        "web.dir (one directory holding every file /wasm/ serves)",
+    ),
+];
+
 impl Settings {
-    /// Defaults, then `file` if given, then the `ARCADE__*` environment.
+    /// Defaults, then `file` if given, then the `ARCADE__*` environment; each secret setting
+    /// may come from a file instead (`secret_files`).
     pub fn load(file: Option<&Path>) -> Result<Self, figment::Error> {
-        let mut figment = Figment::from(Serialized::defaults(Settings::default()));
-        if let Some(file) = file {
-            figment = figment.merge(Toml::file_exact(file));
+        let credentials = std::env::var_os(secret_files::CREDENTIALS_DIRECTORY).map(PathBuf::from);
+        Self::load_from(file, credentials.as_deref())
+    }
+
+    /// [`Settings::load`] with systemd's credentials in `credentials`.
+    pub fn load_from(
+        file: Option<&Path>,
+        credentials: Option<&Path>,
+    ) -> Result<Self, figment::Error> {
+        let toml = match file {
+            Some(file) => Figment::from(Toml::file_exact(file)),
+            None => Figment::new(),
+        };
+        let env = Figment::from(Env::prefixed("ARCADE__").split("__"));
+        for layer in [&toml, &env] {
+            if let Some((old, new)) = RENAMED.iter().find(|(old, _)| layer.contains(old)) {
+                return Err(figment::Error::from(format!("{old} is now {new}")));
+            }
         }
-        figment
-            .merge(Env::prefixed("ARCADE__").split("__"))
-            .extract()
+        let from_files = secret_files::read(&toml, &env, credentials)?;
+        let mut figment = Figment::from(Serialized::defaults(Settings::default()))
+            .merge(toml)
+            .merge(env);
+        for (name, value) in from_files {
+            figment = figment.merge(Serialized::default(name, value));
+        }
+        figment.extract()
     }
 }
 

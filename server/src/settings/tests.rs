@@ -60,3 +60,48 @@ fn file_then_environment_override_defaults() {
         Ok(())
     });
 }
+
+#[test]
+fn every_secret_may_come_from_a_file_or_a_credential() {
+    figment::Jail::expect_with(|jail| {
+        jail.create_file("house_key", "0xfeed\n")?;
+        jail.create_file("urls", "http://127.0.0.1:1\n\nhttp://127.0.0.1:2\n")?;
+        jail.create_dir("credentials")?;
+        jail.create_file("credentials/seeds.secret", "from-systemd\n")?;
+        jail.set_env("ARCADE__CHAIN__HOUSE_KEY_FILE", "house_key");
+        jail.create_file("arcade.toml", "[chain]\nrpc_urls_file = \"urls\"\n")?;
+        let credentials = jail.directory().join("credentials");
+        let settings = Settings::load_from(Some(Path::new("arcade.toml")), Some(&credentials))?;
+        assert_eq!(settings.chain.house_key.unwrap().expose(), "0xfeed");
+        let urls: Vec<&str> = settings.chain.rpc_urls.iter().map(Secret::expose).collect();
+        assert_eq!(urls, ["http://127.0.0.1:1", "http://127.0.0.1:2"]);
+        assert_eq!(settings.seeds.secret.unwrap().expose(), "from-systemd");
+        assert!(settings.auth.secret.is_none(), "no credential: unset");
+
+        // The environment's value overrides the TOML file's `_file`, as any setting.
+        jail.set_env("ARCADE__CHAIN__RPC_URLS", "http://127.0.0.1:3");
+        let settings = Settings::load_from(Some(Path::new("arcade.toml")), None)?;
+        assert_eq!(settings.chain.rpc_urls[0].expose(), "http://127.0.0.1:3");
+        // One layer giving both: refused.
+        jail.set_env("ARCADE__CHAIN__HOUSE_KEY", "0xbeef");
+        let twice = Settings::load_from(None, None).unwrap_err().to_string();
+        assert!(twice.contains("chain.house_key is given twice"), "{twice}");
+        Ok(())
+    });
+}
+
+#[test]
+fn one_rpc_url_is_a_list_of_one_and_renamed_settings_are_refused() {
+    figment::Jail::expect_with(|jail| {
+        jail.set_env("ARCADE__CHAIN__RPC_URLS", "http://127.0.0.1:8545");
+        let settings = Settings::load(None)?;
+        assert_eq!(settings.chain.rpc_urls.len(), 1);
+        jail.set_env("ARCADE__CHAIN__RPC_URL", "http://127.0.0.1:8545");
+        let refused = Settings::load(None).unwrap_err().to_string();
+        assert!(
+            refused.contains("chain.rpc_url is now chain.rpc_urls"),
+            "{refused}"
+        );
+        Ok(())
+    });
+}

@@ -78,3 +78,21 @@ impl fmt::Debug for Secret {
         f.write_str("[redacted]")
     }
 }
+
+/// A list setting that may also be given as one value (`ARCADE__CHAIN__RPC_URLS=http://…`).
+pub fn one_or_many<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany<T> {
+        One(T),
+        Many(Vec<T>),
+    }
+    Ok(match OneOrMany::deserialize(deserializer)? {
+        OneOrMany::One(value) => vec![value],
+        OneOrMany::Many(values) => values,
+    })
+}

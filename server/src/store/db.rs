@@ -51,3 +51,12 @@ pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
 pub async fn pending_migrations(db: &DatabaseConnection) -> Result<usize, DbErr> {
     Ok(Migrator::get_pending_migrations(db).await?.len())
 }
+
+/// The path a SQLite URL (`sqlite://path?mode=rwc`, `sqlite:path`) names (`:memory:` for an
+/// in-memory one); `None` for another backend.
+pub fn sqlite_file(url: &str) -> Option<&std::path::Path> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))?;
+    Some(std::path::Path::new(rest.split('?').next().unwrap_or(rest)))
+}

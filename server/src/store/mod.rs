@@ -9,7 +9,7 @@
 //! | a batch of plays: rounds spent, wallets written once, bets and ledger rows inserted | `plays.rs`, its SQL `play_sql.rs` |
 //! | `seed_batches` (pre-committed seeds; the index each commit takes) | `seed_batches.rs` |
 //! | `auth_generations` (rotating an auth statement) | `identities.rs` |
-//! | `deployment_secrets` (secrets the deployment generated for itself) | `secrets.rs` |
+//! | `secret_fingerprints` (what each secret the deployment runs with hashes to), `deployment_secrets` (older versions' generated secrets, to export) | `secrets.rs` |
 //! | `signed_marks` (the house's signed marks, kept once) | `signed_marks.rs` |
 //! | `instances` (each running instance's heartbeat) | `instances.rs` |
 //! | `payments` | `payments.rs` |
@@ -37,7 +37,7 @@ pub mod signed_marks;
 pub mod stats;
 pub mod wal_checkpoints;
 
-pub use db::{connect, migrate, pending_migrations};
+pub use db::{connect, migrate, pending_migrations, sqlite_file};
 pub use sea_orm::{DatabaseConnection as Db, DatabaseTransaction as Tx, DbErr};
 
 use sea_orm::{TransactionTrait, UpdateResult};

@@ -58,7 +58,8 @@ pub async fn open(
     let row = round::ActiveModel {
         id: Set(new.round_id.to_owned()),
         address: Set(new.address.to_owned()),
-        server_seed: Set(sealed.server_seed.clone()),
+        // No seed is stored: it derives from the batch and index (a backup reveals none).
+        server_seed: Set(String::new()),
         commitment: Set(sealed.commitment.clone()),
         state: Set(RoundState::Open),
         created_at: Set(new.now),

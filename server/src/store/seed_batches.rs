@@ -116,7 +116,10 @@ pub async fn all(db: &Db) -> Result<Vec<seed_batch::Model>, DbErr> {
         .await
 }
 
-pub async fn find(db: &Db, batch_id: i64) -> Result<Option<seed_batch::Model>, DbErr> {
+pub async fn find(
+    db: &impl ConnectionTrait,
+    batch_id: i64,
+) -> Result<Option<seed_batch::Model>, DbErr> {
     seed_batch::Entity::find_by_id(batch_id).one(db).await
 }
 

@@ -210,12 +210,8 @@ paid_on_both_backends!(free_chips_never_leave_as_money);
 /// A client seed that wins 50 on heads in this open round.
 async fn winning_seed(app: &PaidApp, round_id: &str) -> String {
     use arcade_core::{Call, ClientSeed, Round, ServerSeed, Side};
-    let row = arcade_server::entities::round::Entity::find_by_id(round_id.to_owned())
-        .one(&app.arcade.db)
-        .await
-        .unwrap()
-        .unwrap();
-    let server_seed = ServerSeed::parse(&row.server_seed).unwrap();
+    let server_seed = crate::helpers::secret_seed(app, round_id).await;
+    let server_seed = ServerSeed::parse(&server_seed).unwrap();
     (0..)
         .map(|i| format!("winning-{i}"))
         .find(|seed| {

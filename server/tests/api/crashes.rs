@@ -75,8 +75,13 @@ impl Arcade {
             .env("ARCADE__SERVER__PORT", "0")
             .env("ARCADE__SERVER__PUBLIC_URL", PUBLIC_URL)
             .env("ARCADE__DATABASE__URL", &app.database_url)
+            // The deployment's state directory: its generated secrets.
+            .env(
+                "ARCADE__SERVER__STATE_DIR",
+                crate::helpers::state_dir(&app.database_url),
+            )
             .env("ARCADE__CHAIN__CHAIN_ID", "31337")
-            .env("ARCADE__CHAIN__RPC_URL", app.devnet.rpc_url())
+            .env("ARCADE__CHAIN__RPC_URLS", app.devnet.rpc_url())
             .env("ARCADE__CHAIN__TOKEN", app.devnet.token.to_checksum(None))
             .env(
                 "ARCADE__CHAIN__HOUSE_KEY",

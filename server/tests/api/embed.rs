@@ -13,8 +13,9 @@ use sha2::{Digest, Sha384};
 
 use crate::helpers::{Backend, TestApp};
 
-/// A wasm package pair as wasm-pack lays it out, with stand-in glue and wasm bytes: the
-/// server reads them as files, not as code. The fairness package's entry is the real one.
+/// Both wasm packages' files in one directory, as a release lays them out (`web.dir`), with
+/// stand-in glue and wasm bytes: the server reads them as files, not as code. The fairness
+/// package's entry is the real one.
 struct Packages {
     root: PathBuf,
 }
@@ -22,9 +23,8 @@ struct Packages {
 impl Packages {
     fn new(name: &str) -> Self {
         let root = std::env::temp_dir().join(format!("arcade-embed-{name}-{}", std::process::id()));
-        let (wasm, proofs) = (root.join("pkg-web"), root.join("proofs-pkg-web"));
+        let (wasm, proofs) = (root.join("pkg-web"), root.join("pkg-web"));
         std::fs::create_dir_all(&wasm).unwrap();
-        std::fs::create_dir_all(&proofs).unwrap();
         let write = |path: PathBuf, bytes: &[u8]| std::fs::write(path, bytes).unwrap();
         write(
             wasm.join("arcade.js"),
@@ -52,12 +52,8 @@ impl Packages {
     }
 
     async fn app(&self) -> TestApp {
-        let (wasm, proofs) = (self.wasm_dir(), self.root.join("proofs-pkg-web"));
-        TestApp::spawn_with(Backend::Sqlite, |s| {
-            s.web.wasm_dir = wasm.to_string_lossy().into_owned();
-            s.web.proofs_wasm_dir = proofs.to_string_lossy().into_owned();
-        })
-        .await
+        let dir = self.wasm_dir().to_string_lossy().into_owned();
+        TestApp::spawn_with(Backend::Sqlite, |s| s.web.dir = Some(dir)).await
     }
 }
 
@@ -285,8 +281,7 @@ async fn the_snippet_names_the_configured_origin_whatever_the_request_says() {
 #[tokio::test]
 async fn without_its_wasm_the_element_is_not_offered() {
     let app = TestApp::spawn_with(Backend::Sqlite, |s| {
-        s.web.wasm_dir = "/nonexistent/pkg-web".into();
-        s.web.proofs_wasm_dir = "/nonexistent/proofs".into();
+        s.web.dir = Some("/nonexistent/pkg-web".into());
     })
     .await;
     let answer = app.get("/api/arcade/embed").await;
@@ -296,7 +291,7 @@ async fn without_its_wasm_the_element_is_not_offered() {
         answer.body["detail"]
             .as_str()
             .unwrap()
-            .contains("wasm-pack build")
+            .contains("web/build.sh")
     );
 }
 

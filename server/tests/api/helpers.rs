@@ -73,6 +73,9 @@ impl TestApp {
         let mut settings = Settings::default();
         settings.server.port = 0;
         settings.database.url = Secret::new(database_url);
+        // One deployment, one state directory: every instance on this database finds the
+        // secrets the first one generated.
+        settings.server.state_dir = Some(state_dir(database_url));
         settings.log.filter = std::env::var("ARCADE_TEST_LOG").unwrap_or_else(|_| "warn".into());
         // Every test client is 127.0.0.1: the rate limits' own tests turn them back on.
         settings.rate_limits.enabled = false;
@@ -393,6 +396,48 @@ pub async fn fresh_database(backend: Backend) -> String {
             format!("{server}/{name}")
         }
     }
+}
+
+/// The server seed of a round, as only the house can derive it: the database keeps none, so it
+/// comes from the state directory's seeds secret, the round's batch (its salt) and index.
+pub async fn secret_seed(app: &TestApp, round_id: &str) -> String {
+    use arcade_server::entities::seed_batch;
+    let db = &app.arcade.db;
+    let round = round::Entity::find_by_id(round_id.to_owned())
+        .one(db)
+        .await
+        .unwrap()
+        .expect("the round");
+    let batch_id = round.batch_id.expect("a round of a seed batch");
+    let batch = seed_batch::Entity::find_by_id(batch_id)
+        .one(db)
+        .await
+        .unwrap()
+        .expect("its batch");
+    let secret_file =
+        std::path::Path::new(&state_dir(&app.database_url)).join("secrets/seeds.secret");
+    let secret = std::fs::read_to_string(secret_file).expect("the generated seeds secret");
+    let key = arcade_server::proofs::BatchKey {
+        id: batch_id,
+        salt: batch.salt.as_deref(),
+    };
+    arcade_server::proofs::SeedBook::new(secret.trim())
+        .seed(key, round.seed_index.expect("its index"))
+}
+
+/// The state directory of the deployment on `database_url` (named by its database).
+pub fn state_dir(database_url: &str) -> String {
+    let name = database_url
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .split(['.', '?'])
+        .next()
+        .unwrap_or_default();
+    let dir = std::env::temp_dir()
+        .join("arcade-tests")
+        .join(format!("state-{name}"));
+    dir.to_string_lossy().into_owned()
 }
 
 fn rand_bytes() -> [u8; 8] {

@@ -3,6 +3,7 @@
 
 mod all_in;
 mod attacks;
+mod backups;
 mod bounded;
 mod bounded_cost;
 mod cashout_failures;
@@ -10,6 +11,7 @@ mod cashouts;
 mod chain_control;
 mod clocks;
 mod crashes;
+mod deployment_secrets;
 mod discovery;
 mod documents;
 mod embed;
@@ -29,6 +31,7 @@ mod payment_identifiers;
 mod public_secrets;
 mod restore;
 mod rpc;
+mod rpc_failover;
 mod secrets;
 mod siwx;
 mod siwx_cashout;

@@ -206,7 +206,7 @@ async fn a_token_under_another_domain_refuses_the_start() {
         std::process::id()
     ));
     settings.chain.chain_id = arcade_server::chain::devnet::CHAIN_ID;
-    settings.chain.rpc_url = Some(arcade_server::settings::Secret::new(devnet.rpc_url()));
+    settings.chain.rpc_urls = vec![arcade_server::settings::Secret::new(devnet.rpc_url())];
     settings.chain.house_key = Some(arcade_server::settings::Secret::new(
         alloy::hex::encode_prefixed(devnet.house.to_bytes()),
     ));

@@ -303,7 +303,7 @@ pub fn chain_settings(
     let house_key = alloy::hex::encode_prefixed(devnet.house.to_bytes());
     move |settings| {
         settings.chain.chain_id = devnet::CHAIN_ID;
-        settings.chain.rpc_url = Some(Secret::new(rpc_url));
+        settings.chain.rpc_urls = vec![Secret::new(rpc_url)];
         settings.chain.token = Some(token);
         settings.chain.house_key = Some(Secret::new(house_key));
         settings.chain.rpc_timeout_ms = 3_000;

@@ -7,7 +7,7 @@ use alloy::primitives::U256;
 use alloy::signers::local::PrivateKeySigner;
 use arcade_core::{Call, ClientSeed, Round, ServerSeed, Side, Stake};
 use arcade_migrations::{Migrator, MigratorTrait};
-use arcade_server::entities::{bet, cashout, round};
+use arcade_server::entities::{bet, cashout};
 use futures::future::join_all;
 use sea_orm::{ColumnTrait, ConnectionTrait, Database, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
@@ -19,12 +19,8 @@ use crate::{on_both_backends, paid_on_both_backends};
 /// A client seed with which `wager` on heads wins (or loses) this open round. The test reads
 /// the round's secret seed to pick it; a player cannot.
 async fn seed_that(app: &TestApp, round_id: &str, wager: u64, wins: bool) -> String {
-    let row = round::Entity::find_by_id(round_id.to_owned())
-        .one(&app.arcade.db)
-        .await
-        .unwrap()
-        .unwrap();
-    let server_seed = ServerSeed::parse(&row.server_seed).unwrap();
+    let server_seed = crate::helpers::secret_seed(app, round_id).await;
+    let server_seed = ServerSeed::parse(&server_seed).unwrap();
     let call = Call::Coinflip(Side::Heads);
     (0..)
         .map(|i| format!("pockets-{i}"))

@@ -1,6 +1,6 @@
 //! No secret is public, whatever the operator forgets. `arcade serve` with nothing set runs with
-//! secrets nobody else knows (generated once and kept in the database, the same for every
-//! instance and restart), and refuses to start, on loopback too, with a configured secret or
+//! secrets nobody else knows (generated once into the state directory, the same for every
+//! instance sharing it and every restart), and refuses to start, on loopback too, with a configured secret or
 //! key that anyone knows: a well-known test key, or a secret an earlier version built in.
 
 use std::io::Read;
@@ -29,12 +29,13 @@ const HARDHAT_KEY_19: &str = "0xdf57089febbacf7ba0bc227dafbffa9fc08a93fdc68e1e42
 /// `arcade serve` on loopback over a fresh SQLite file with `env`: its exit status (`None` if
 /// it was still serving after a few seconds) and what it printed.
 fn serve(env: &[(&str, &str)]) -> (Option<bool>, String) {
-    let dir = std::env::temp_dir().join("arcade-tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    let database = dir.join(format!(
-        "serve-{}.db",
+    // A deployment of its own: the database and the state directory beside it.
+    let dir = std::env::temp_dir().join("arcade-tests").join(format!(
+        "serve-{}",
         alloy::hex::encode(alloy::primitives::B64::random())
     ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = dir.join("arcade.db");
     let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
     command
         .arg("serve")
@@ -257,18 +258,22 @@ async fn unset_secrets_are_generated_once_and_shared(backend: Backend) {
         assert_ne!(committed["commitment"], former.as_str(), "a public seed");
     }
 
-    let kept = arcade_server::entities::deployment_secret::Entity::find()
+    let in_database = arcade_server::entities::deployment_secret::Entity::find()
         .all(&first.arcade.db)
         .await
         .unwrap();
-    let mut names: Vec<&str> = kept.iter().map(|row| row.name.as_str()).collect();
+    assert!(in_database.is_empty(), "no secret is kept in the database");
+    let kept =
+        std::path::Path::new(&crate::helpers::state_dir(&first.database_url)).join("secrets");
+    let mut names: Vec<String> = std::fs::read_dir(&kept)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     names.sort_unstable();
     assert_eq!(names, ["auth.secret", "seeds.secret", "signing.key"]);
-    let key: PrivateKeySigner = kept
-        .iter()
-        .find(|row| row.name == "signing.key")
+    let key: PrivateKeySigner = std::fs::read_to_string(kept.join("signing.key"))
         .unwrap()
-        .value
+        .trim()
         .parse()
         .unwrap();
     assert_eq!(key.address(), signer, "the kept key is the one that signs");

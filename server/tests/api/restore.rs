@@ -17,7 +17,7 @@ use crate::helpers::{Backend, TestApp, fresh_database};
 /// Tables copied by the backup, parents before children (restored in this order, emptied in
 /// the reverse one).
 const TABLES: [&str; 8] = [
-    "deployment_secrets",
+    "secret_fingerprints",
     "instances",
     "wallets",
     "ledger",

@@ -2,7 +2,8 @@
 //! ways a real provider does: a loopback TCP proxy that can be cut (the RPC unreachable), in
 //! front of a JSON-RPC shim that answers on any path (providers put API keys in the path) and
 //! can lag: hide receipts (a lagging RPC answers null for a mined transaction) and answer
-//! transaction counts from before (a node some blocks behind).
+//! transaction counts from before (a node some blocks behind), or refuse every call with 429
+//! (a hosted RPC's rate limit). Both count what reaches them: what a failure costs.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,6 +35,8 @@ impl Rpc {
 pub struct RpcProxy {
     port: u16,
     up: watch::Sender<bool>,
+    /// Connections accepted, up or down.
+    pub connections: Arc<AtomicU64>,
 }
 
 impl RpcProxy {
@@ -41,8 +44,11 @@ impl RpcProxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let (up, watching) = watch::channel(true);
+        let connections = Arc::new(AtomicU64::new(0));
+        let counted = Arc::clone(&connections);
         tokio::spawn(async move {
             while let Ok((mut inbound, _)) = listener.accept().await {
+                counted.fetch_add(1, Ordering::SeqCst);
                 let mut down = watching.clone();
                 if !*down.borrow() {
                     continue;
@@ -59,7 +65,11 @@ impl RpcProxy {
                 });
             }
         });
-        Self { port, up }
+        Self {
+            port,
+            up,
+            connections,
+        }
     }
 
     pub fn url(&self) -> String {
@@ -77,12 +87,17 @@ pub struct RpcShim {
     port: u16,
     hide_receipts: Arc<AtomicBool>,
     stale_count: Arc<AtomicU64>,
+    rate_limited: Arc<AtomicBool>,
+    /// JSON-RPC requests that reached the shim (answered or refused).
+    pub calls: Arc<AtomicU64>,
 }
 
 struct Upstream {
     url: String,
     client: reqwest::Client,
     hide_receipts: Arc<AtomicBool>,
+    rate_limited: Arc<AtomicBool>,
+    calls: Arc<AtomicU64>,
     /// `NOT_STALE`, or the transaction count every `eth_getTransactionCount` answers.
     stale_count: Arc<AtomicU64>,
 }
@@ -90,14 +105,18 @@ struct Upstream {
 const NOT_STALE: u64 = u64::MAX;
 
 impl RpcShim {
-    async fn start(anvil_url: &str) -> Self {
+    pub async fn start(anvil_url: &str) -> Self {
         let hide_receipts = Arc::new(AtomicBool::new(false));
         let stale_count = Arc::new(AtomicU64::new(NOT_STALE));
+        let rate_limited = Arc::new(AtomicBool::new(false));
+        let calls = Arc::new(AtomicU64::new(0));
         let upstream = Arc::new(Upstream {
             url: anvil_url.to_owned(),
             client: reqwest::Client::new(),
             hide_receipts: Arc::clone(&hide_receipts),
             stale_count: Arc::clone(&stale_count),
+            rate_limited: Arc::clone(&rate_limited),
+            calls: Arc::clone(&calls),
         });
         let app = axum::Router::new().fallback(forward).with_state(upstream);
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -107,7 +126,14 @@ impl RpcShim {
             port,
             hide_receipts,
             stale_count,
+            rate_limited,
+            calls,
         }
+    }
+
+    /// While set, every call is answered HTTP 429, as a rate-limited hosted RPC answers.
+    pub fn rate_limit(&self, limited: bool) {
+        self.rate_limited.store(limited, Ordering::SeqCst);
     }
 
     /// While `Some(n)`, every transaction count answers `n` (a node from before later
@@ -124,6 +150,15 @@ impl RpcShim {
 }
 
 async fn forward(State(upstream): State<Arc<Upstream>>, body: Bytes) -> Response {
+    upstream.calls.fetch_add(1, Ordering::SeqCst);
+    if upstream.rate_limited.load(Ordering::SeqCst) {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            [("retry-after", "1")],
+            "rate limited",
+        )
+            .into_response();
+    }
     let request = serde_json::from_slice::<Value>(&body).unwrap_or_default();
     let answer = |result: Value| {
         axum::Json(json!({ "jsonrpc": "2.0", "id": request["id"], "result": result }))

@@ -30,8 +30,8 @@ async fn chain_errors_name_no_secret(backend: Backend) {
             .await
             .unwrap(),
         |settings| {
-            let proxied = settings.chain.rpc_url.as_ref().unwrap().expose().to_owned();
-            settings.chain.rpc_url = Some(Secret::new(format!("{proxied}/v3/{API_KEY}")));
+            let proxied = settings.chain.rpc_urls[0].expose().to_owned();
+            settings.chain.rpc_urls = vec![Secret::new(format!("{proxied}/v3/{API_KEY}"))];
         },
     )
     .await;

@@ -289,8 +289,10 @@ async fn as_before_the_marks(app: &TestApp, key: &PrivateKeySigner, bets: &[Valu
     execute(
         app,
         &format!(
-            "UPDATE rounds SET batch_id = NULL, seed_index = NULL, commitment_signature = NULL \
-             WHERE id = '{}'",
+            // A round from before batches kept its seed; later ones derive it from theirs.
+            "UPDATE rounds SET batch_id = NULL, seed_index = NULL, commitment_signature = NULL, \
+             server_seed = '{}' WHERE id = '{}'",
+            first["server_seed"].as_str().unwrap(),
             first["round_id"].as_str().unwrap()
         ),
     )

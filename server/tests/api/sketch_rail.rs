@@ -96,6 +96,7 @@ async fn spawn(backend: Backend, rail: &str) -> PaidApp {
     let mut settings = Settings::default();
     settings.server.port = 0;
     settings.database.url = Secret::new(database_url.clone());
+    settings.server.state_dir = Some(crate::helpers::state_dir(&database_url));
     settings.rate_limits.enabled = false;
     chain_settings(&devnet, &proxy.url())(&mut settings);
     settings.payments.rail = Some(rail.into());

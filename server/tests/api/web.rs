@@ -15,7 +15,7 @@ async fn fetch(app: &TestApp, path: &str) -> reqwest::Response {
 #[tokio::test]
 async fn the_page_its_modules_and_the_vectors_are_served() {
     let app = TestApp::spawn_with(Backend::Sqlite, |s| {
-        s.web.wasm_dir = "/nonexistent/pkg-web".into();
+        s.web.dir = Some("/nonexistent/pkg-web".into());
     })
     .await;
     let page = fetch(&app, "/").await;
@@ -55,7 +55,7 @@ async fn the_page_its_modules_and_the_vectors_are_served() {
 
     let unbuilt = fetch(&app, "/wasm/arcade_wasm_bg.wasm").await;
     assert_eq!(unbuilt.status(), 503);
-    assert!(unbuilt.text().await.unwrap().contains("wasm-pack build"));
+    assert!(unbuilt.text().await.unwrap().contains("web/build.sh"));
 }
 
 async fn fetch_with(app: &TestApp, path: &str, header: (&str, &str)) -> reqwest::Response {
@@ -137,7 +137,7 @@ async fn a_rebuilt_wasm_package_is_served_as_rebuilt() {
     let wasm = dir.join("arcade_wasm_bg.wasm");
     std::fs::write(&wasm, vec![7u8; 4096]).unwrap();
     let served_dir = dir.to_string_lossy().into_owned();
-    let app = TestApp::spawn_with(Backend::Sqlite, |s| s.web.wasm_dir = served_dir).await;
+    let app = TestApp::spawn_with(Backend::Sqlite, |s| s.web.dir = Some(served_dir)).await;
     let path = "/wasm/arcade_wasm_bg.wasm";
     let first = fetch_with(&app, path, ("accept-encoding", "br")).await;
     assert_eq!(first.headers()["content-type"], "application/wasm");

@@ -11,6 +11,7 @@ pub mod instance;
 pub mod ledger;
 pub mod payment;
 pub mod round;
+pub mod secret_fingerprint;
 pub mod seed_batch;
 pub mod signed_mark;
 pub mod wallet;
