@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use arcade_migrations::{Migrator, MigratorTrait};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
-use sea_orm::{ConnectOptions, Database, DatabaseConnection, DbErr};
+use sea_orm::{
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr,
+    TransactionTrait,
+};
 
 use crate::settings::DatabaseSettings;
 
@@ -43,9 +46,24 @@ pub async fn connect(settings: &DatabaseSettings) -> Result<DatabaseConnection, 
     Database::connect(options).await
 }
 
+/// Applies the pending migrations. On PostgreSQL, where several instances may start at once on
+/// one fresh database, in one transaction holding an advisory lock: the first to take it
+/// migrates, the others then find nothing pending (without it, two would apply the same
+/// migration and one fail on what the other created).
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
-    Migrator::up(db, None).await
+    if db.get_database_backend() != DbBackend::Postgres {
+        return Migrator::up(db, None).await;
+    }
+    let txn = db.begin().await?;
+    txn.execute_unprepared(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
+        .await?;
+    Migrator::up(&txn, None).await?;
+    txn.commit().await
 }
+
+/// The advisory lock id migrations take on PostgreSQL (any constant the deployment's other
+/// clients of the database do not use: "arcade" in ASCII).
+const MIGRATION_LOCK: i64 = 0x0061_7263_6164_65;
 
 /// Migrations not yet applied to `db` (`arcade migrate` or `arcade serve` applies them).
 pub async fn pending_migrations(db: &DatabaseConnection) -> Result<usize, DbErr> {

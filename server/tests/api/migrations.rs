@@ -175,3 +175,25 @@ mod the_listed_names_move_to_the_code {
         super::the_listed_names_move_to_the_code(crate::helpers::Backend::Postgres).await;
     }
 }
+
+/// Instances started at once on one fresh PostgreSQL database (the compose file's two) migrate
+/// it once between them: every start succeeds, and the schema is whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn instances_migrating_one_database_at_once_all_start() {
+    let database_url = fresh_database(Backend::Postgres).await;
+    let mut settings = arcade_server::settings::Settings::default().database;
+    settings.url = arcade_server::settings::Secret::new(database_url.clone());
+    let migrated = futures::future::join_all((0..4).map(|_| {
+        let settings = settings.clone();
+        async move {
+            let db = arcade_server::store::connect(&settings).await.unwrap();
+            arcade_server::store::migrate(&db).await
+        }
+    }))
+    .await;
+    for outcome in migrated {
+        outcome.expect("every instance's migration succeeds");
+    }
+    let db = Database::connect(database_url.as_str()).await.unwrap();
+    assert_eq!(Migrator::get_pending_migrations(&db).await.unwrap().len(), 0);
+}
