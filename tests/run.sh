@@ -59,16 +59,16 @@ stage "arcade-core builds for a target without std"
 cargo build -p arcade-core --target riscv32imac-unknown-none-elf --locked
 cargo build -p arcade-core --features serde --target riscv32imac-unknown-none-elf --locked
 
-stage "wasm package (web and nodejs targets)"
-wasm/build.sh nodejs web
+stage "wasm packages: the verifier (nodejs), and every file the page loads (web/build.sh: the verifier and the signature checker, web)"
+wasm/build.sh nodejs
+web/build.sh
 echo "arcade_wasm_bg.wasm: $(wc -c < wasm/pkg-web/arcade_wasm_bg.wasm) bytes"
 
 stage "Node suite of the installed wasm package"
 (cd tests/wasm-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
-stage "signature checker wasm package (proofs-wasm: nodejs and web targets) and its Node suite against viem"
+stage "signature checker wasm package (proofs-wasm: nodejs target; the web one built above) and its Node suite against viem"
 wasm-pack build proofs-wasm --release --target nodejs --out-dir pkg-node
-wasm-pack build proofs-wasm --release --target web --out-dir pkg-web
 echo "arcade_proofs_bg.wasm: $(wc -c < proofs-wasm/pkg-web/arcade_proofs_bg.wasm) bytes"
 (cd tests/proofs-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
 
@@ -122,7 +122,15 @@ if ! command -v chromium >/dev/null; then
 fi
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test)
 
-stage "the run command (server/devnet/run.sh): chain, token and server from scratch, then a purchase"
+stage "release: deploy/release.sh (dev profile), unpacked outside the checkout, arcade dev serving its page (PASS in Chromium), the systemd unit verified and rated"
+release=$(tests/deploy/release.sh | tee /dev/stderr | tail -n1)
+
+stage "containers: the image built with Podman from the release, two containers on one PostgreSQL, a session across them, a graceful stop"
+ARCADE_PODMAN=$(tests/deploy/podman-setup.sh)
+ARCADE_PODMAN="$ARCADE_PODMAN" ARCADE_RELEASE="$release" \
+    "$venv/bin/python" -m unittest -v tests/deploy/test_containers.py
+
+stage "the run command (server/devnet/run.sh) in a fresh clone, as written: chain, token and server from scratch, a purchase, its page checking rounds PASS in Chromium, again from another directory"
 tests/scripts/run-command.sh
 
 stage "all passed in $((SECONDS - started))s"
