@@ -195,5 +195,8 @@ async fn instances_migrating_one_database_at_once_all_start() {
         outcome.expect("every instance's migration succeeds");
     }
     let db = Database::connect(database_url.as_str()).await.unwrap();
-    assert_eq!(Migrator::get_pending_migrations(&db).await.unwrap().len(), 0);
+    assert_eq!(
+        Migrator::get_pending_migrations(&db).await.unwrap().len(),
+        0
+    );
 }
