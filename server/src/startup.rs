@@ -224,7 +224,13 @@ async fn ready(arcade: &Arcade, settings: &Settings) -> Result<(), StartupError>
         .seed_batches
         .ensure_seed_room()
         .await
-        .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))
+        .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))?;
+    arcade
+        .seed_batches
+        .seal_open()
+        .await
+        .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))?;
+    Ok(())
 }
 
 /// Whether `host` (an interface to listen on) is reachable only from this machine.

@@ -12,8 +12,8 @@ CREATE TABLE secret_fingerprints (
     created_at  BIGINT NOT NULL
 );
 
--- A round of a salted batch stores no seed (''): it is derived from its batch and index with
--- the seeds secret when it is played and when it is revealed. Rounds from before salted batches
--- keep theirs (their seeds were not secret).
-UPDATE rounds SET server_seed = ''
-WHERE batch_id IN (SELECT id FROM seed_batches WHERE salt IS NOT NULL);
+-- A round opened from now on stores no seed (''): it is derived from its batch and index with
+-- the seeds secret when it is played and when it is revealed, and checked against the round's
+-- commitment. The open rounds an older version stored seeds for are erased by the service at
+-- start, each only once its derivation gives the committed seed (`SeedBatches::seal_open`),
+-- which SQL cannot check; revealed seeds stay (they are public).

@@ -210,8 +210,9 @@ pub async fn wasm(
         Err(Unavailable::NotBuilt(error)) => {
             tracing::warn!(%error, "a wasm file the page loads is missing");
             res.status_code(StatusCode::SERVICE_UNAVAILABLE);
+            // The path stays in the log: the body names no directory of the server's.
             res.render(Text::Plain(format!(
-                "{error}: the wasm files are missing; {NOT_FOUND_FIX}"
+                "the wasm files are missing; {NOT_FOUND_FIX}"
             )));
         }
     }

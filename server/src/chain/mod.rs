@@ -299,16 +299,16 @@ impl Chain {
     }
 }
 
-/// A provider over every configured URL, once each URL that answers serves the configured
-/// chain. A URL down at start is only warned about (the fallback skips it until it answers);
-/// none answering is an error.
+/// A provider over the configured URLs that serve the configured chain. A URL on another chain
+/// stops the start; one that does not answer at start is left out (its chain unchecked, it is
+/// never used; restart once it is back), and none answering is an error.
 async fn provider_on_chain(settings: &ChainSettings) -> Result<RootProvider, ConnectError> {
-    let mut answered = 0;
+    let mut checked = Vec::with_capacity(settings.rpc_urls.len());
     let mut last_error = None;
     for (index, url) in settings.rpc_urls.iter().enumerate() {
         let one = transport::provider(settings, std::slice::from_ref(url))?;
         match one.get_chain_id().await.map_err(rpc_error) {
-            Ok(rpc) if rpc == settings.chain_id => answered += 1,
+            Ok(rpc) if rpc == settings.chain_id => checked.push(url.clone()),
             Ok(rpc) => {
                 return Err(ConnectError::ChainId {
                     index,
@@ -317,17 +317,17 @@ async fn provider_on_chain(settings: &ChainSettings) -> Result<RootProvider, Con
                 });
             }
             Err(error) => {
-                tracing::warn!(index, %error, "chain.rpc_urls[{index}] does not answer at start: calls go to the others until it does");
+                tracing::warn!(index, %error, "chain.rpc_urls[{index}] does not answer at start: its chain is unchecked, so it is left out until the next start");
                 last_error = Some(error);
             }
         }
     }
-    if answered == 0 {
+    if checked.is_empty() {
         return Err(ConnectError::Token(last_error.unwrap_or_else(|| {
             ChainError::Unavailable("no RPC URL answered".into())
         })));
     }
-    transport::provider(settings, &settings.rpc_urls)
+    transport::provider(settings, &checked)
 }
 
 /// The token's EIP-712 domain, once it is known to be a dollar token (6 decimals) whose domain

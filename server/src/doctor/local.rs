@@ -155,13 +155,20 @@ fn secrets(settings: &Settings) -> Check {
         let found = if generated.is_empty() {
             "every secret and key is set, and none is a public one".to_owned()
         } else {
-            format!(
-                "none is a public one; {} unset: generated once into {} (mode 0600; every instance needs the same)",
-                generated.join(", "),
-                crate::secrets::state_dir(settings)
-                    .join(crate::secrets::STATE_SUBDIR)
-                    .display()
-            )
+            match crate::secrets::state_dir(settings) {
+                Ok(dir) => format!(
+                    "none is a public one; {} unset: generated once into {} (mode 0600; every instance needs the same)",
+                    generated.join(", "),
+                    dir.join(crate::secrets::STATE_SUBDIR).display()
+                ),
+                Err(error) => {
+                    return Check::fatal(
+                        NAME,
+                        error.to_string(),
+                        "set server.state_dir (ARCADE__SERVER__STATE_DIR), or set every secret; see deploy/README.md",
+                    );
+                }
+            }
         };
         return Check::pass(NAME, found);
     }

@@ -4,7 +4,7 @@
 //! directory end with the same value.
 
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use super::SecretsError;
@@ -25,20 +25,39 @@ impl StateFiles {
         self.dir.join(name)
     }
 
-    /// The value in `name`'s file, if there is one. A file others may read is warned about.
+    /// The value in `name`'s file, if there is one. Only a file this process's user owns, that
+    /// nobody else may read or write, in a directory nobody else may write, and not a link, is
+    /// taken: anything else may have been planted (a secret chosen by someone else) or read.
     pub fn read(&self, name: &str) -> Result<Option<String>, SecretsError> {
         let path = self.path(name);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(SecretsError::File { path, error }),
         };
-        let mode = std::fs::metadata(&path)
-            .map(|meta| meta.permissions().mode())
-            .unwrap_or(0);
-        if mode & 0o077 != 0 {
-            tracing::warn!(path = %path.display(), "{name}'s file may be read by other users (mode {:o}): chmod 600 it", mode & 0o777);
+        let refuse = |why: String| SecretsError::File {
+            path: path.clone(),
+            error: std::io::Error::other(why),
+        };
+        let me = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
+        let dir = std::fs::metadata(&self.dir).map_err(|error| refuse(error.to_string()))?;
+        if !meta.file_type().is_file() {
+            return Err(refuse("not a regular file (a link?): refused".into()));
         }
+        if me.is_some_and(|me| meta.uid() != me || dir.uid() != me) {
+            return Err(refuse("owned by another user: refused".into()));
+        }
+        if meta.permissions().mode() & 0o077 != 0 || dir.permissions().mode() & 0o022 != 0 {
+            return Err(refuse(format!(
+                "others may read it or write its directory (modes {:o}, {:o}): refused; chmod 600 the file, 700 the directory",
+                meta.permissions().mode() & 0o777,
+                dir.permissions().mode() & 0o777
+            )));
+        }
+        let text = std::fs::read_to_string(&path).map_err(|error| SecretsError::File {
+            path: path.clone(),
+            error,
+        })?;
         Ok(Some(text.trim_end_matches(['\n', '\r']).to_owned()))
     }
 
@@ -56,13 +75,15 @@ impl StateFiles {
             .mode(0o700)
             .create(&self.dir)
             .map_err(failed)?;
+        // A name nobody can guess, created exclusively: never a file someone else made.
+        let mut token = [0u8; 16];
+        getrandom::fill(&mut token).map_err(|e| failed(std::io::Error::other(e.to_string())))?;
         let draft = self
             .dir
-            .join(format!(".{name}.{}.draft", std::process::id()));
+            .join(format!(".{name}.{}.draft", alloy::hex::encode(token)));
         let mut file = std::fs::OpenOptions::new()
             .write(true)
-            .create(true)
-            .truncate(true)
+            .create_new(true)
             .mode(0o600)
             .open(&draft)
             .map_err(failed)?;

@@ -50,6 +50,16 @@ pub enum SecretsError {
         error: std::io::Error,
     },
     #[error(
+        "signing.key, seeds.secret or auth.secret is unset and there is no state directory to generate it into: set server.state_dir (or run under systemd's StateDirectory=), or set the secrets"
+    )]
+    NoStateDir,
+    #[error("{name} ({found}) cannot be used: {why}")]
+    Unusable {
+        name: &'static str,
+        found: String,
+        why: String,
+    },
+    #[error(
         "{name} ({found}) is not this deployment's: its database was started with another one. Every instance of a deployment must run with the same secrets: set {name} as the other instances have it (ARCADE__{env}_FILE, a credential, or a copy of their state directory's secrets/{name})"
     )]
     Mismatch {
@@ -74,14 +84,23 @@ pub const STATE_SUBDIR: &str = "secrets";
 /// The configured secrets, and generated ones (from the state directory, or new) for those
 /// unset; each checked against the fingerprint the database keeps.
 pub async fn resolve(settings: &Settings, db: &Db) -> Result<DeploymentSecrets, SecretsError> {
-    let files = StateFiles::new(&state_dir(settings).join(STATE_SUBDIR));
+    let files = state_dir(settings)
+        .ok()
+        .map(|dir| StateFiles::new(&dir.join(STATE_SUBDIR)));
     let mut found = Vec::with_capacity(GENERATED.len());
     for ((name, generate), configured) in GENERATED.into_iter().zip(configured(settings)) {
         let (secret, source) = match configured {
             Some(secret) => (secret.clone(), "as configured".to_owned()),
-            None => generated(db, &files, name, generate).await?,
+            None => generated(db, files.as_ref(), name, generate).await?,
         };
+        usable(name, &secret, &source)?;
         check_fingerprint(db, name, &secret, &source).await?;
+        if source != KEPT_IN_DATABASE && store::secrets::erase_from_database(db, name).await? {
+            tracing::warn!(
+                secret = name,
+                "{name}: the value an older version kept in the database (a restored backup brings it back) is erased: this deployment runs on the one {source}"
+            );
+        }
         found.push(secret);
     }
     let [signing_key, seeds, auth] = <[Secret; 3]>::try_from(found)
@@ -97,11 +116,13 @@ pub async fn resolve(settings: &Settings, db: &Db) -> Result<DeploymentSecrets, 
 /// database (warned), else a fresh one written to the state directory. With where it came from.
 async fn generated(
     db: &Db,
-    files: &StateFiles,
+    files: Option<&StateFiles>,
     name: &'static str,
     generate: Draw,
 ) -> Result<(Secret, String), SecretsError> {
-    if let Some(value) = files.read(name)? {
+    if let Some(files) = files
+        && let Some(value) = files.read(name)?
+    {
         let path = files.path(name);
         tracing::info!(secret = name, path = %path.display(), "{name}: generated earlier, read from the state directory");
         return Ok((Secret::new(value), path.display().to_string()));
@@ -111,8 +132,9 @@ async fn generated(
             secret = name,
             "{name} is kept in the database in plain text (an older version put it there): whoever reads a backup holds it. Run `arcade secrets export --dir <dir>` and start with the files it writes"
         );
-        return Ok((Secret::new(value), "kept in the database".to_owned()));
+        return Ok((Secret::new(value), KEPT_IN_DATABASE.to_owned()));
     }
+    let files = files.ok_or(SecretsError::NoStateDir)?;
     let path = files.create(name, &generate()?)?;
     tracing::info!(
         secret = name,
@@ -121,6 +143,33 @@ async fn generated(
     );
     let value = files.read(name)?.unwrap_or_default();
     Ok((Secret::new(value), path.display().to_string()))
+}
+
+/// Where a secret read from `deployment_secrets` is said to come from.
+const KEPT_IN_DATABASE: &str = "kept in the database";
+
+/// Every secret, whatever its source (a file a stranger could have planted, a row an older
+/// version wrote), must be one nobody else knows: not empty, not short, not a public key.
+fn usable(name: &'static str, secret: &Secret, source: &str) -> Result<(), SecretsError> {
+    let value = secret.expose();
+    let why = if name == "signing.key" {
+        public::known_key(value).or_else(|| {
+            value
+                .parse::<alloy::signers::local::PrivateKeySigner>()
+                .is_err()
+                .then(|| "not a private key (0x + 64 hex)".to_owned())
+        })
+    } else {
+        public::weak_secret(value)
+    };
+    match why {
+        None => Ok(()),
+        Some(why) => Err(SecretsError::Unusable {
+            name,
+            found: source.to_owned(),
+            why,
+        }),
+    }
 }
 
 async fn check_fingerprint(
@@ -153,21 +202,24 @@ pub fn fingerprint(name: &str, value: &str) -> String {
 }
 
 /// Where generated secrets are kept: `server.state_dir`, else `$STATE_DIRECTORY` (systemd's
-/// `StateDirectory=`; its first entry), else the SQLite database's directory, else the working
-/// directory.
-pub fn state_dir(settings: &Settings) -> PathBuf {
+/// `StateDirectory=`; its first entry), else the SQLite database's directory (a SQLite
+/// deployment's own). On PostgreSQL without either, none: no secret is generated into
+/// whatever directory the process happens to run in.
+pub fn state_dir(settings: &Settings) -> Result<PathBuf, SecretsError> {
     if let Some(dir) = &settings.server.state_dir {
-        return PathBuf::from(dir);
+        return Ok(PathBuf::from(dir));
     }
     if let Some(dirs) = std::env::var_os("STATE_DIRECTORY")
         && let Some(first) = std::env::split_paths(&dirs).next()
     {
-        return first;
+        return Ok(first);
     }
     store::sqlite_file(settings.database.url.expose())
-        .and_then(Path::parent)
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .map_or_else(|| PathBuf::from("."), Path::to_owned)
+        .map(|file| match file.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+            _ => PathBuf::from("."),
+        })
+        .ok_or(SecretsError::NoStateDir)
 }
 
 /// `arcade secrets export`: writes each generated secret this deployment runs with into `dir`

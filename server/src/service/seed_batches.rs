@@ -21,6 +21,7 @@ use crate::store;
 use crate::store::Db;
 use crate::store::entities::{round, seed_batch};
 use crate::store::seed_batches::Taken;
+use arcade_core::Commitment;
 
 pub use super::seed_batch_views::{SeedBatchView, SeedUse};
 
@@ -212,8 +213,43 @@ impl SeedBatches {
             id: batch_id,
             salt: shape.salt.as_deref(),
         };
-        round.server_seed = self.seeds.book.seed(key, index);
+        let seed = self.seeds.book.seed(key, index);
+        if Commitment::of(&seed).as_str() != round.commitment {
+            // Another seeds secret than the batch's: never settle or show a seed that is not
+            // the one committed to.
+            return Err(ServiceError::internal(NotCommitted(round.id.clone())).into());
+        }
+        round.server_seed = seed;
         Ok(())
+    }
+
+    /// Erases the seeds an older version stored for rounds still open, each once its
+    /// derivation gives the seed committed to (a backup then reveals none of them); a round
+    /// whose stored seed the secret does not derive keeps it (warned). How many were erased.
+    pub async fn seal_open(&self) -> Result<u64, ServiceError> {
+        let mut erased = 0;
+        for (mut round, salt) in store::rounds::open_with_stored_seed(&self.db).await? {
+            let stored = std::mem::take(&mut round.server_seed);
+            let (Some(batch_id), Some(index)) = (round.batch_id, round.seed_index) else {
+                continue;
+            };
+            let key = BatchKey {
+                id: batch_id,
+                salt: salt.as_deref(),
+            };
+            if self.seeds.book.seed(key, index) != stored {
+                tracing::warn!(round = %round.id, "an open round's stored seed is not the one the seeds secret derives: it stays stored until the round is played or expires");
+                continue;
+            }
+            erased += u64::from(store::rounds::erase_seed(&self.db, &round.id, &stored).await?);
+        }
+        if erased > 0 {
+            tracing::info!(
+                erased,
+                "open rounds' stored seeds erased: they derive from the seeds secret"
+            );
+        }
+        Ok(erased)
     }
 
     /// A published batch's size and salt.
@@ -329,3 +365,8 @@ struct NoBatchId;
 pub fn signer_address(signer: &HouseSigner) -> String {
     address::display(&signer.address())
 }
+
+/// A round whose batch's seed is not the one its commitment names.
+#[derive(Debug, thiserror::Error)]
+#[error("round {0}: the seeds secret does not derive the seed it committed to")]
+struct NotCommitted(String);

@@ -63,7 +63,7 @@ pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
 
 /// The advisory lock id migrations take on PostgreSQL (any constant the deployment's other
 /// clients of the database do not use: "arcade" in ASCII).
-const MIGRATION_LOCK: i64 = 0x0061_7263_6164_65;
+const MIGRATION_LOCK: i64 = 0x0000_6172_6361_6465;
 
 /// Migrations not yet applied to `db` (`arcade migrate` or `arcade serve` applies them).
 pub async fn pending_migrations(db: &DatabaseConnection) -> Result<usize, DbErr> {

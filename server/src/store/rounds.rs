@@ -229,3 +229,41 @@ pub async fn recent(db: &Db, limit: u64) -> Result<Vec<bet::Model>, DbErr> {
         .all(db)
         .await
 }
+
+/// The rounds still open of salted batches that store their seed (opened by an older version),
+/// each with its batch's salt.
+pub async fn open_with_stored_seed(db: &Db) -> Result<Vec<(round::Model, Option<String>)>, DbErr> {
+    use super::entities::seed_batch;
+    let rounds = round::Entity::find()
+        .filter(round::Column::State.eq(RoundState::Open))
+        .filter(round::Column::ServerSeed.ne(""))
+        .filter(round::Column::BatchId.is_not_null())
+        .all(db)
+        .await?;
+    let mut salts = std::collections::HashMap::new();
+    let mut found = Vec::with_capacity(rounds.len());
+    for round in rounds {
+        let Some(batch_id) = round.batch_id else {
+            continue;
+        };
+        if let std::collections::hash_map::Entry::Vacant(entry) = salts.entry(batch_id) {
+            let batch = seed_batch::Entity::find_by_id(batch_id).one(db).await?;
+            entry.insert(batch.and_then(|b| b.salt));
+        }
+        if let Some(Some(salt)) = salts.get(&batch_id) {
+            found.push((round, Some(salt.clone())));
+        }
+    }
+    Ok(found)
+}
+
+/// Erases the stored seed of round `id` if it still is `seed`; whether it did.
+pub async fn erase_seed(db: &Db, id: &str, seed: &str) -> Result<bool, DbErr> {
+    let updated = round::Entity::update_many()
+        .col_expr(round::Column::ServerSeed, Expr::value(""))
+        .filter(round::Column::Id.eq(id))
+        .filter(round::Column::ServerSeed.eq(seed))
+        .exec(db)
+        .await?;
+    Ok(super::happened(updated))
+}

@@ -194,3 +194,117 @@ mod an_older_deployment_keeps_its_secrets_and_exports_them {
         .await;
     }
 }
+
+async fn stored_seeds_of_open_rounds_are_erased_only_when_derivable(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let player = alloy::signers::local::PrivateKeySigner::random();
+    app.claim_free(&player).await;
+    let derivable = app.commit(&player).await;
+    let foreign = app.commit(&player).await;
+    // As an older version left them: each open round stores its seed. The second was seeded
+    // under another seeds secret (an operator changed it, as older versions allowed).
+    let seed = crate::helpers::secret_seed(&app, &derivable).await;
+    let other = "ab".repeat(32);
+    let commitment = arcade_core::Commitment::of(&other).as_str().to_owned();
+    for sql in [
+        format!("UPDATE rounds SET server_seed = '{seed}' WHERE id = '{derivable}'"),
+        format!(
+            "UPDATE rounds SET server_seed = '{other}', commitment = '{commitment}' WHERE id = '{foreign}'"
+        ),
+    ] {
+        app.arcade.db.execute_unprepared(&sql).await.unwrap();
+    }
+    let restarted = TestApp::spawn_on(&app.database_url, |_| {}).await;
+    let stored =
+        |id: &str| format!("SELECT COUNT(*) FROM rounds WHERE id = '{id}' AND server_seed <> ''");
+    assert_eq!(
+        count(&restarted, &stored(&derivable)).await,
+        0,
+        "erased: it derives"
+    );
+    assert_eq!(
+        count(&restarted, &stored(&foreign)).await,
+        1,
+        "kept: it does not"
+    );
+    // Both settle on the seed each committed to.
+    for (round, seed) in [(&derivable, seed.as_str()), (&foreign, other.as_str())] {
+        let played = restarted
+            .post(
+                "/api/arcade/flip",
+                &serde_json::json!({ "round_id": round, "client_seed": "0123456789abcdef0123", "wager": 1, "call": "heads" }),
+            )
+            .await
+            .ok();
+        assert_eq!(played["server_seed"], seed, "{played}");
+    }
+    restarted.audit().await;
+}
+
+mod stored_seeds_of_open_rounds_are_erased_only_when_derivable {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        super::stored_seeds_of_open_rounds_are_erased_only_when_derivable(
+            crate::helpers::Backend::Sqlite,
+        )
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        super::stored_seeds_of_open_rounds_are_erased_only_when_derivable(
+            crate::helpers::Backend::Postgres,
+        )
+        .await;
+    }
+}
+
+/// A secret file someone else could have planted or read is refused, never used.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_planted_or_readable_secret_file_is_refused() {
+    let state = fresh_dir("state-planted");
+    let secrets = state.join("secrets");
+    std::fs::create_dir_all(&secrets).unwrap();
+    std::fs::set_permissions(&secrets, std::fs::Permissions::from_mode(0o700)).unwrap();
+    std::fs::write(
+        secrets.join("seeds.secret"),
+        "chosen-by-someone-else-0123456789abcdef\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        secrets.join("seeds.secret"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let database_url = fresh_database(Backend::Sqlite).await;
+    let refused = Application::build(settings_on(&database_url, &state))
+        .await
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(refused.contains("refused"), "{refused}");
+    std::fs::remove_file(secrets.join("seeds.secret")).unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", secrets.join("seeds.secret")).unwrap();
+    let refused = Application::build(settings_on(&database_url, &state))
+        .await
+        .err()
+        .expect("a link is refused")
+        .to_string();
+    assert!(refused.contains("not a regular file"), "{refused}");
+    std::fs::remove_file(secrets.join("seeds.secret")).unwrap();
+    std::fs::write(secrets.join("seeds.secret"), "short\n").unwrap();
+    std::fs::set_permissions(
+        secrets.join("seeds.secret"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    let refused = Application::build(settings_on(&database_url, &state))
+        .await
+        .err()
+        .expect("a weak secret is refused from a file too")
+        .to_string();
+    assert!(
+        refused.contains("seeds.secret") && refused.contains("cannot be used"),
+        "{refused}"
+    );
+}
