@@ -116,3 +116,20 @@ pub async fn hold_sender(db: &Db) -> Result<Option<Tx>, DbErr> {
         _ => Ok(None),
     }
 }
+
+/// The hashes of every journalled transaction of `sender` with `nonce` (and of those with that
+/// nonce whose sender is unknown, journalled before senders were).
+pub async fn with_nonce(db: &Db, sender: &str, nonce: i64) -> Result<Vec<String>, DbErr> {
+    Ok(house_transaction::Entity::find()
+        .filter(house_transaction::Column::Nonce.eq(nonce))
+        .filter(
+            Condition::any()
+                .add(house_transaction::Column::Sender.eq(sender))
+                .add(house_transaction::Column::Sender.is_null()),
+        )
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|row| row.hash)
+        .collect())
+}
