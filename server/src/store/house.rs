@@ -72,17 +72,10 @@ pub async fn others_with_nonce(
     nonce: i64,
     except: &str,
 ) -> Result<Vec<String>, DbErr> {
-    Ok(house_transaction::Entity::find()
-        .filter(house_transaction::Column::Nonce.eq(nonce))
-        .filter(house_transaction::Column::Reference.ne(except))
-        .filter(
-            Condition::any()
-                .add(house_transaction::Column::Sender.eq(address::key(sender)))
-                .add(house_transaction::Column::Sender.is_null()),
-        )
-        .all(db)
-        .await?
+    let journalled = of_sender_with_nonce(db, &address::key(sender), nonce).await?;
+    Ok(journalled
         .into_iter()
+        .filter(|row| row.reference != except)
         .map(|row| row.hash)
         .collect())
 }
@@ -117,10 +110,19 @@ pub async fn hold_sender(db: &Db) -> Result<Option<Tx>, DbErr> {
     }
 }
 
-/// The hashes of every journalled transaction of `sender` with `nonce` (and of those with that
-/// nonce whose sender is unknown, journalled before senders were).
+/// The hashes of every journalled transaction of `sender` (lowercase hex) with `nonce` (and of
+/// those with that nonce whose sender is unknown, journalled before senders were).
 pub async fn with_nonce(db: &Db, sender: &str, nonce: i64) -> Result<Vec<String>, DbErr> {
-    Ok(house_transaction::Entity::find()
+    let journalled = of_sender_with_nonce(db, sender, nonce).await?;
+    Ok(journalled.into_iter().map(|row| row.hash).collect())
+}
+
+async fn of_sender_with_nonce(
+    db: &Db,
+    sender: &str,
+    nonce: i64,
+) -> Result<Vec<house_transaction::Model>, DbErr> {
+    house_transaction::Entity::find()
         .filter(house_transaction::Column::Nonce.eq(nonce))
         .filter(
             Condition::any()
@@ -128,8 +130,5 @@ pub async fn with_nonce(db: &Db, sender: &str, nonce: i64) -> Result<Vec<String>
                 .add(house_transaction::Column::Sender.is_null()),
         )
         .all(db)
-        .await?
-        .into_iter()
-        .map(|row| row.hash)
-        .collect())
+        .await
 }
