@@ -10,7 +10,6 @@
 //! | `receipts.rs` | receipts, their depth, and a bounded wait for one |
 //! | `proof.rs` | what counts as proof of payment, and deciding a payment from the chain |
 //! | `logs.rs` | the token's logs: the transfer a receipt proves, the transaction a nonce names |
-//! | `history.rs` | the house's transactions as the chain keeps them: how many are mined, which one took a nonce and what it did |
 //! | `errors.rs` | RPC failures as errors safe to show (no URL) |
 //! | `transport.rs` | the RPC over every configured URL: failover, per-call timeouts, backoff |
 //! | `token.rs` | the token's interface; `devnet.rs` the local dev chain |
@@ -18,7 +17,6 @@
 pub mod devnet;
 mod errors;
 pub mod fees;
-pub mod history;
 mod logs;
 pub mod proof;
 mod receipts;

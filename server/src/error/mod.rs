@@ -102,10 +102,6 @@ pub enum ApiError {
     #[error("the house cannot pay this cashout now ({0}); nothing was debited, try again later")]
     HouseUnderfunded(String),
     #[error(
-        "the books are catching up with the chain ({0} house transactions to match, as after a restore of the database); nothing was debited, try again shortly"
-    )]
-    BooksBehind(u64),
-    #[error(
         "{0} never bought chips; free chips can be played but a buy-in is required before a cashout"
     )]
     BuyInRequired(String),

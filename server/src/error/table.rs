@@ -66,7 +66,6 @@ error_table! {
     CHAIN_UNAVAILABLE: 503 "chain_unavailable" "the chain cannot be reached; nothing was charged, credited or debited",
     PAYMENTS_UNAVAILABLE: 503 "payments_unavailable" "no chain is configured",
     HOUSE_UNDERFUNDED: 503 "house_underfunded" "the house cannot pay this cashout now; nothing debited",
-    BOOKS_BEHIND: 503 "books_behind_chain" "the books are matching the house's transactions on the chain; no cashout is sent until they do, nothing debited",
     WASM_NOT_BUILT: 503 "wasm_not_built" "the verifier page's wasm is not built",
     NOT_READY: 503 "not_ready" "a dependency is failing (readiness)",
 }
@@ -104,7 +103,6 @@ impl ApiError {
             Self::PaymentIdentifierConflict(_) => PAYMENT_IDENTIFIER_CONFLICT,
             Self::PaymentsUnavailable => PAYMENTS_UNAVAILABLE,
             Self::HouseUnderfunded(_) => HOUSE_UNDERFUNDED,
-            Self::BooksBehind(_) => BOOKS_BEHIND,
             Self::OriginForbidden(_) => ORIGIN_FORBIDDEN,
             Self::NotFound => NOT_FOUND,
             Self::WasmNotBuilt => WASM_NOT_BUILT,

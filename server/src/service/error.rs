@@ -33,13 +33,6 @@ impl From<DbErr> for ServiceError {
     }
 }
 
-impl From<crate::chain::ChainError> for ServiceError {
-    /// A read the chain did not answer (or refused to answer).
-    fn from(error: crate::chain::ChainError) -> Self {
-        Self::ChainUnavailable(error.to_string())
-    }
-}
-
 impl From<PurchaseError> for ServiceError {
     /// Outside a purchase (a cashout's chain checks) only a purchase's failures apply.
     fn from(error: PurchaseError) -> Self {

@@ -24,13 +24,11 @@
 //! | `instances` | each instance's heartbeat, and open rounds expired after a restore | db, this instance's id, `expiry` | `instances.rs` |
 //! | `purchases` | buying chips over x402 (the money flow in) | db, payments, rate limits, the house sender, crash points | `purchases/` |
 //! | `cashouts` | cashouts: chips out as tokens (the money flow out), and finishing them | db, payments, rate limits, `auth`, the house sender, crash points | `cashouts/`; what the house can pay: `treasury.rs` |
-//! | `reconcile` | finishing settlements and cashouts a request could not | db, `purchases`, `cashouts`, `books` | `reconcile.rs` |
-//! | `books` | following the house's transactions on the chain: what a restore forgot recorded again | db, payments | `books.rs` |
+//! | `reconcile` | finishing settlements and cashouts a request could not | db, `purchases`, `cashouts` | `reconcile.rs` |
 //! | `readiness` | whether this instance can serve (`/readyz`) | db, payments | `readiness.rs` |
 //! | | one sender for the house key across instances | its lock, db | `house_sender.rs` |
 
 pub mod auth;
-pub mod books;
 pub mod cashouts;
 pub mod error;
 pub mod expiry;
@@ -93,7 +91,6 @@ pub struct Arcade {
     pub cashouts: cashouts::Cashouts,
     pub reconcile: reconcile::Reconcile,
     pub readiness: readiness::ReadinessProbe,
-    pub books: books::Books,
     /// Rate limits per client for the operations that create state or move money.
     pub rate_limits: Arc<RateLimits>,
     /// The house's own agents (none unless enabled); their addresses are among the house wallets.
@@ -169,7 +166,6 @@ impl Arcade {
             ),
             reconcile: money.reconcile,
             readiness: money.readiness,
-            books: money.books,
             purchases: money.purchases,
             cashouts: money.cashouts,
             auth,
@@ -186,7 +182,6 @@ impl Arcade {
 
 /// The areas that need the chain: the money flows in and out, finishing them, and readiness.
 struct Money {
-    books: books::Books,
     purchases: purchases::Purchases,
     cashouts: cashouts::Cashouts,
     reconcile: reconcile::Reconcile,
@@ -203,7 +198,6 @@ impl Money {
     ) -> Self {
         let payments = payments.map(Arc::new);
         let sender = house_sender::HouseSenders::new(db.clone());
-        let books = books::Books::new(db.clone(), payments.clone());
         let purchases = purchases::Purchases {
             db: db.clone(),
             payments: payments.clone(),
@@ -217,16 +211,10 @@ impl Money {
             rate_limits: rate_limits.clone(),
             auth: auth.clone(),
             sender,
-            books: books.clone(),
             crash_after,
         };
         Self {
-            reconcile: reconcile::Reconcile::new(
-                db.clone(),
-                (purchases.clone(), cashouts.clone()),
-                books.clone(),
-            ),
-            books,
+            reconcile: reconcile::Reconcile::new(db.clone(), purchases.clone(), cashouts.clone()),
             readiness: readiness::ReadinessProbe::new(db.clone(), payments),
             purchases,
             cashouts,

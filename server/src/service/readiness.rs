@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::books::BooksState;
 use super::purchases::Payments;
 use super::treasury::TreasuryHealth;
 use crate::store::Db;
@@ -16,7 +15,7 @@ use crate::store::Db;
 #[derive(Debug, Clone, Serialize)]
 pub struct Readiness {
     pub ready: bool,
-    /// `database`, `chain`, `house_gas`, `house_token`, `books`: `"ok"`, `"off"` (no chain
+    /// `database`, `chain`, `house_gas`, `house_token`: `"ok"`, `"off"` (no chain
     /// configured) or what is wrong.
     pub checks: BTreeMap<&'static str, String>,
 }
@@ -33,17 +32,6 @@ impl Readiness {
 }
 
 const OK: &str = "ok";
-
-/// The books against the chain: no cashout is sent until they match.
-fn books(state: BooksState) -> String {
-    match state {
-        BooksState::InStep => OK.to_owned(),
-        BooksState::Unknown => "not yet matched to the house's transactions on the chain: no cashout is sent until they are".to_owned(),
-        BooksState::Behind(behind) => format!(
-            "{behind} house transactions the chain shows mined are not in the books yet (was the database restored from a backup?): no cashout is sent until they are"
-        ),
-    }
-}
 
 /// Reads whether this instance can serve.
 #[derive(Clone)]
@@ -66,7 +54,7 @@ impl ReadinessProbe {
         checks.insert("database", database);
         match &self.payments {
             None => {
-                for part in ["chain", "house_gas", "house_token", "books"] {
+                for part in ["chain", "house_gas", "house_token"] {
                     checks.insert(part, "off".to_owned());
                 }
             }
@@ -91,7 +79,6 @@ impl ReadinessProbe {
                 checks.insert("chain", chain);
                 checks.insert("house_gas", gas);
                 checks.insert("house_token", token);
-                checks.insert("books", books(payments.books.state()));
             }
         }
         let mut readiness = Readiness {

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use alloy::primitives::B256;
 
-use super::books::Books;
 use super::cashouts::{Cashouts, CashoutsReconciled};
 use super::now_ms;
 use super::purchases::rails::{ResumeError, Resumed};
@@ -36,17 +35,14 @@ pub struct Reconcile {
     db: Db,
     purchases: Purchases,
     cashouts: Cashouts,
-    /// Followed first on every periodic pass: what the database forgot is recorded again.
-    books: Books,
 }
 
 impl Reconcile {
-    pub fn new(db: Db, (purchases, cashouts): (Purchases, Cashouts), books: Books) -> Self {
+    pub fn new(db: Db, purchases: Purchases, cashouts: Cashouts) -> Self {
         Self {
             db,
             purchases,
             cashouts,
-            books,
         }
     }
 
@@ -142,9 +138,6 @@ pub fn spawn_reconciler(reconcile: Reconcile, interval: Duration) -> tokio::task
     tokio::spawn(async move {
         loop {
             let min_age = reconcile.min_age();
-            if let Err(error) = reconcile.books.catch_up().await {
-                tracing::warn!(%error, "following the house's transactions on the chain");
-            }
             metrics::reconcile_pass("payments");
             match reconcile.payments(min_age).await {
                 Ok(done) if done != Reconciled::default() => {

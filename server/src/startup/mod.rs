@@ -232,12 +232,6 @@ async fn ready(arcade: &Arcade, settings: &Settings) -> Result<(), StartupError>
         .seal_open()
         .await
         .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))?;
-    // The books match the chain before anyone is served (after a restore: what the copy
-    // forgot is recorded again first). A chain that does not answer leaves cashouts off until
-    // a later pass.
-    if let Err(error) = arcade.books.catch_up().await {
-        tracing::warn!(%error, "the books could not follow the chain at start: cashouts wait for the next pass");
-    }
     Ok(())
 }
 
@@ -328,6 +322,5 @@ fn payments(chain: Chain, settings: &Settings, rails: Rails) -> Payments {
         terms,
         rails,
         treasury: Treasury::new(settings.treasury.clone()),
-        books: Default::default(),
     }
 }

@@ -72,10 +72,17 @@ pub async fn others_with_nonce(
     nonce: i64,
     except: &str,
 ) -> Result<Vec<String>, DbErr> {
-    let journalled = of_sender_with_nonce(db, &address::key(sender), nonce).await?;
-    Ok(journalled
+    Ok(house_transaction::Entity::find()
+        .filter(house_transaction::Column::Nonce.eq(nonce))
+        .filter(house_transaction::Column::Reference.ne(except))
+        .filter(
+            Condition::any()
+                .add(house_transaction::Column::Sender.eq(address::key(sender)))
+                .add(house_transaction::Column::Sender.is_null()),
+        )
+        .all(db)
+        .await?
         .into_iter()
-        .filter(|row| row.reference != except)
         .map(|row| row.hash)
         .collect())
 }
@@ -108,27 +115,4 @@ pub async fn hold_sender(db: &Db) -> Result<Option<Tx>, DbErr> {
         }
         _ => Ok(None),
     }
-}
-
-/// The hashes of every journalled transaction of `sender` (lowercase hex) with `nonce` (and of
-/// those with that nonce whose sender is unknown, journalled before senders were).
-pub async fn with_nonce(db: &Db, sender: &str, nonce: i64) -> Result<Vec<String>, DbErr> {
-    let journalled = of_sender_with_nonce(db, sender, nonce).await?;
-    Ok(journalled.into_iter().map(|row| row.hash).collect())
-}
-
-async fn of_sender_with_nonce(
-    db: &Db,
-    sender: &str,
-    nonce: i64,
-) -> Result<Vec<house_transaction::Model>, DbErr> {
-    house_transaction::Entity::find()
-        .filter(house_transaction::Column::Nonce.eq(nonce))
-        .filter(
-            Condition::any()
-                .add(house_transaction::Column::Sender.eq(sender))
-                .add(house_transaction::Column::Sender.is_null()),
-        )
-        .all(db)
-        .await
 }

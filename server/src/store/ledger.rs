@@ -185,7 +185,7 @@ pub async fn balance_after(
 }
 
 /// Writes the ledger row of one balance change, `(delta, free_delta)`, in its transaction.
-pub(super) async fn record(
+async fn record(
     db: &impl ConnectionTrait,
     address: &str,
     (delta, free_delta): (i64, i64),

@@ -16,11 +16,9 @@
 //! | `cashouts` | `cashouts.rs` |
 //! | what `payments` and `cashouts` share: guarded, stamped updates, journalling, unfinished rows | `outbox.rs` |
 //! | `house_transactions`, `house_sender` | `house.rs` |
-//! | `house_books` (how far the books matched the house's transactions on the chain), and a forgotten one recorded again | `books.rs` |
 //! | aggregates for the public statistics, `floor_totals` and its watermark | `stats.rs` |
 //! | connecting and migrating | `db.rs` |
 
-pub mod books;
 pub mod cashouts;
 mod db;
 pub mod entities;

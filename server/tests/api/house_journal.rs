@@ -59,12 +59,11 @@ async fn another_senders_nonce_proves_nothing(backend: Backend) {
     assert_eq!(old_key_cashout["status"], "confirmed", "{old_key_cashout}");
     let taken = nonce_of(&app, &old_key_cashout).await;
 
-    // The new key reaches the nonce the old one used (it sent that many transactions before it
-    // became the house's: the books start after them); its transfer waits in the pool.
+    // The new key reaches the nonce the old one used; its transfer waits in the pool.
     let new_key = PrivateKeySigner::random();
+    let renewed = with_new_house_key(&app, &new_key).await;
     app.anvil("anvil_setNonce", json!([new_key.address(), taken]))
         .await;
-    let renewed = with_new_house_key(&app, &new_key).await;
     app.automine(false).await;
     let pending = cash_out_on(&renewed, &player, 300).await;
     assert_eq!(pending["status"], "sent", "{pending}");

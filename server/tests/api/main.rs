@@ -30,7 +30,6 @@ mod payment_attempts;
 mod payment_identifiers;
 mod public_secrets;
 mod restore;
-mod restore_money;
 mod rpc;
 mod rpc_failover;
 mod secrets;

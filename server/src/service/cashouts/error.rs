@@ -32,10 +32,6 @@ pub enum CashoutError {
     /// The house cannot pay this cashout now; nothing was debited.
     #[error("the house cannot pay this cashout now ({0})")]
     HouseUnderfunded(String),
-    /// The books do not match the house's transactions on the chain yet (`service::books`);
-    /// nothing was debited.
-    #[error("{0} mined house transactions are not in the books yet")]
-    BooksBehind(u64),
     #[error(transparent)]
     Auth(#[from] AuthError),
     #[error(transparent)]

@@ -28,7 +28,6 @@ use salvo::oapi::ToSchema;
 use serde::Serialize;
 
 use super::auth::{AddressProof, Auth};
-use super::books::Books;
 use super::house_sender::HouseSenders;
 use super::now_ms;
 use super::purchases::{Payments, PurchaseError};
@@ -94,8 +93,6 @@ pub struct Cashouts {
     pub(super) auth: Auth,
     /// Transfers are sent as the house, one sender at a time.
     pub(super) sender: HouseSenders,
-    /// No cashout is sent while the books are behind the chain.
-    pub(super) books: Books,
     /// Crash-safety tests only.
     pub(super) crash_after: Option<CrashPoint>,
 }
@@ -117,7 +114,6 @@ impl Cashouts {
         self.rate_limits.operation(caller, Operation::Cashout)?;
         let payments = self.payments()?;
         self.auth.verify_proof(address, proof).await?;
-        self.books_in_step().await?;
         let new = NewCashout {
             address: address::key(address),
             chips,
@@ -148,19 +144,6 @@ impl Cashouts {
             }),
             Sent::Broadcast | Sent::Elsewhere => Ok(receipt),
         }
-    }
-
-    /// Refuses (nothing debited) while the books have not matched every mined house
-    /// transaction; a pass is run first when the last one left them behind.
-    async fn books_in_step(&self) -> Result<(), CashoutError> {
-        if self.books.in_step() {
-            return Ok(());
-        }
-        let pass = self.books.catch_up().await?;
-        if pass.behind > 0 {
-            return Err(CashoutError::BooksBehind(pass.behind));
-        }
-        Ok(())
     }
 
     /// The cashout as it stands, with its owner's balance.

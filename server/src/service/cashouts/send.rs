@@ -35,28 +35,6 @@ impl Cashouts {
     ) -> Result<Sent, ServiceError> {
         let chain = &payments.chain;
         let sender = self.sender.hold().await?;
-        // Held by the house's one sender: no transaction is signed while the books are behind
-        // what the chain shows the house sent (a restore may have forgotten this very payout).
-        let behind = match self.books.catch_up().await {
-            Ok(pass) => pass.behind > 0,
-            Err(error) => {
-                tracing::warn!(
-                    ?error,
-                    cashout = id,
-                    "the books could not follow the chain: the cashout is not sent"
-                );
-                true
-            }
-        };
-        if behind {
-            sender.release().await;
-            self.fail_and_refund(
-                id,
-                "the books are behind the house's transactions on the chain",
-            )
-            .await?;
-            return Ok(Sent::ChainDown);
-        }
         let row = store::cashouts::find(&self.db, id)
             .await?
             .map(|(row, _)| row);

@@ -51,8 +51,6 @@ pub struct Payments {
     pub rails: Rails,
     /// The house's balances against their floors.
     pub treasury: crate::service::treasury::Treasury,
-    /// Whether the books match the house's transactions on the chain (`service::books`).
-    pub books: crate::service::books::BooksWatch,
 }
 
 /// The body of a successful purchase.
