@@ -56,6 +56,9 @@ def psql(admin_url, sql):
 class Containers(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        # Whatever the setup got to is undone even when it fails half way (unittest does not
+        # call tearDownClass then).
+        cls.addClassCleanup(cls.clean_up)
         release = os.environ["ARCADE_RELEASE"]
         version = os.path.basename(release).removeprefix("arcade-").split("-x86_64")[0]
         started = time.monotonic()
@@ -93,7 +96,9 @@ class Containers(unittest.TestCase):
                 secret = f"arcade-{cls.suffix}-{name}"
                 podman("secret", "create", secret, path)
                 cls.secret_names.append((secret, name))
-        cls.instances = [cls.run_instance(i) for i in range(2)]
+        cls.instances = []
+        for index in range(2):
+            cls.instances.append(cls.run_instance(index))
         for name, url in cls.instances:
             cls.wait_healthy(name, url)
 
@@ -126,7 +131,7 @@ class Containers(unittest.TestCase):
         raise AssertionError(f"{name} never became healthy:\n{podman('logs', name).stdout}{podman('logs', name).stderr}")
 
     @classmethod
-    def tearDownClass(cls):
+    def clean_up(cls):
         for name, _ in getattr(cls, "instances", []):
             podman("rm", "-f", name, check=False)
         for secret, _ in getattr(cls, "secret_names", []):
