@@ -103,7 +103,7 @@ async fn rpcs(chain: &ChainSettings, checks: &mut Vec<Check>) -> bool {
                 checks.push(Check::fatal(
                     name,
                     format!(
-                        "serves chain {id}, but chain.chain_id is {}: payers would sign for the wrong chain",
+                        "the RPC serves chain {id}, but chain.chain_id is {}: payers would sign for the wrong chain",
                         chain.chain_id
                     ),
                     "point chain.rpc_urls at nodes of the configured chain, or fix chain.chain_id",
