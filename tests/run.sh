@@ -123,7 +123,7 @@ fi
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test)
 
 stage "release: deploy/release.sh (dev profile), unpacked outside the checkout, arcade dev serving its page (PASS in Chromium), the systemd unit verified and rated"
-release=$(tests/deploy/release.sh | tee /dev/stderr | tail -n1)
+release=$(tests/deploy/release.sh)
 
 stage "containers: the image built with Podman from the release, two containers on one PostgreSQL, a session across them, a graceful stop"
 ARCADE_PODMAN=$(tests/deploy/podman-setup.sh)

@@ -8,8 +8,10 @@
 #   Chromium (screenshot tests/output/deploy/release-page.png);
 # - the systemd unit it ships: `systemd-analyze verify` clean, `systemd-analyze security`
 #   (offline) at most EXPOSURE_MAX, and every credential it loads is a secret setting.
-# Prints the tarball's path on its last line (the container test builds its image from it).
+# Prints the tarball's path on standard output, and everything else on standard error (the
+# container test builds its image from it: release=$(tests/deploy/release.sh)).
 set -euo pipefail
+exec 3>&1 1>&2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 # systemd-analyze counts exposure in tenths (20: "2.0", the top of "OK")
@@ -68,4 +70,4 @@ known=$(sed -n '/^pub const SECRET_SETTINGS/,/^];/p' "$root/server/src/settings/
 unknown=$(comm -23 <(echo "$loaded") <(echo "$known"))
 [ -z "$unknown" ] || { echo "the unit loads credentials no setting reads: $unknown" >&2; exit 1; }
 echo "credentials loaded: $(echo $loaded), each a secret setting"
-echo "$tarball"
+echo "$tarball" >&3
