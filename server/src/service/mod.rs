@@ -45,6 +45,7 @@ pub mod readiness;
 pub mod receipts;
 pub mod reconcile;
 pub mod round_clock;
+pub mod round_ids;
 pub mod rounds;
 mod seed_batch_views;
 pub mod seed_batches;

@@ -17,6 +17,7 @@ use super::play_writer::{PlayWriter, Queued};
 use super::proofs::{BetSignatures, Proofs};
 use super::receipts::{BetReceipt, Receipts, stored_call};
 use super::round_clock::RoundClock;
+use super::round_ids::is_issued_form;
 use super::seed_batches::SeedBatchError;
 use crate::address;
 use crate::identity::SignatureError;
@@ -116,6 +117,10 @@ impl Plays {
     }
 
     pub async fn play(&self, mut play: Play) -> Result<Played, PlayError> {
+        // A text the house never issued names no round; it goes no further than here.
+        if !is_issued_form(&play.round_id) {
+            return Err(PlayError::RoundNotFound(play.round_id));
+        }
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
         if play.signature.is_some() || play.siwx.is_some() || play.play_signature.is_some() {

@@ -13,6 +13,7 @@ use super::auth::{AddressProof, Auth, AuthError};
 use super::proofs::{CommitProofs, Signed};
 use super::receipts::{BetReceipt, Receipts};
 use super::round_clock::RoundClock;
+use super::round_ids::{is_issued_form, new_round_id};
 use super::seed_batches::{SeedBatchError, SeedBatches};
 use super::{now_ms, rfc3339};
 use crate::address;
@@ -121,7 +122,7 @@ impl Rounds {
     ) -> Result<Committed, RoundError> {
         self.rate_limits.operation(caller, Operation::Commit)?;
         self.auth.verify_proof(address, proof).await?;
-        let round_id = format!("r_{}", alloy::hex::encode(random_bytes::<16>()?));
+        let round_id = new_round_id()?;
         let player = address::display(address);
         let now = now_ms();
         let new = NewRound {
@@ -234,6 +235,9 @@ impl Rounds {
 
     pub async fn round(&self, round_id: &str) -> Result<RoundView, RoundError> {
         let now = now_ms();
+        if !is_issued_form(round_id) {
+            return Err(RoundError::NotFound(round_id.to_owned()));
+        }
         let opened = store::rounds::find(&self.db, round_id)
             .await?
             .ok_or_else(|| RoundError::NotFound(round_id.to_owned()))?;

@@ -213,7 +213,7 @@ async fn rounds_from_before_signing_are_unsigned(backend: Backend) {
     app.fund(player.address(), 100).await;
     let seed = "ab".repeat(32);
     let row = round::ActiveModel {
-        id: Set("r_from_before".into()),
+        id: Set("r_0000000000000000000000000000b4f0".into()),
         address: Set(format!("{:#x}", player.address())),
         commitment: Set(alloy::hex::encode(Sha256::digest(seed.as_bytes()))),
         server_seed: Set(seed),
@@ -241,7 +241,7 @@ async fn rounds_from_before_signing_are_unsigned(backend: Backend) {
     let receipt = app
         .post(
             "/api/arcade/roulette",
-            &json!({ "round_id": "r_from_before", "client_seed": "old", "wager": 5, "bet": "red" }),
+            &json!({ "round_id": "r_0000000000000000000000000000b4f0", "client_seed": "old", "wager": 5, "bet": "red" }),
         )
         .await
         .ok();
