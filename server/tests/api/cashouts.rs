@@ -363,3 +363,58 @@ async fn sixteen_cashouts_on_a_balance_for_five(app: &PaidApp) {
     );
 }
 paid_on_both_backends!(sixteen_cashouts_on_a_balance_for_five);
+
+/// Cashouts that cannot debit (from addresses that never bought chips, or for more than the
+/// paid pocket) are refused before the house's cashout gate and before any chain call: a flood
+/// of them costs no RPC call, and an honest cashout sent in the middle of it is paid.
+async fn cashouts_that_cannot_debit_cost_no_chain_call(app: &PaidApp) {
+    let player = player_with_chips(app).await;
+    let mut flood = Vec::new();
+    for _ in 0..48 {
+        let stranger = PrivateKeySigner::random();
+        let signature = app.sign_statement(&stranger).await;
+        let body = json!({ "address": stranger.address(), "chips": 1_000, "signature": signature });
+        flood.push(("buy_in_required", body));
+    }
+    let signature = app.sign_statement(&player).await;
+    let too_much = json!({ "address": player.address(), "chips": 1_001, "signature": signature });
+    flood.extend((0..16).map(|_| ("insufficient_chips", too_much.clone())));
+
+    let calls = || app.shim.calls.load(std::sync::atomic::Ordering::SeqCst);
+    let before = calls();
+    let refused = join_all(
+        flood
+            .iter()
+            .map(|(_, body)| app.post("/api/arcade/cashout", body)),
+    );
+    let honest_body = json!({ "address": player.address(), "chips": 400, "signature": signature });
+    let honest = app.post("/api/arcade/cashout", &honest_body);
+    let (refused, honest) = futures::join!(refused, honest);
+    for ((code, _), answer) in flood.iter().zip(&refused) {
+        assert_eq!(
+            (answer.status, answer.body["code"].as_str()),
+            (400, Some(*code)),
+            "{}",
+            answer.body
+        );
+    }
+    assert_eq!(honest.status, 200, "{}", honest.body);
+    assert_eq!(honest.body["status"], "confirmed", "{}", honest.body);
+    let honest_calls = calls() - before;
+
+    // The honest cashout alone costs the same calls: the refusals cost none.
+    let alone = calls();
+    app.cash_out(&player, 400).await.ok();
+    assert_eq!(honest_calls, calls() - alone, "the refusals made RPC calls");
+    assert_eq!(app.chips(player.address()).await, 200);
+    assert_eq!(
+        app.token_balance(player.address()).await,
+        U256::from(80_000u64)
+    );
+    assert_eq!(
+        cashout::Entity::find().count(&app.arcade.db).await.unwrap(),
+        2,
+        "a refusal records no cashout"
+    );
+}
+paid_on_both_backends!(cashouts_that_cannot_debit_cost_no_chain_call);

@@ -39,6 +39,7 @@ use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::store;
 use crate::store::Db;
 use crate::store::cashouts::{NewCashout, Opened};
+use crate::store::entities::wallet;
 use crate::telemetry::money;
 use crate::tiers::BASE_UNITS_PER_CHIP;
 
@@ -71,15 +72,38 @@ fn debited(opened: Opened, address: &Address, chips: i64) -> Result<i64, Cashout
     match opened {
         Opened::Pending { id } => Ok(id),
         Opened::NotBoughtIn => Err(CashoutError::BuyInRequired(address::display(address))),
-        Opened::Short(wallet) if wallet.chips < chips => Err(CashoutError::AboveBalance {
+        Opened::Short(wallet) => Err(short(&wallet, chips)),
+    }
+}
+
+/// Why `open` would debit nothing from `wallet` as it reads now, if it would not: the rule
+/// `store::cashouts::open` holds under its lock, read before any shared lock or chain call so a
+/// cashout that cannot debit never waits for (or delays) those that can.
+fn cannot_debit(
+    wallet: Option<&wallet::Model>,
+    address: &Address,
+    chips: i64,
+) -> Option<CashoutError> {
+    match wallet.filter(|w| w.bought_in) {
+        None => Some(CashoutError::BuyInRequired(address::display(address))),
+        Some(wallet) if cashable(wallet) < chips => Some(short(wallet, chips)),
+        Some(_) => None,
+    }
+}
+
+/// The refusal of `chips` from a wallet whose paid pocket does not cover them.
+fn short(wallet: &wallet::Model, chips: i64) -> CashoutError {
+    if wallet.chips < chips {
+        CashoutError::AboveBalance {
             balance: wallet.chips,
             chips,
-        }),
-        Opened::Short(wallet) => Err(CashoutError::ExceedsCashable {
+        }
+    } else {
+        CashoutError::ExceedsCashable {
             chips,
-            cashable: cashable(&wallet),
+            cashable: cashable(wallet),
             balance: wallet.chips,
-        }),
+        }
     }
 }
 
@@ -114,6 +138,10 @@ impl Cashouts {
         self.rate_limits.operation(caller, Operation::Cashout)?;
         let payments = self.payments()?;
         self.auth.verify_proof(address, proof).await?;
+        let holder = store::ledger::wallet(&self.db, &address::key(address)).await?;
+        if let Some(refusal) = cannot_debit(holder.as_ref(), address, chips) {
+            return Err(refusal);
+        }
         let new = NewCashout {
             address: address::key(address),
             chips,
