@@ -1,8 +1,8 @@
 //! Caps on live MCP sessions: one client (the rate limiter's: the peer IP, IPv6 by /64, or the
 //! client a trusted proxy names) holds at most `mcp.max_sessions_per_client`, and a new session
 //! beyond it ends that client's own idlest one; at `mcp.max_sessions` in all, a new session ends
-//! the idlest session of the client holding the most (so one client's flood of `initialize`
-//! ends only its own sessions). An ended session's next call gets 404 and its client
+//! the idlest session of the party holding the most, the widest network first (so one client's
+//! flood of `initialize`, or a thousand clients' of one network, ends only its own sessions). An ended session's next call gets 404 and its client
 //! initializes again. The sessions themselves are rmcp's; this only counts them, remembers who
 //! opened each and when each was last used.
 //!
@@ -87,33 +87,95 @@ impl<M> CappedSessions<M> {
     }
 
     /// The session to end before `client` opens another, if there is no room: `client`'s own
-    /// idlest at its own cap; at the global cap, the idlest of the client holding the most
-    /// (`client` itself when it holds as many as any other).
+    /// idlest at its own cap; at the global cap, the idlest of the party holding the most (see
+    /// [`parties`]).
     fn to_end_before_opening(&self, client: Caller) -> Option<SessionId> {
         let sessions = self.sessions();
-        let mut held: HashMap<Caller, (usize, Instant)> = HashMap::new();
-        for live in sessions.values() {
-            let entry = held.entry(live.owner).or_insert((0, live.used));
-            entry.0 += 1;
-            entry.1 = entry.1.min(live.used);
-        }
-        let own = held.get(&client).map_or(0, |(count, _)| *count);
-        let owner = if own >= self.max_per_client {
-            client
+        let own = sessions
+            .values()
+            .filter(|live| live.owner == client)
+            .count();
+        let mut candidates: Vec<(&SessionId, &Live)> = if own >= self.max_per_client {
+            sessions
+                .iter()
+                .filter(|(_, live)| live.owner == client)
+                .collect()
         } else if sessions.len() >= self.max {
-            held.iter()
-                .max_by_key(|(owner, (count, idlest))| {
-                    (*count, **owner == client, std::cmp::Reverse(*idlest))
-                })
-                .map(|(owner, _)| *owner)?
+            sessions.iter().collect()
         } else {
             return None;
         };
-        sessions
-            .iter()
-            .filter(|(_, live)| live.owner == owner)
+        if own < self.max_per_client {
+            let requester = parties(client);
+            for (level, own_party) in requester.into_iter().enumerate() {
+                let party = busiest(&candidates, level, own_party)?;
+                candidates.retain(|(_, live)| parties(live.owner)[level] == party);
+            }
+        }
+        candidates
+            .into_iter()
             .min_by_key(|(_, live)| live.used)
             .map(|(id, _)| id.clone())
+    }
+}
+
+/// The party at `level` holding the most of `candidates`; at a tie the requester's own
+/// (`requester`), then the one whose idlest session is idlest.
+fn busiest(candidates: &[(&SessionId, &Live)], level: usize, requester: Party) -> Option<Party> {
+    let mut held: HashMap<Party, (usize, Instant)> = HashMap::new();
+    for (_, live) in candidates {
+        let entry = held
+            .entry(parties(live.owner)[level])
+            .or_insert((0, live.used));
+        entry.0 += 1;
+        entry.1 = entry.1.min(live.used);
+    }
+    held.into_iter()
+        .max_by_key(|(party, (count, idlest))| {
+            (*count, *party == requester, std::cmp::Reverse(*idlest))
+        })
+        .map(|(party, _)| party)
+}
+
+/// How many levels of networks a client is seen in.
+const LEVELS: usize = 4;
+
+/// A network at one level (its address with the bits past the level's prefix zeroed): who
+/// holds the sessions when the cap is reached. Parties are compared within a level only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Party {
+    House,
+    Overflow,
+    V4([u8; 4]),
+    /// Within the client's /64.
+    V6([u8; 8]),
+}
+
+/// The networks `client` belongs to, widest first: an IPv6 client's /32, /48, /56 and /64, an
+/// IPv4 client's /16, /24 and address. At the global cap the widest network holding the most
+/// sessions gives way, then the busiest network within it, down to one client: a thousand
+/// cheap /64s of one /48 (or addresses of one /24) count as one party, so they end their own
+/// sessions and never an active client's elsewhere with a few.
+fn parties(client: Caller) -> [Party; LEVELS] {
+    match client {
+        Caller::House => [Party::House; LEVELS],
+        Caller::Client(ClientKey::Overflow) => [Party::Overflow; LEVELS],
+        Caller::Client(ClientKey::V4(octets)) => {
+            let network = |bytes: usize| {
+                let mut prefix = [0u8; 4];
+                prefix[..bytes].copy_from_slice(&octets[..bytes]);
+                Party::V4(prefix)
+            };
+            [network(2), network(3), network(4), network(4)]
+        }
+        Caller::Client(ClientKey::V6(octets)) => {
+            let network = |bytes: usize| {
+                let mut prefix = [0u8; 8];
+                prefix[..bytes].copy_from_slice(&octets[..bytes]);
+                Party::V6(prefix)
+            };
+            [network(4), network(6), network(7), network(8)]
+        }
     }
 }
 
@@ -272,5 +334,42 @@ mod tests {
         let capped = with(4, 16, &[("a1", a), ("b1", b), ("a2", a), ("b2", b)]);
         assert_eq!(ended(&capped, b).as_deref(), Some("b1"));
         assert_eq!(ended(&capped, a).as_deref(), Some("a1"));
+    }
+
+    fn v6(hextets: [u16; 4]) -> Caller {
+        let mut prefix = [0u8; 8];
+        for (pair, hextet) in prefix.chunks_mut(2).zip(hextets) {
+            pair.copy_from_slice(&hextet.to_be_bytes());
+        }
+        Caller::Client(ClientKey::V6(prefix))
+    }
+
+    #[test]
+    fn many_clients_of_one_network_count_as_one_party() {
+        // Sixteen /64s of one /54 beside one client of another /48, idlest of all: the /54's
+        // network holds the most, so one of its own sessions ends.
+        let honest = v6([0x2001, 0xdb8, 0xbbbb, 0]);
+        let mut opened = vec![("honest".to_owned(), honest)];
+        opened.extend((0..16).map(|n| (format!("s{n}"), v6([0x2001, 0xdb8, 0xaaaa, n]))));
+        let opened: Vec<(&str, Caller)> = opened.iter().map(|(id, c)| (id.as_str(), *c)).collect();
+        let capped = with(17, 16, &opened);
+        assert_eq!(
+            ended(&capped, v6([0x2001, 0xdb8, 0xaaaa, 99])).as_deref(),
+            Some("s0")
+        );
+        assert_eq!(
+            ended(&capped, v6([0x2001, 0xdb9, 0, 0])).as_deref(),
+            Some("s0")
+        );
+        assert_eq!(ended(&capped, honest).as_deref(), Some("s0"));
+
+        // IPv4: addresses of one /24 count as one party against a lone address elsewhere.
+        let lone = Caller::Client(ClientKey::V4([192, 0, 2, 1]));
+        let mut opened = vec![("lone".to_owned(), lone)];
+        opened.extend((0..8).map(|n| (format!("t{n}"), client(10 + n))));
+        let opened: Vec<(&str, Caller)> = opened.iter().map(|(id, c)| (id.as_str(), *c)).collect();
+        let capped = with(9, 16, &opened);
+        assert_eq!(ended(&capped, client(200)).as_deref(), Some("t0"));
+        assert_eq!(ended(&capped, lone).as_deref(), Some("t0"));
     }
 }

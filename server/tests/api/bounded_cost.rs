@@ -465,3 +465,28 @@ mod heavy_reads_have_a_stricter_bucket {
         super::heavy_reads_have_a_stricter_bucket(crate::helpers::Backend::Postgres).await;
     }
 }
+
+/// At the global cap, one `initialize` from each of 1,024 clients of one IPv6 /54 (cheap
+/// identities: a /64 each) never ends an active client's only session in another network: the
+/// /54's network holds the most sessions, so its own idlest give way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_thousand_clients_of_one_network_end_only_their_own_sessions() {
+    let app = TestApp::spawn_with(Backend::Sqlite, |s| {
+        told_apart(s);
+        s.mcp.max_sessions = 64;
+    })
+    .await;
+    let honest = McpSession::open_with(&app.base_url, client("2001:db8:bbbb::1")).await;
+    let mut flood = Vec::new();
+    for n in 0..1024u16 {
+        let ip = format!("2001:db8:aaaa:{n:x}::1");
+        flood.push(McpSession::open_with(&app.base_url, client(&ip)).await);
+        if n % 100 == 99 {
+            assert_eq!(answers(&honest).await, 200, "after {} others", n + 1);
+        }
+    }
+    assert_eq!(answers(&honest).await, 200);
+    assert_eq!(answers(&flood[0]).await, 404, "the flood's idlest ended");
+    assert_eq!(answers(&flood[1023]).await, 200, "its newest answers");
+    app.audit().await;
+}
