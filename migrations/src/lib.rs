@@ -59,7 +59,7 @@ const BEFORE_DROP_CHECKS: [SqlMigration; 13] = [
 ];
 
 /// The SQL migrations run after them, in order.
-const AFTER_DROP_CHECKS: [SqlMigration; 2] = [
+const AFTER_DROP_CHECKS: [SqlMigration; 3] = [
     sql(
         "m0018_payment_identifiers",
         include_str!("sql/0018_payment_identifiers.sql"),
@@ -67,6 +67,10 @@ const AFTER_DROP_CHECKS: [SqlMigration; 2] = [
     sql(
         "m0019_nothing_secret_stored",
         include_str!("sql/0019_nothing_secret_stored.sql"),
+    ),
+    sql(
+        "m0020_cashout_idempotency_keys",
+        include_str!("sql/0020_cashout_idempotency_keys.sql"),
     ),
 ];
 

@@ -11,6 +11,7 @@ use salvo::http::{Method, StatusCode};
 use salvo::prelude::*;
 
 const ALLOW_HEADERS: &str = "content-type, accept, payment-signature, x-payment, sign-in-with-x, \
+     idempotency-key, \
      access-control-expose-headers, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, \
      last-event-id";
 const EXPOSE_HEADERS: &str = "payment-required, payment-response, x-payment-response, \

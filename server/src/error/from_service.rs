@@ -110,6 +110,12 @@ impl From<CashoutError> for ApiError {
                 balance,
             },
             CashoutError::NotFound(id) => Self::CashoutNotFound(id),
+            refusal @ CashoutError::IdempotencyKeyInvalid(_) => {
+                Self::IdempotencyKeyInvalid(refusal.to_string())
+            }
+            refusal @ CashoutError::IdempotencyKeyConflict { .. } => {
+                Self::IdempotencyKeyConflict(refusal.to_string())
+            }
             CashoutError::NotSent {
                 chain_down,
                 receipt,

@@ -117,6 +117,10 @@ pub enum ApiError {
     },
     #[error("no cashout {0}")]
     CashoutNotFound(i64),
+    #[error("{0}")]
+    IdempotencyKeyInvalid(String),
+    #[error("{0}")]
+    IdempotencyKeyConflict(String),
     #[error("{}; the {} chips are back in the balance", .receipt.error.as_deref().unwrap_or("the transfer was not sent"), .receipt.chips)]
     CashoutNotSent {
         /// The chain did not answer (503), rather than refusing the transfer (502).

@@ -36,6 +36,7 @@ error_table! {
     PLAY_SIGNATURE_INVALID: 400 "play_signature_invalid" "play_signature is not a 65-byte hex signature",
     BUY_IN_REQUIRED: 400 "buy_in_required" "a cashout needs a purchase first",
     PAYMENT_IDENTIFIER_INVALID: 400 "payment_identifier_invalid" "the payment's payment-identifier is not 16 to 128 of A-Z, a-z, 0-9, - and _",
+    IDEMPOTENCY_KEY_INVALID: 400 "idempotency_key_invalid" "the cashout's Idempotency-Key is not 1 to 255 visible ASCII characters",
     CASHOUT_EXCEEDS_CASHABLE: 400 "cashout_exceeds_cashable" "free chips cannot be cashed out (with cashable)",
     SIGNATURE_REQUIRED: 401 "signature_required" "a signature of the auth statement is required",
     SIGNATURE_INVALID: 401 "signature_invalid" "the signature is not a 65-byte hex signature",
@@ -58,6 +59,7 @@ error_table! {
     ROUND_EXPIRED: 409 "round_expired" "the round expired unplayed",
     FREE_ALREADY_CLAIMED: 409 "free_already_claimed" "the address claimed its free chips",
     PAYMENT_IDENTIFIER_CONFLICT: 409 "payment_identifier_conflict" "the payment-identifier was sent before with another payment",
+    IDEMPOTENCY_KEY_CONFLICT: 409 "idempotency_key_conflict" "the Idempotency-Key was sent before with another cashout",
     PAYLOAD_TOO_LARGE: 413 "payload_too_large" "the request body is too large",
     RATE_LIMITED: 429 "rate_limited" "too many requests (with retry_after_s and Retry-After)",
     TOO_MANY_OPEN_ROUNDS: 429 "too_many_open_rounds" "the address holds its most open rounds (with max_open_rounds)",
@@ -94,6 +96,8 @@ impl ApiError {
             Self::BuyInRequired(_) => BUY_IN_REQUIRED,
             Self::CashoutExceedsCashable { .. } => CASHOUT_EXCEEDS_CASHABLE,
             Self::CashoutNotFound(_) => CASHOUT_NOT_FOUND,
+            Self::IdempotencyKeyInvalid(_) => IDEMPOTENCY_KEY_INVALID,
+            Self::IdempotencyKeyConflict(_) => IDEMPOTENCY_KEY_CONFLICT,
             Self::CashoutNotSent {
                 chain_down: true, ..
             }

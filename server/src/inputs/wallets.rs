@@ -71,6 +71,12 @@ pub struct CashoutInput {
     /// One of them is required.
     #[schemars(length(max = 256))]
     pub signature: Option<String>,
+    /// Optional: your key for this cashout, 1 to 255 visible ASCII characters (a fresh UUID
+    /// per cashout). Sent again with the same body after a lost answer, it answers the original
+    /// cashout as it stands and sends nothing again; with other chips, 409
+    /// `idempotency_key_conflict`. Over REST the `Idempotency-Key` header carries it as well.
+    #[schemars(length(min = 1, max = 255), example = &"8e03978e-40d5-43e8-bc93-6894a57f9324")]
+    pub idempotency_key: Option<String>,
 }
 
 impl Input for CashoutInput {

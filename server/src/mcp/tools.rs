@@ -29,6 +29,7 @@ use crate::service::Arcade;
 use crate::service::auth::AddressProof;
 use crate::service::auth::Rotated;
 use crate::service::cashouts::CashoutReceipt;
+use crate::service::cashouts::idempotency::sent_key;
 use crate::service::play::Played;
 use crate::service::receipts::VerifiedBet;
 use crate::service::rounds::{Committed, RoundView};
@@ -226,7 +227,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_cashout",
         output_schema = output::of::<CashoutReceipt>(),
-        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature (or a sign-in-with-x proof in sign_in_with_x) and a past purchase; the tokens go to the proven address only. Free chips are play money: only the paid chips can be cashed out (`cashable` in arcade_balance: the balance less free_chips), else cashout_exceeds_cashable."
+        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature (or a sign-in-with-x proof in sign_in_with_x) and a past purchase; the tokens go to the proven address only. Free chips are play money: only the paid chips can be cashed out (`cashable` in arcade_balance: the balance less free_chips), else cashout_exceeds_cashable. Send a fresh idempotency_key (a UUID) with each cashout: a retry with the same key and chips after a lost answer gets the same cashout, never a second transfer."
     )]
     async fn cashout(
         &self,
@@ -236,9 +237,10 @@ impl ArcadeTools {
         answer(
             run_proven(input, async |input, proof| {
                 let caller = caller(&request);
+                let key = sent_key(None, input.idempotency_key.as_deref())?;
                 self.arcade
                     .cashouts
-                    .cash_out(&input.address.0, input.chips, proof, caller)
+                    .cash_out(&input.address.0, input.chips, key.as_ref(), proof, caller)
                     .await
             })
             .await,

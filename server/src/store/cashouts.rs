@@ -38,6 +38,8 @@ pub struct NewCashout {
     pub amount: String,
     pub asset: String,
     pub network: String,
+    /// The client's `Idempotency-Key`, if it sent one.
+    pub idempotency_key: Option<String>,
     pub at: i64,
 }
 
@@ -50,6 +52,8 @@ pub enum Opened {
     NotBoughtIn,
     /// Nothing changed: the paid pocket does not cover it. The wallet as it is.
     Short(wallet::Model),
+    /// Nothing changed: another cashout of the address holds its idempotency key.
+    KeyTaken,
 }
 
 /// Debits the chips from the paid pocket and records the cashout `pending`, in one transaction.
@@ -70,14 +74,18 @@ pub async fn open(db: &Db, new: NewCashout) -> Result<Opened, DbErr> {
         tx_hash: Set(None),
         raw_tx: Set(None),
         error: Set(None),
+        idempotency_key: Set(new.idempotency_key),
         created_at: Set(new.at),
         updated_at: Set(new.at),
         ..Default::default()
     };
-    let id = cashout::Entity::insert(row)
-        .exec(&txn)
-        .await?
-        .last_insert_id;
+    // The row before the debit: a racing copy under the same key waits on the key's unique
+    // index (PostgreSQL) or the write lock (SQLite) and then debits nothing.
+    let id = match cashout::Entity::insert(row).exec(&txn).await {
+        Ok(inserted) => inserted.last_insert_id,
+        Err(error) if super::unique_violation(&error) => return Ok(Opened::KeyTaken),
+        Err(error) => return Err(error),
+    };
     let reference = outbox::reference::<cashout::Entity>(id);
     let entry = Entry {
         kind: LedgerKind::Cashout,
@@ -208,6 +216,24 @@ pub async fn owed_in_flight(db: &Db) -> Result<U256, DbErr> {
 /// A cashout and its owner's balance now.
 pub async fn find(db: &Db, id: i64) -> Result<Option<(cashout::Model, i64)>, DbErr> {
     let Some(row) = cashout::Entity::find_by_id(id).one(db).await? else {
+        return Ok(None);
+    };
+    let balance = ledger::chips(db, &row.address).await?;
+    Ok(Some((row, balance)))
+}
+
+/// The cashout `address` opened under `key`, with its owner's balance.
+pub async fn find_by_key(
+    db: &Db,
+    address: &str,
+    key: &str,
+) -> Result<Option<(cashout::Model, i64)>, DbErr> {
+    let row = cashout::Entity::find()
+        .filter(cashout::Column::Address.eq(address))
+        .filter(cashout::Column::IdempotencyKey.eq(key))
+        .one(db)
+        .await?;
+    let Some(row) = row else {
         return Ok(None);
     };
     let balance = ledger::chips(db, &row.address).await?;

@@ -54,6 +54,14 @@ pub struct Unfinished {
     pub oldest_at: Option<i64>,
 }
 
+/// Whether `error` is a unique index refusing an insert.
+fn unique_violation(error: &DbErr) -> bool {
+    matches!(
+        error.sql_err(),
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
+    )
+}
+
 /// Whether a conditional update changed its one row.
 fn happened(update: UpdateResult) -> bool {
     update.rows_affected == 1

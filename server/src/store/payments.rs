@@ -68,17 +68,9 @@ pub enum Reserved {
 /// Claims `(payer, nonce)` for one request: a new row, or a `failed` one tried again.
 pub async fn reserve(db: &Db, new: NewPayment) -> Result<Reserved, DbErr> {
     match reserve_row(db, &new).await {
-        Err(error) if unique_violation(&error) => after_violation(db, &new).await,
+        Err(error) if super::unique_violation(&error) => after_violation(db, &new).await,
         reserved => reserved,
     }
-}
-
-/// Whether `error` is a unique index refusing the insert.
-fn unique_violation(error: &DbErr) -> bool {
-    matches!(
-        error.sql_err(),
-        Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
-    )
 }
 
 /// A unique index other than the insert's target refused it: PostgreSQL raises on the
@@ -94,7 +86,7 @@ async fn after_violation(db: &Db, new: &NewPayment) -> Result<Reserved, DbErr> {
         return Ok(Reserved::IdentifierTaken);
     }
     match reserve_row(db, new).await {
-        Err(error) if unique_violation(&error) => Ok(Reserved::IdentifierTaken),
+        Err(error) if super::unique_violation(&error) => Ok(Reserved::IdentifierTaken),
         reserved => reserved,
     }
 }

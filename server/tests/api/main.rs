@@ -7,6 +7,7 @@ mod backups;
 mod bounded;
 mod bounded_cost;
 mod cashout_failures;
+mod cashout_retries;
 mod cashouts;
 mod chain_control;
 mod clocks;

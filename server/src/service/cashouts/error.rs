@@ -32,6 +32,14 @@ pub enum CashoutError {
     /// The house cannot pay this cashout now; nothing was debited.
     #[error("the house cannot pay this cashout now ({0})")]
     HouseUnderfunded(String),
+    /// The idempotency key is malformed; nothing was debited.
+    #[error("{0}")]
+    IdempotencyKeyInvalid(String),
+    /// The address sent the key before, with other chips; nothing was debited.
+    #[error(
+        "this idempotency key was sent before with a cashout of {chips} chips (cashout {cashout_id}); use a new key for a new cashout"
+    )]
+    IdempotencyKeyConflict { cashout_id: i64, chips: i64 },
     #[error(transparent)]
     Auth(#[from] AuthError),
     #[error(transparent)]

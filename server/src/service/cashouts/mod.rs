@@ -18,6 +18,7 @@
 
 mod bump;
 mod error;
+pub mod idempotency;
 mod reconcile;
 mod send;
 
@@ -36,14 +37,16 @@ use super::wallets::cashable;
 use crate::address;
 use crate::faults::{CrashPoint, crash_if};
 use crate::rate_limits::{Caller, Operation, RateLimits};
+use crate::service::error::ServiceError;
 use crate::store;
 use crate::store::Db;
 use crate::store::cashouts::{NewCashout, Opened};
-use crate::store::entities::wallet;
+use crate::store::entities::{cashout, wallet};
 use crate::telemetry::money;
 use crate::tiers::BASE_UNITS_PER_CHIP;
 
 pub use error::CashoutError;
+pub use idempotency::IdempotencyKey;
 pub use reconcile::CashoutsReconciled;
 pub use send::Sent;
 
@@ -73,8 +76,15 @@ fn debited(opened: Opened, address: &Address, chips: i64) -> Result<i64, Cashout
         Opened::Pending { id } => Ok(id),
         Opened::NotBoughtIn => Err(CashoutError::BuyInRequired(address::display(address))),
         Opened::Short(wallet) => Err(short(&wallet, chips)),
+        // The key's unique index refused the row, yet no row holds the key.
+        Opened::KeyTaken => Err(ServiceError::internal(KeyVanished).into()),
     }
 }
+
+/// A cashout's idempotency key was taken, and then no cashout held it.
+#[derive(Debug, thiserror::Error)]
+#[error("the idempotency key's unique index refused a cashout no row holds")]
+struct KeyVanished;
 
 /// Why `open` would debit nothing from `wallet` as it reads now, if it would not: the rule
 /// `store::cashouts::open` holds under its lock, read before any shared lock or chain call so a
@@ -128,19 +138,28 @@ impl Cashouts {
 
     /// Redeems `chips` of `address` for the token. Requires the address's signature and a
     /// past purchase; only paid chips leave, free chips stay behind (see `wallets::cashable`).
+    /// Under a `key` the address sent before, answers that cashout (see `idempotency`).
     pub async fn cash_out(
         &self,
         address: &Address,
         chips: i64,
+        key: Option<&IdempotencyKey>,
         proof: AddressProof<'_>,
         caller: Caller,
     ) -> Result<CashoutReceipt, CashoutError> {
         self.rate_limits.operation(caller, Operation::Cashout)?;
         let payments = self.payments()?;
         self.auth.verify_proof(address, proof).await?;
+        if let Some(replayed) = self.under_key(address, key, chips).await? {
+            return replayed;
+        }
         let holder = store::ledger::wallet(&self.db, &address::key(address)).await?;
         if let Some(refusal) = cannot_debit(holder.as_ref(), address, chips) {
-            return Err(refusal);
+            // A copy of this request under the same key may have debited first.
+            return match self.under_key(address, key, chips).await? {
+                Some(replayed) => replayed,
+                None => Err(refusal),
+            };
         }
         let new = NewCashout {
             address: address::key(address),
@@ -148,6 +167,7 @@ impl Cashouts {
             amount: (chips.unsigned_abs() * BASE_UNITS_PER_CHIP).to_string(),
             asset: address::key(&payments.terms.asset),
             network: payments.terms.network.clone(),
+            idempotency_key: key.map(|key| key.as_str().to_owned()),
             at: now_ms(),
         };
         let amount = new.amount.clone();
@@ -156,7 +176,15 @@ impl Cashouts {
         ensure_payable(&self.db, &payments.chain, *address, value).await?;
         let opened = store::cashouts::open(&self.db, new).await?;
         drop(funding);
-        let id = debited(opened, address, chips)?;
+        let id = match opened {
+            Opened::KeyTaken | Opened::Short(_) if key.is_some() => {
+                match self.under_key(address, key, chips).await? {
+                    Some(replayed) => return replayed,
+                    None => debited(opened, address, chips)?,
+                }
+            }
+            opened => debited(opened, address, chips)?,
+        };
         money::cashout_opened(id, &address::key(address), chips, &amount);
         crash_if(self.crash_after, CrashPoint::Debit);
         let sent = self.send_cashout(payments, id).await?;
@@ -174,22 +202,46 @@ impl Cashouts {
         }
     }
 
+    /// The answer under `key`, if `address` opened a cashout under it: that cashout as it
+    /// stands, or a conflict when it was for other chips.
+    async fn under_key(
+        &self,
+        address: &Address,
+        key: Option<&IdempotencyKey>,
+        chips: i64,
+    ) -> Result<Option<Result<CashoutReceipt, CashoutError>>, CashoutError> {
+        let Some(key) = key else {
+            return Ok(None);
+        };
+        let found =
+            store::cashouts::find_by_key(&self.db, &address::key(address), key.as_str()).await?;
+        Ok(found.map(|(row, balance)| {
+            let receipt = receipt_of(&row, balance);
+            idempotency::replay(&row, chips, receipt)
+        }))
+    }
+
     /// The cashout as it stands, with its owner's balance.
     pub async fn cashout_receipt(&self, id: i64) -> Result<CashoutReceipt, CashoutError> {
         let (row, balance) = store::cashouts::find(&self.db, id)
             .await?
             .ok_or(CashoutError::NotFound(id))?;
-        Ok(CashoutReceipt {
-            cashout_id: row.id,
-            address: address::display_key(&row.address),
-            chips: row.chips,
-            amount: row.amount,
-            asset: address::display_key(&row.asset),
-            network: row.network,
-            status: row.status.as_str().to_owned(),
-            tx_hash: row.tx_hash,
-            error: row.error,
-            balance,
-        })
+        Ok(receipt_of(&row, balance))
+    }
+}
+
+/// The receipt of cashout `row`, its owner holding `balance` chips.
+fn receipt_of(row: &cashout::Model, balance: i64) -> CashoutReceipt {
+    CashoutReceipt {
+        cashout_id: row.id,
+        address: address::display_key(&row.address),
+        chips: row.chips,
+        amount: row.amount.clone(),
+        asset: address::display_key(&row.asset),
+        network: row.network.clone(),
+        status: row.status.as_str().to_owned(),
+        tx_hash: row.tx_hash.clone(),
+        error: row.error.clone(),
+        balance,
     }
 }

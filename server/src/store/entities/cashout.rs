@@ -15,6 +15,8 @@ pub struct Model {
     pub tx_hash: Option<String>,
     pub raw_tx: Option<String>,
     pub error: Option<String>,
+    /// The client's `Idempotency-Key`, unique per address.
+    pub idempotency_key: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
 }
