@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL cluster on loopback for the test suite (installing Debian's
-# `postgresql` if it is missing) and prints the admin URL. Stop it with `postgres.sh stop`.
+# `postgresql` if it is missing) and prints the admin URL. Stop it with `postgres.sh stop`
+# (fast: its connections are cut) and start the same cluster again, data kept, with
+# `postgres.sh resume` (the outage test does both to a cluster of its own).
 # ARCADE_TEST_PG_OPTIONS adds server settings (`-c shared_buffers=2GB`, for the growth bench).
 set -euo pipefail
 
@@ -22,9 +24,17 @@ as_owner() {
     fi
 }
 
+start_cluster() {
+    as_owner "'$BIN/pg_ctl' -D '$DATA' -l '$LOG' -w -o \"-h 127.0.0.1 -p $PORT -k /tmp -c max_connections=400 -c fsync=off ${ARCADE_TEST_PG_OPTIONS:-}\" start >/dev/null"
+}
+
 BIN="$(find_bin || true)"
 if [[ "${1:-start}" == stop ]]; then
     [[ -n "$BIN" && -d "$DATA" ]] && as_owner "'$BIN/pg_ctl' -D '$DATA' -m fast stop" >/dev/null 2>&1 || true
+    exit 0
+fi
+if [[ "${1:-start}" == resume ]]; then
+    start_cluster
     exit 0
 fi
 
@@ -44,5 +54,5 @@ mkdir -p "$DATA"
 as_owner "'$BIN/initdb' -D '$DATA' -U postgres --auth=trust -E UTF8 >/dev/null"
 touch "$LOG"
 [[ "$(id -u)" == 0 ]] && chown postgres:postgres "$LOG"
-as_owner "'$BIN/pg_ctl' -D '$DATA' -l '$LOG' -w -o \"-h 127.0.0.1 -p $PORT -k /tmp -c max_connections=400 -c fsync=off ${ARCADE_TEST_PG_OPTIONS:-}\" start >/dev/null"
+start_cluster
 echo "postgres://postgres@127.0.0.1:$PORT/postgres"

@@ -17,6 +17,7 @@ impl From<ServiceError> for ApiError {
     fn from(error: ServiceError) -> Self {
         match error {
             ServiceError::Internal(cause) => Self::Internal(cause),
+            ServiceError::DatabaseUnavailable(cause) => Self::DatabaseUnavailable(cause),
             ServiceError::ChainUnavailable(why) => Self::ChainUnavailable(why),
             ServiceError::PaymentsUnavailable => Self::PaymentsUnavailable,
             ServiceError::RateLimited(limited) => Self::RateLimited(limited),

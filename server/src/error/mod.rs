@@ -21,6 +21,7 @@ use crate::identity::SignatureError;
 use crate::inputs::ValidationError;
 use crate::proofs::play::PlaySignatureError;
 use crate::rate_limits::RateLimited;
+use crate::service::error::ServiceError;
 use crate::service::purchases::PurchaseError;
 use crate::store::DbErr;
 use crate::x402::wire::{PaymentRequired, SettleResponse};
@@ -142,9 +143,17 @@ pub enum ApiError {
     PayloadTooLarge,
     #[error("not ready: {}", .0.failing().join(", "))]
     NotReady(Box<crate::service::readiness::Readiness>),
+    /// The cause is logged, never shown.
+    #[error(
+        "the database cannot be reached now; nothing was changed, retry after {DATABASE_RETRY_AFTER_S} s"
+    )]
+    DatabaseUnavailable(String),
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
+
+/// Seconds a client is told to wait after `database_unavailable`.
+pub const DATABASE_RETRY_AFTER_S: u64 = 2;
 
 impl ApiError {
     pub fn internal(error: impl std::error::Error + Send + Sync + 'static) -> Self {
@@ -201,15 +210,30 @@ impl From<CallError> for ApiError {
 
 impl From<DbErr> for ApiError {
     fn from(error: DbErr) -> Self {
-        Self::internal(error)
+        ServiceError::from(error).into()
     }
 }
 
 impl ApiError {
     /// 5xx causes are logged here and never shown to the caller.
     pub fn log_if_internal(&self) {
-        if let Self::Internal(cause) = self {
-            tracing::error!(error = %cause, source = ?cause.source(), "request failed");
+        match self {
+            Self::Internal(cause) => {
+                tracing::error!(error = %cause, source = ?cause.source(), "request failed");
+            }
+            Self::DatabaseUnavailable(cause) => {
+                tracing::warn!(error = %cause, "request answered 503: the database cannot be reached");
+            }
+            _ => {}
+        }
+    }
+
+    /// Seconds the client should wait before sending again (`Retry-After`), if the error says.
+    pub fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            Self::RateLimited(limited) => Some(limited.retry_after_s),
+            Self::DatabaseUnavailable(_) => Some(DATABASE_RETRY_AFTER_S),
+            _ => None,
         }
     }
 }

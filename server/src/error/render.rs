@@ -1,4 +1,4 @@
-//! An error as the client receives it: the status, `Retry-After` when rate limited, the x402
+//! An error as the client receives it: the status, `Retry-After` when it says when to retry, the x402
 //! headers of a 402, and the JSON body.
 
 use salvo::prelude::*;
@@ -58,7 +58,9 @@ impl ApiError {
                 bet_id: Some(bet_id),
                 ..
             } => vec![("bet_id", json!(bet_id))],
-            Self::RateLimited(limited) => vec![("retry_after_s", json!(limited.retry_after_s))],
+            Self::RateLimited(_) | Self::DatabaseUnavailable(_) => {
+                vec![("retry_after_s", json!(self.retry_after_s()))]
+            }
             Self::TooManyOpenRounds { max } => vec![("max_open_rounds", json!(max))],
             _ => Vec::new(),
         }
@@ -85,8 +87,8 @@ impl Scribe for ApiError {
         self.log_if_internal();
         res.status_code(self.status());
         res.add_header("cache-control", "no-store", true).ok();
-        if let Self::RateLimited(limited) = &self {
-            res.add_header("retry-after", limited.retry_after_s.to_string(), true)
+        if let Some(seconds) = self.retry_after_s() {
+            res.add_header("retry-after", seconds.to_string(), true)
                 .ok();
         }
         if let Self::PaymentRequired(challenge) = &self {

@@ -1,5 +1,5 @@
-//! The failures every service area can meet: the database or another defect (internal), the
-//! chain, a missing chain configuration, and a client's rate limit. Each area's own error
+//! The failures every service area can meet: the database out of reach, a defect (internal),
+//! the chain, a missing chain configuration, and a client's rate limit. Each area's own error
 //! (`PlayError`, `CashoutError`, ...) wraps this one; the edge turns both into its answers.
 
 use crate::rate_limits::RateLimited;
@@ -11,6 +11,10 @@ pub enum ServiceError {
     /// A defect or the database: the cause is logged, the caller hears nothing of it.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The database cannot be reached now (`store::outage`); the cause is logged. Nothing a
+    /// request changes is committed without it, so the caller may simply retry.
+    #[error("the database cannot be reached now")]
+    DatabaseUnavailable(String),
     /// The chain did not answer; nothing was charged, credited or debited.
     #[error("the chain cannot be reached ({0})")]
     ChainUnavailable(String),
@@ -29,7 +33,11 @@ impl ServiceError {
 
 impl From<DbErr> for ServiceError {
     fn from(error: DbErr) -> Self {
-        Self::internal(error)
+        if crate::store::outage::is_unavailable(&error) {
+            Self::DatabaseUnavailable(error.to_string())
+        } else {
+            Self::internal(error)
+        }
     }
 }
 

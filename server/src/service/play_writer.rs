@@ -136,6 +136,11 @@ impl PlayBatches {
                     outcomes.extend(settled.into_iter().map(Ok));
                 }
                 Err(error) if half.len() == 1 => outcomes.push(Err(error)),
+                // Not any play's doing: every play of the half hears it, none is tried alone.
+                Err(ServiceError::DatabaseUnavailable(cause)) => outcomes.extend(
+                    half.iter()
+                        .map(|_| Err(ServiceError::DatabaseUnavailable(cause.clone()))),
+                ),
                 Err(_) => outcomes.extend(Box::pin(self.settle_halves(half, committed)).await),
             }
         }

@@ -26,6 +26,7 @@ pub mod house;
 pub mod identities;
 pub mod instances;
 pub mod ledger;
+pub mod outage;
 pub mod outbox;
 pub mod payments;
 pub mod play_sql;

@@ -12,6 +12,7 @@ mod cashouts;
 mod chain_control;
 mod clocks;
 mod crashes;
+mod database_outage;
 mod deployment_secrets;
 mod discovery;
 mod documents;
