@@ -259,6 +259,25 @@ pub async fn journal_settlement(
     outbox::journal(db, (id, &[PaymentState::Settling]), set, signed, at).await
 }
 
+/// Write-ahead of a settlement's replacement: the row names `signed` (the nonce of `replaced`,
+/// a higher fee) and the house journal keeps it beside `replaced`, before the broadcast;
+/// `false` (nothing written) if the row settled or was replaced meanwhile.
+pub async fn journal_settlement_replacement(
+    db: &Db,
+    id: i64,
+    replaced: &str,
+    signed: &house::Signed<'_>,
+    at: i64,
+) -> Result<bool, DbErr> {
+    let set = |update: UpdateMany<payment::Entity>| {
+        update
+            .filter(payment::Column::TxHash.eq(replaced))
+            .col_expr(payment::Column::TxHash, Expr::value(signed.hash))
+            .col_expr(payment::Column::RawTx, Expr::value(signed.raw_hex()))
+    };
+    outbox::journal(db, (id, &[PaymentState::Settling]), set, signed, at).await
+}
+
 /// The transaction a facilitator reported, kept as the candidate the reconciler checks first.
 pub async fn record_reported(
     db: &Db,

@@ -20,6 +20,17 @@ pub fn settlement_submitted(payment: i64, tx: &str, by: &'static str) {
     tracing::info!(payment, tx, by, "settlement: transaction submitted");
 }
 
+/// A settlement the chain's fees outgrew, signed again with its nonce at a higher fee.
+pub fn settlement_replaced(payment: i64, replaced: &str, tx: &str, max_fee_per_gas: u128) {
+    tracing::info!(
+        payment,
+        replaced,
+        tx,
+        max_fee_per_gas = %max_fee_per_gas,
+        "settlement: replaced at a higher fee"
+    );
+}
+
 /// The chain proved the payment: chips credited.
 pub fn credited(payment: i64, payer: &str, tx: &str, chips: i64) {
     metrics::purchase_finished("settled");

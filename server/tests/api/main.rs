@@ -35,6 +35,7 @@ mod restore;
 mod rpc;
 mod rpc_failover;
 mod secrets;
+mod settlement_fee_bump;
 mod siwx;
 mod siwx_cashout;
 mod siwx_headers;

@@ -1,13 +1,15 @@
 //! The house's own rail (`payments.rail = "house"`): `transferWithAuthorization` signed with
 //! the house key, journalled on the payment row and in the house's journal before it is
 //! broadcast. The house alone holds what it signed, so an open payment it never signed is
-//! released, and one it signed is broadcast again.
+//! released, and one it signed is broadcast again (signed again at a higher fee, with its nonce,
+//! when the chain's base fee outgrew it).
 
 use async_trait::async_trait;
 
 use super::RailEntry;
 use super::settler::{Presented, RailContext, ResumeError, Resumed, Settler, Submission};
-use crate::chain::{SendError, SignedTx};
+use crate::chain::fees::Replacement;
+use crate::chain::{Chain, SendError, SignedTx};
 use crate::faults::{CrashPoint, crash_if};
 use crate::service::house_sender::{journal_entry, journalled};
 use crate::service::now_ms;
@@ -74,11 +76,91 @@ impl Settler for HouseRail {
             return Ok(Resumed::Released);
         };
         let raw = alloy::hex::decode(raw)?;
+        if reprice_if_outgrown(context, claim, row, &raw).await? {
+            return Ok(Resumed::Rebroadcast);
+        }
         if let Err(error) = context.chain.rebroadcast(&raw).await {
             tracing::info!(payment = row.id, %error, "rebroadcast refused; checking again later");
         }
         Ok(Resumed::Rebroadcast)
     }
+}
+
+/// A settlement the base fee outgrew is in no block and holds the house key's next nonce, so
+/// every later house transaction (cashouts too) waits behind it: it is signed again with the
+/// same nonce and call at a higher fee, journalled before its broadcast as a cashout's
+/// replacement is, never above `chain.max_fee_per_gas_wei`. Whichever of the two is mined
+/// pays: the chain's proof looks for the authorization's nonce, not a hash, and the shared
+/// nonce lets one of them in at most. Whether it replaced `raw` (else it is rebroadcast as is).
+async fn reprice_if_outgrown(
+    context: &RailContext<'_>,
+    claim: &Claim,
+    row: &payment::Model,
+    raw: &[u8],
+) -> Result<bool, ResumeError> {
+    let chain = context.chain;
+    let (Some(signed), Some(replaced)) = (Chain::fees_of(raw), row.tx_hash.as_deref()) else {
+        return Ok(false);
+    };
+    if Chain::signer_of(raw) != Some(chain.house_address()) {
+        // Another key's nonce (the house key changed): only that key could replace it.
+        return Ok(false);
+    }
+    let market = chain.market().await?;
+    if !market.outprices(signed) {
+        return Ok(false);
+    }
+    let Replacement::Bid(bid) = market.replacement(signed, chain.max_fee_per_gas()) else {
+        tracing::warn!(payment = claim.id, tx = replaced, base_fee = %market.base_fee,
+            "the settlement's fee cannot rise above chain.max_fee_per_gas_wei; waiting for the base fee to fall");
+        return Ok(false);
+    };
+    let sender = context.house_sender().await?;
+    let journal = |tx: SignedTx| journal_replacement(context, claim, replaced, tx);
+    let result = chain.replace(raw, bid, journal).await;
+    sender.release().await;
+    let tx = match result {
+        Ok(tx) => tx,
+        Err(SendError::NotSent(error)) => {
+            tracing::warn!(payment = claim.id, tx = replaced, %error, "replacing the settlement refused; it stays as signed");
+            return Ok(false);
+        }
+        // Settled or replaced meanwhile: nothing was broadcast.
+        Err(SendError::Journal(DbErr::RecordNotUpdated)) => return Ok(true),
+        Err(SendError::Journal(error)) => return Err(error.into()),
+        Err(SendError::Unconfirmed { tx, error }) => {
+            tracing::warn!(payment = claim.id, tx = %tx.hash, %error, "the replacement's broadcast unanswered; the reconciler looks again");
+            tx
+        }
+    };
+    money::settlement_replaced(
+        claim.id,
+        replaced,
+        &tx.hash.to_string(),
+        bid.max_fee_per_gas,
+    );
+    Ok(true)
+}
+
+/// Write-ahead of a replacement: journalled and named on the row before its broadcast;
+/// refused (nothing broadcast) if the row no longer names `replaced` or settled.
+async fn journal_replacement(
+    context: &RailContext<'_>,
+    claim: &Claim,
+    replaced: &str,
+    tx: SignedTx,
+) -> Result<(), DbErr> {
+    let hash = tx.hash.to_string();
+    let signed = journal_entry(&tx, &hash);
+    let updated = store::payments::journal_settlement_replacement(
+        context.db,
+        claim.id,
+        replaced,
+        &signed,
+        now_ms(),
+    );
+    journalled(updated.await?)?;
+    Ok(())
 }
 
 /// Write-ahead: the signed settlement is stored before it is broadcast. Refuses (and so stops
