@@ -1,8 +1,10 @@
 //! Caps on live MCP sessions: one client (the rate limiter's: the peer IP, IPv6 by /64, or the
 //! client a trusted proxy names) holds at most `mcp.max_sessions_per_client`, and a new session
 //! beyond it ends that client's own idlest one; at `mcp.max_sessions` in all, a new session ends
-//! the idlest session of the party holding the most, the widest network first (so one client's
-//! flood of `initialize`, or a thousand clients' of one network, ends only its own sessions). An ended session's next call gets 404 and its client
+//! a session out of use (unused for two minutes) if there is one, else any: of those, the
+//! idlest of the party holding the most, the widest network first (so one client's flood of
+//! `initialize`, or a thousand clients' of one network, ends only its own sessions, and a flood
+//! from many networks ends sessions out of use before any in use). An ended session's next call gets 404 and its client
 //! initializes again. The sessions themselves are rmcp's; this only counts them, remembers who
 //! opened each and when each was last used.
 //!
@@ -12,7 +14,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -87,8 +89,8 @@ impl<M> CappedSessions<M> {
     }
 
     /// The session to end before `client` opens another, if there is no room: `client`'s own
-    /// idlest at its own cap; at the global cap, the idlest of the party holding the most (see
-    /// [`parties`]).
+    /// idlest at its own cap; at the global cap, among the sessions out of use for [`IN_USE`]
+    /// (all of them if none is), the idlest of the party holding the most (see [`parties`]).
     fn to_end_before_opening(&self, client: Caller) -> Option<SessionId> {
         let sessions = self.sessions();
         let own = sessions
@@ -101,7 +103,7 @@ impl<M> CappedSessions<M> {
                 .filter(|(_, live)| live.owner == client)
                 .collect()
         } else if sessions.len() >= self.max {
-            sessions.iter().collect()
+            out_of_use_first(&sessions, Instant::now())
         } else {
             return None;
         };
@@ -116,6 +118,25 @@ impl<M> CappedSessions<M> {
             .into_iter()
             .min_by_key(|(_, live)| live.used)
             .map(|(id, _)| id.clone())
+    }
+}
+
+/// A session used this recently is in use.
+const IN_USE: Duration = Duration::from_secs(120);
+
+/// The sessions of `sessions` out of use at `now`, or every one if all are in use: a session
+/// in use is never ended for a newcomer while one out of use is there, however many networks
+/// the newcomers come from; among sessions alike in use, a flood from one client or one
+/// network ends its own.
+fn out_of_use_first(sessions: &HashMap<SessionId, Live>, now: Instant) -> Vec<(&SessionId, &Live)> {
+    let out_of_use: Vec<_> = sessions
+        .iter()
+        .filter(|(_, live)| now.saturating_duration_since(live.used) >= IN_USE)
+        .collect();
+    if out_of_use.is_empty() {
+        sessions.iter().collect()
+    } else {
+        out_of_use
     }
 }
 
@@ -152,10 +173,10 @@ enum Party {
 }
 
 /// The networks `client` belongs to, widest first: an IPv6 client's /32, /48, /56 and /64, an
-/// IPv4 client's /16, /24 and address. At the global cap the widest network holding the most
-/// sessions gives way, then the busiest network within it, down to one client: a thousand
-/// cheap /64s of one /48 (or addresses of one /24) count as one party, so they end their own
-/// sessions and never an active client's elsewhere with a few.
+/// IPv4 client's /16, /24 and address. At the global cap, among the candidates, the widest
+/// network holding the most gives way, then the busiest network within it, down to one client:
+/// a thousand cheap /64s of one /48 (or addresses of one /24) count as one party, so they end
+/// their own sessions and never an active client's elsewhere with a few.
 fn parties(client: Caller) -> [Party; LEVELS] {
     match client {
         Caller::House => [Party::House; LEVELS],
@@ -371,5 +392,40 @@ mod tests {
         let capped = with(9, 16, &opened);
         assert_eq!(ended(&capped, client(200)).as_deref(), Some("t0"));
         assert_eq!(ended(&capped, lone).as_deref(), Some("t0"));
+    }
+
+    /// Sessions out of use from ninety networks beside ten in use from one ISP's network:
+    /// newcomers from yet more networks end those out of use, never one in use.
+    #[test]
+    fn a_flood_from_many_networks_ends_idle_sessions_not_active_ones() {
+        let mut opened: Vec<(String, Caller)> = Vec::new();
+        for n in 0..90u8 {
+            let idle = Caller::Client(ClientKey::V4([10 + n, 1, 1, 1]));
+            opened.push((format!("idle{n}"), idle));
+        }
+        for n in 0..10u8 {
+            let active = Caller::Client(ClientKey::V4([203, 0, n, 7]));
+            opened.push((format!("active{n}"), active));
+        }
+        let opened: Vec<(&str, Caller)> = opened.iter().map(|(id, c)| (id.as_str(), *c)).collect();
+        let capped = with(100, 16, &opened);
+        let long_ago = Instant::now().checked_sub(2 * IN_USE).unwrap();
+        for (id, live) in capped.sessions().iter_mut() {
+            if id.starts_with("idle") {
+                live.used = long_ago;
+            }
+        }
+        for n in 0..40u8 {
+            let newcomer = Caller::Client(ClientKey::V4([150 + n, 2, 2, 2]));
+            let ended = capped.to_end_before_opening(newcomer).expect("at the cap");
+            assert!(!ended.to_string().starts_with("active"), "{ended} ended");
+            let mut sessions = capped.sessions();
+            sessions.remove(&ended);
+            let live = Live {
+                owner: newcomer,
+                used: Instant::now() + Duration::from_secs(1),
+            };
+            sessions.insert(SessionId::from(format!("new{n}").as_str()), live);
+        }
     }
 }
