@@ -16,7 +16,7 @@ use crate::service::wallets::WalletError;
 impl From<ServiceError> for ApiError {
     fn from(error: ServiceError) -> Self {
         match error {
-            ServiceError::Internal(cause) => Self::Internal(cause),
+            ServiceError::Internal(cause) => Self::from_cause(cause),
             ServiceError::DatabaseUnavailable(cause) => Self::DatabaseUnavailable(cause),
             ServiceError::ChainUnavailable(why) => Self::ChainUnavailable(why),
             ServiceError::PaymentsUnavailable => Self::PaymentsUnavailable,

@@ -145,7 +145,7 @@ pub enum ApiError {
     NotReady(Box<crate::service::readiness::Readiness>),
     /// The cause is logged, never shown.
     #[error(
-        "the database cannot be reached now; nothing was changed, retry after {DATABASE_RETRY_AFTER_S} s"
+        "the database cannot be reached now; retry after {DATABASE_RETRY_AFTER_S} s. What was done before it failed stays done and is never done twice: a play sent again replays its round, a cashout sent again under its Idempotency-Key answers the first (without one it would be a second cashout: read GET /api/arcade/cashout/{{id}} or the balance first), a payment sent again with the same authorization is counted once"
     )]
     DatabaseUnavailable(String),
     #[error("internal error")]
@@ -160,13 +160,23 @@ impl ApiError {
         Self::Internal(Box::new(error))
     }
 
+    /// A failure with `cause`: the outage it is when the database could not be reached
+    /// (anywhere among its causes), else internal.
+    pub fn from_cause(cause: Box<dyn std::error::Error + Send + Sync>) -> Self {
+        if crate::store::outage::is_unavailable_cause(cause.as_ref()) {
+            Self::DatabaseUnavailable(cause.to_string())
+        } else {
+            Self::Internal(cause)
+        }
+    }
+
     /// A purchase that did not happen: a 402 with `required` (the resource's offer) unless
     /// the chain or the service failed.
     pub fn purchase(refusal: PurchaseError, mut required: PaymentRequired) -> Self {
         match refusal {
             PurchaseError::Unavailable => Self::PaymentsUnavailable,
             PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
-            PurchaseError::Internal(error) => Self::Internal(error),
+            PurchaseError::Internal(error) => Self::from_cause(error),
             PurchaseError::RateLimited(limited) => Self::RateLimited(limited),
             refusal @ PurchaseError::IdentifierInvalid(_) => {
                 Self::PaymentIdentifierInvalid(refusal.to_string())

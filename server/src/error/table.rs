@@ -70,7 +70,7 @@ error_table! {
     HOUSE_UNDERFUNDED: 503 "house_underfunded" "the house cannot pay this cashout now; nothing debited",
     WASM_NOT_BUILT: 503 "wasm_not_built" "the verifier page's wasm is not built",
     NOT_READY: 503 "not_ready" "a dependency is failing (readiness)",
-    DATABASE_UNAVAILABLE: 503 "database_unavailable" "the database cannot be reached now; nothing changed (with retry_after_s and Retry-After)",
+    DATABASE_UNAVAILABLE: 503 "database_unavailable" "the database cannot be reached now; retry (with retry_after_s and Retry-After): nothing done is done twice",
 }
 
 impl ApiError {
