@@ -4,6 +4,7 @@
 //! released, and one it signed is broadcast again (signed again at a higher fee, with its nonce,
 //! when the chain's base fee outgrew it).
 
+use alloy::primitives::U256;
 use async_trait::async_trait;
 
 use super::RailEntry;
@@ -106,7 +107,18 @@ async fn reprice_if_outgrown(
         // Another key's nonce (the house key changed): only that key could replace it.
         return Ok(false);
     }
-    let market = chain.market().await?;
+    let expired = claim.valid_before <= U256::from(now_ms() / 1000);
+    if expired {
+        // A replacement could only revert now; the chain's own clock decides the payment.
+        return Ok(false);
+    }
+    let market = match chain.market().await {
+        Ok(market) => market,
+        Err(error) => {
+            tracing::info!(payment = claim.id, %error, "the chain's fees unread; rebroadcasting as signed");
+            return Ok(false);
+        }
+    };
     if !market.outprices(signed) {
         return Ok(false);
     }
