@@ -44,6 +44,7 @@ mod sketch_rail;
 
 mod batches;
 mod feed;
+mod floods;
 mod house_journal;
 mod housebots;
 mod identity;
