@@ -18,6 +18,7 @@ mod bazaar;
 mod buy;
 mod completions;
 mod errors;
+mod eviction;
 mod games;
 mod handler;
 mod origin;
