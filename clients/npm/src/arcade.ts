@@ -113,9 +113,17 @@ export class Arcade {
     return requestJson<Balance>(this.url, 'GET', `/api/arcade/balance/${this.address}`);
   }
 
-  /** Redeems `chips` (paid chips only) for the token, sent to the player's address. */
-  async cashout(chips: number): Promise<Cashout> {
-    return this.signed((signature) => requestJson<Cashout>(this.url, 'POST', '/api/arcade/cashout', { address: this.address, chips, signature }));
+  /**
+   * Redeems `chips` (paid chips only) for the token, sent to the player's address. Sent under a
+   * fresh idempotency key (or `idempotencyKey`), so an answer lost in transit is asked for again
+   * and the arcade answers the same cashout: never a second transfer.
+   */
+  async cashout(chips: number, options: { idempotencyKey?: string } = {}): Promise<Cashout> {
+    const idempotency_key = options.idempotencyKey ?? crypto.randomUUID();
+    return this.signed(async (signature) => {
+      const body = { address: this.address, chips, signature, idempotency_key };
+      return (await requestRetrying<Cashout>(this.url, '/api/arcade/cashout', body)).answer;
+    });
   }
 
   /**

@@ -1,12 +1,14 @@
-// Retry-safe plays: the answer to a play is lost after the arcade settled it (the proxy closes
+// Retry-safe plays and cashouts: the answer is lost after the arcade acted (the proxy closes
 // the connection instead of answering); the client asks again and gets the same receipt,
-// replayed, verified, and the round is charged once.
+// replayed, verified, and the round is charged once; the same cashout, paid once.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { privateKeyToAccount } from 'viem/accounts';
+
 import { Arcade } from '../dist/index.js';
 import { startProxy } from './proxy.mjs';
-import { freePlayer, startStack } from './stack.mjs';
+import { DEMO_PAYER_KEY, freePlayer, startStack } from './stack.mjs';
 
 let stack;
 let proxy;
@@ -40,3 +42,22 @@ for (const [game, call] of [['dice', { wager: 7, target: 50 }], ['limbo', { wage
     proxy.log.length = 0;
   });
 }
+
+test('a lost cashout answer: the retry under the same idempotency key is the same cashout, paid once', async () => {
+  const arcade = await Arcade.connect(proxy.url, { account: privateKeyToAccount(DEMO_PAYER_KEY), maxSpend: '0.01' });
+  await arcade.buyChips('micro');
+  const before = (await arcade.balance()).chips;
+  proxy.log.length = 0;
+  proxy.drop = (method, path) => method === 'POST' && path === '/api/arcade/cashout';
+  const cashout = await arcade.cashout(100);
+  const lost = proxy.log.find((entry) => entry.dropped);
+  assert.ok(lost, 'an answer was dropped');
+  const sent = proxy.log.filter((entry) => entry.method === 'POST' && entry.path === '/api/arcade/cashout');
+  assert.equal(sent.length, 2, 'asked twice');
+  assert.equal(cashout.cashout_id, lost.body.cashout_id, 'the same cashout');
+  assert.equal(cashout.tx_hash, lost.body.tx_hash, 'one transfer');
+  assert.equal((await arcade.balance()).chips, before - 100, 'debited once');
+  const other = await arcade.cashout(100).catch((error) => error);
+  assert.notEqual(other.cashout_id ?? null, cashout.cashout_id, 'a new call is a new cashout');
+  proxy.log.length = 0;
+});

@@ -1,6 +1,6 @@
-"""Retry-safe plays: the answer to a play is lost after the arcade settled it (the proxy closes
+"""Retry-safe plays and cashouts: the answer is lost after the arcade acted (the proxy closes
 the connection instead of answering); the client asks again and gets the same receipt,
-replayed, verified, and the round is charged once."""
+replayed, verified, and the round is charged once; the same cashout, paid once."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import asyncio
 import unittest
 
 from proxy import Proxy
-from stack import free_player, start_stack
+from eth_account import Account
+from stack import DEMO_PAYER_KEY, free_player, start_stack
 
 from arcade_client import Arcade, AsyncArcade
 
@@ -54,6 +55,22 @@ class LostAnswers(unittest.TestCase):
                 played = await arcade.limbo(wager=3, target="2.5")
                 self.check_replayed("limbo", before, 3, played, (await arcade.balance())["chips"])
         asyncio.run(main())
+
+    def test_a_lost_cashout_answer_is_the_same_cashout(self) -> None:
+        arcade = Arcade.connect(self.proxy.url, account=Account.from_key(DEMO_PAYER_KEY), max_spend="0.01")
+        arcade.buy_chips("micro")
+        before = arcade.balance()["chips"]
+        self.proxy.log.clear()
+        self.proxy.drop = lambda method, path: method == "POST" and path == "/api/arcade/cashout"
+        cashout = arcade.cashout(100)
+        lost = [e for e in self.proxy.log if e["dropped"]]
+        self.assertEqual(len(lost), 1, "an answer was dropped")
+        sent = [e for e in self.proxy.log if e["method"] == "POST" and e["path"] == "/api/arcade/cashout"]
+        self.assertEqual(len(sent), 2, "asked twice")
+        self.assertEqual(cashout["cashout_id"], lost[0]["body"]["cashout_id"], "the same cashout")
+        self.assertEqual(cashout["tx_hash"], lost[0]["body"]["tx_hash"], "one transfer")
+        self.assertEqual(arcade.balance()["chips"], before - 100, "debited once")
+        self.proxy.log.clear()
 
 
 if __name__ == "__main__":

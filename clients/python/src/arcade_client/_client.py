@@ -5,6 +5,7 @@ signature, and judged by the shared composition before the flow returns."""
 from __future__ import annotations
 
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,9 +102,14 @@ def balance(state: State) -> Flow[dict[str, Any]]:
     return answer
 
 
-def cashout(state: State, chips: int) -> Flow[dict[str, Any]]:
-    """Redeems `chips` (paid chips only) for the token, sent to the player's address."""
+def cashout(state: State, chips: int, idempotency_key: str | None = None) -> Flow[dict[str, Any]]:
+    """Redeems `chips` (paid chips only) for the token, sent to the player's address, under a
+    fresh idempotency key (or `idempotency_key`): an answer lost in transit is asked for again
+    and the arcade answers the same cashout, never a second transfer."""
     session = state.session
+    key = idempotency_key or str(uuid.uuid4())
     answer: dict[str, Any] = yield from session.signed(lambda signature: Request(
-        "POST", "/api/arcade/cashout", {"address": session.address, "chips": chips, "signature": signature}))
+        "POST", "/api/arcade/cashout",
+        {"address": session.address, "chips": chips, "signature": signature, "idempotency_key": key},
+        retry=True))
     return answer

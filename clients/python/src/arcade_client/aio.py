@@ -95,8 +95,8 @@ class AsyncArcade:
     async def balance(self) -> dict[str, Any]:
         return await drive_async(_client.balance(self._state), self._http)
 
-    async def cashout(self, chips: int) -> dict[str, Any]:
-        return await drive_async(_client.cashout(self._state, chips), self._http)
+    async def cashout(self, chips: int, *, idempotency_key: str | None = None) -> dict[str, Any]:
+        return await drive_async(_client.cashout(self._state, chips, idempotency_key), self._http)
 
     async def verify(self, bet_id: int) -> BetCheck:
         return await drive_async(_client.verify(self._state, bet_id), self._http)

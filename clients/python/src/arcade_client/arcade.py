@@ -88,9 +88,11 @@ class Arcade:
     def balance(self) -> dict[str, Any]:
         return drive(_client.balance(self._state), self._http)
 
-    def cashout(self, chips: int) -> dict[str, Any]:
-        """Redeems `chips` (paid chips only) for the token, sent to the player's address."""
-        return drive(_client.cashout(self._state, chips), self._http)
+    def cashout(self, chips: int, *, idempotency_key: str | None = None) -> dict[str, Any]:
+        """Redeems `chips` (paid chips only) for the token, sent to the player's address, under a
+        fresh idempotency key (or `idempotency_key`): a lost answer is asked for again and the
+        arcade answers the same cashout, never a second transfer."""
+        return drive(_client.cashout(self._state, chips, idempotency_key), self._http)
 
     def verify(self, bet_id: int) -> BetCheck:
         """Any bet as the arcade serves it now, under the pinned signer (the manifest read again).
