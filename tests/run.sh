@@ -33,6 +33,15 @@ python_venv() {
     echo "$dir"
 }
 
+# Installs Debian package $2 unless command $1 is there already.
+debian_package() {
+    command -v "$1" >/dev/null && return 0
+    echo "installing Debian $2"
+    local apt=(apt-get); [ "$(id -u)" = 0 ] || apt=(sudo apt-get)
+    DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q "$2" >/dev/null \
+        || { "${apt[@]}" update -q >/dev/null && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q "$2" >/dev/null; }
+}
+
 stage "tools"
 eval "$(tests/scripts/install-tools.sh)"
 
@@ -46,7 +55,8 @@ cargo clippy -p arcade-verifier-abi --target wasm32-unknown-unknown --locked -- 
 stage "dev chain: anvil and solc (npm), and the committed test token matches a fresh compile"
 (cd server/devnet && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
 
-stage "PostgreSQL for the API suite (a fresh cluster on 127.0.0.1)"
+stage "PostgreSQL for the API suite (a fresh cluster on 127.0.0.1), and sqlite3 for the documented restore"
+debian_package sqlite3 sqlite3
 ARCADE_TEST_POSTGRES_URL=$(tests/scripts/postgres.sh)
 export ARCADE_TEST_POSTGRES_URL
 trap 'tests/scripts/postgres.sh stop; rm -rf "${TMPDIR:-/tmp}/arcade-tests"' EXIT
@@ -114,12 +124,7 @@ st_venv=$(python_venv "st-" tests/schemathesis/requirements.txt tests/schemathes
 "$st_venv/bin/python" tests/schemathesis/run.py --seed 20261123
 
 stage "browser: the verifier page and the embeddable element in headless Chromium"
-if ! command -v chromium >/dev/null; then
-    echo "installing Debian chromium"
-    apt=(apt-get); [ "$(id -u)" = 0 ] || apt=(sudo apt-get)
-    DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q chromium >/dev/null \
-        || { "${apt[@]}" update -q >/dev/null && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q chromium >/dev/null; }
-fi
+debian_package chromium chromium
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test)
 
 stage "release: deploy/release.sh (dev profile), unpacked outside the checkout, arcade dev serving its page (PASS in Chromium), the systemd unit verified and rated"

@@ -59,7 +59,7 @@ const BEFORE_DROP_CHECKS: [SqlMigration; 13] = [
 ];
 
 /// The SQL migrations run after them, in order.
-const AFTER_DROP_CHECKS: [SqlMigration; 3] = [
+const AFTER_DROP_CHECKS: [SqlMigration; 4] = [
     sql(
         "m0018_payment_identifiers",
         include_str!("sql/0018_payment_identifiers.sql"),
@@ -71,6 +71,10 @@ const AFTER_DROP_CHECKS: [SqlMigration; 3] = [
     sql(
         "m0020_cashout_idempotency_keys",
         include_str!("sql/0020_cashout_idempotency_keys.sql"),
+    ),
+    sql(
+        "m0021_house_books",
+        include_str!("sql/0021_house_books.sql"),
     ),
 ];
 

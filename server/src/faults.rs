@@ -1,6 +1,7 @@
 //! Fault injection for crash-safety tests: `faults.crash_after = "debit" | "sign" | "broadcast" |
 //! "replace"` makes the process abort (no cleanup, like `kill -9`) right after that step of a
-//! cashout, `"settlement_signed" | "settlement_broadcast"` after that step of a purchase. Never
+//! cashout, `"settlement_signed" | "settlement_broadcast"` after that step of a purchase,
+//! `"books_recorded"` after the books recorded a forgotten house transaction. Never
 //! set in production.
 
 use serde::{Deserialize, Serialize};
@@ -21,6 +22,9 @@ pub enum CrashPoint {
     SettlementSigned,
     /// A purchase's settlement is broadcast; its receipt not yet looked at.
     SettlementBroadcast,
+    /// The books recorded one house transaction the database did not know, and go on to the
+    /// next.
+    BooksRecorded,
 }
 
 /// Aborts the process if `configured` names `point`.

@@ -22,10 +22,13 @@ podman=(podman --runtime runc --cgroup-manager=cgroupfs)
 base=docker.io/library/debian:bookworm-slim
 if ! "${podman[@]}" image exists "$base"; then
     cache="$HOME/.cache/arcade/bookworm-minbase.tar"
-    if [ ! -s "$cache" ]; then
+    if [ ! -f "$cache" ] || [ ! -s "$cache" ]; then
         say "bootstrapping $base from Debian's packages (about 90 s, once)"
         mkdir -p "$(dirname "$cache")"
-        mmdebstrap --variant=minbase --include=ca-certificates,passwd bookworm "$cache.part" >&2
+        rm -rf "$cache" "$cache.part"
+        # mmdebstrap picks its output's format from the name's extension unless told: the
+        # partial file's `.part` would make it a directory.
+        mmdebstrap --variant=minbase --format=tar --include=ca-certificates,passwd bookworm "$cache.part" >&2
         mv "$cache.part" "$cache"
     fi
     "${podman[@]}" import "$cache" "$base" >&2

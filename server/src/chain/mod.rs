@@ -10,6 +10,7 @@
 //! | `receipts.rs` | receipts, their depth, and a bounded wait for one |
 //! | `proof.rs` | what counts as proof of payment, and deciding a payment from the chain |
 //! | `logs.rs` | the token's logs: the transfer a receipt proves, the transaction a nonce names |
+//! | `history.rs` | the house key's history: its count by block, the token moves of its money, who sent what |
 //! | `errors.rs` | RPC failures as errors safe to show (no URL) |
 //! | `transport.rs` | the RPC over every configured URL: failover, per-call timeouts, backoff |
 //! | `token.rs` | the token's interface; `devnet.rs` the local dev chain |
@@ -17,6 +18,7 @@
 pub mod devnet;
 mod errors;
 pub mod fees;
+pub mod history;
 mod logs;
 pub mod proof;
 mod receipts;

@@ -31,7 +31,7 @@ use super::token::DollarToken::{self, AuthorizationCanceled, AuthorizationUsed};
 use super::{Chain, ChainError, contract_error, rpc_error};
 
 /// `eth_getLogs` is asked for at most this many blocks at once (public RPCs cap the range).
-const LOG_SCAN_BLOCKS: u64 = 2_000;
+pub(super) const LOG_SCAN_BLOCKS: u64 = 2_000;
 
 /// The transfer a purchase waits for: the payer's authorization `nonce`, paying `pay_to`.
 /// The value is what the chain proves it moved.

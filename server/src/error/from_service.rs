@@ -125,6 +125,7 @@ impl From<CashoutError> for ApiError {
                 receipt,
             },
             CashoutError::HouseUnderfunded(why) => Self::HouseUnderfunded(why),
+            CashoutError::BooksBehind(behind) => Self::BooksBehind(behind),
             CashoutError::Auth(error) => error.into(),
             CashoutError::Service(error) => error.into(),
         }

@@ -103,6 +103,10 @@ pub enum ApiError {
     #[error("the house cannot pay this cashout now ({0}); nothing was debited, try again later")]
     HouseUnderfunded(String),
     #[error(
+        "the books are matching the house's transactions on the chain ({0} not matched yet, as after a restore of the database); nothing was debited, try again shortly"
+    )]
+    BooksBehind(u64),
+    #[error(
         "{0} never bought chips; free chips can be played but a buy-in is required before a cashout"
     )]
     BuyInRequired(String),
@@ -242,7 +246,7 @@ impl ApiError {
     pub fn retry_after_s(&self) -> Option<u64> {
         match self {
             Self::RateLimited(limited) => Some(limited.retry_after_s),
-            Self::DatabaseUnavailable(_) => Some(DATABASE_RETRY_AFTER_S),
+            Self::DatabaseUnavailable(_) | Self::BooksBehind(_) => Some(DATABASE_RETRY_AFTER_S),
             _ => None,
         }
     }

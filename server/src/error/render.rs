@@ -58,7 +58,7 @@ impl ApiError {
                 bet_id: Some(bet_id),
                 ..
             } => vec![("bet_id", json!(bet_id))],
-            Self::RateLimited(_) | Self::DatabaseUnavailable(_) => {
+            Self::RateLimited(_) | Self::DatabaseUnavailable(_) | Self::BooksBehind(_) => {
                 vec![("retry_after_s", json!(self.retry_after_s()))]
             }
             Self::TooManyOpenRounds { max } => vec![("max_open_rounds", json!(max))],

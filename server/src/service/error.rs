@@ -31,6 +31,13 @@ impl ServiceError {
     }
 }
 
+impl From<crate::chain::ChainError> for ServiceError {
+    /// A read the chain did not answer (or refused to answer).
+    fn from(error: crate::chain::ChainError) -> Self {
+        Self::ChainUnavailable(error.to_string())
+    }
+}
+
 impl From<DbErr> for ServiceError {
     fn from(error: DbErr) -> Self {
         if crate::store::outage::is_unavailable(&error) {

@@ -24,11 +24,13 @@
 //! | `instances` | each instance's heartbeat, and open rounds expired after a restore | db, this instance's id, `expiry` | `instances.rs` |
 //! | `purchases` | buying chips over x402 (the money flow in) | db, payments, rate limits, the house sender, crash points | `purchases/` |
 //! | `cashouts` | cashouts: chips out as tokens (the money flow out), and finishing them | db, payments, rate limits, `auth`, the house sender, crash points | `cashouts/`; what the house can pay: `treasury.rs` |
-//! | `reconcile` | finishing settlements and cashouts a request could not | db, `purchases`, `cashouts` | `reconcile.rs` |
-//! | `readiness` | whether this instance can serve (`/readyz`) | db, payments | `readiness.rs` |
+//! | `books` | following the house's transactions on the chain: what a restore forgot recorded again | db, payments, crash points | `books/` (what a forgotten transaction was: `books/record.rs`) |
+//! | `reconcile` | finishing settlements and cashouts a request could not | db, `purchases`, `cashouts`, `books` | `reconcile.rs` |
+//! | `readiness` | whether this instance can serve (`/readyz`) | db, payments, `books` | `readiness.rs` |
 //! | | one sender for the house key across instances | its lock, db | `house_sender.rs` |
 
 pub mod auth;
+pub mod books;
 pub mod cashouts;
 pub mod error;
 pub mod expiry;
@@ -92,6 +94,8 @@ pub struct Arcade {
     pub cashouts: cashouts::Cashouts,
     pub reconcile: reconcile::Reconcile,
     pub readiness: readiness::ReadinessProbe,
+    /// Following the house's transactions on the chain (a pass runs before serving).
+    pub books: books::Books,
     /// Rate limits per client for the operations that create state or move money.
     pub rate_limits: Arc<RateLimits>,
     /// The house's own agents (none unless enabled); their addresses are among the house wallets.
@@ -167,6 +171,7 @@ impl Arcade {
             ),
             reconcile: money.reconcile,
             readiness: money.readiness,
+            books: money.books,
             purchases: money.purchases,
             cashouts: money.cashouts,
             auth,
@@ -183,6 +188,7 @@ impl Arcade {
 
 /// The areas that need the chain: the money flows in and out, finishing them, and readiness.
 struct Money {
+    books: books::Books,
     purchases: purchases::Purchases,
     cashouts: cashouts::Cashouts,
     reconcile: reconcile::Reconcile,
@@ -199,6 +205,7 @@ impl Money {
     ) -> Self {
         let payments = payments.map(Arc::new);
         let sender = house_sender::HouseSenders::new(db.clone());
+        let books = books::Books::new(db.clone(), payments.clone(), crash_after);
         let purchases = purchases::Purchases {
             db: db.clone(),
             payments: payments.clone(),
@@ -212,11 +219,17 @@ impl Money {
             rate_limits: rate_limits.clone(),
             auth: auth.clone(),
             sender,
+            books: books.clone(),
             crash_after,
         };
         Self {
-            reconcile: reconcile::Reconcile::new(db.clone(), purchases.clone(), cashouts.clone()),
-            readiness: readiness::ReadinessProbe::new(db.clone(), payments),
+            reconcile: reconcile::Reconcile::new(
+                db.clone(),
+                (purchases.clone(), cashouts.clone()),
+                books.clone(),
+            ),
+            readiness: readiness::ReadinessProbe::new(db.clone(), payments, books.clone()),
+            books,
             purchases,
             cashouts,
         }

@@ -1,12 +1,14 @@
 //! Whether this instance can serve now (`GET /readyz`): the database answers, and when a chain
-//! is configured, the house's balances were read recently and are above their floors. Cheap
-//! enough to poll every second: one `SELECT 1` and the treasury watch's last reading.
+//! is configured, the house's balances were read recently and are above their floors, and the
+//! books matched the house's transactions on the chain at their last pass. Cheap enough to poll
+//! every second: one `SELECT 1`, the treasury watch's last reading and the books' last state.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::books::{Books, BooksState};
 use super::purchases::Payments;
 use super::treasury::TreasuryHealth;
 use crate::store::Db;
@@ -15,7 +17,7 @@ use crate::store::Db;
 #[derive(Debug, Clone, Serialize)]
 pub struct Readiness {
     pub ready: bool,
-    /// `database`, `chain`, `house_gas`, `house_token`: `"ok"`, `"off"` (no chain
+    /// `database`, `chain`, `house_gas`, `house_token`, `books`: `"ok"`, `"off"` (no chain
     /// configured) or what is wrong.
     pub checks: BTreeMap<&'static str, String>,
 }
@@ -33,16 +35,32 @@ impl Readiness {
 
 const OK: &str = "ok";
 
+/// The books against the chain: no cashout is sent until they match.
+fn books(state: BooksState) -> String {
+    match state {
+        BooksState::InStep => OK.to_owned(),
+        BooksState::Unknown => "not yet matched to the house's transactions on the chain: no cashout is sent until they are".to_owned(),
+        BooksState::Behind(behind) => format!(
+            "{behind} house transactions on the chain are not in the books yet (was the database restored from a copy?): no cashout is sent until they are"
+        ),
+    }
+}
+
 /// Reads whether this instance can serve.
 #[derive(Clone)]
 pub struct ReadinessProbe {
     db: Db,
     payments: Option<Arc<Payments>>,
+    books: Books,
 }
 
 impl ReadinessProbe {
-    pub fn new(db: Db, payments: Option<Arc<Payments>>) -> Self {
-        Self { db, payments }
+    pub fn new(db: Db, payments: Option<Arc<Payments>>, books: Books) -> Self {
+        Self {
+            db,
+            payments,
+            books,
+        }
     }
 
     pub async fn check(&self) -> Readiness {
@@ -54,7 +72,7 @@ impl ReadinessProbe {
         checks.insert("database", database);
         match &self.payments {
             None => {
-                for part in ["chain", "house_gas", "house_token"] {
+                for part in ["chain", "house_gas", "house_token", "books"] {
                     checks.insert(part, "off".to_owned());
                 }
             }
@@ -79,6 +97,7 @@ impl ReadinessProbe {
                 checks.insert("chain", chain);
                 checks.insert("house_gas", gas);
                 checks.insert("house_token", token);
+                checks.insert("books", books(self.books.state()));
             }
         }
         let mut readiness = Readiness {

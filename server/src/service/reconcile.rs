@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use alloy::primitives::B256;
 
+use super::books::Books;
 use super::cashouts::{Cashouts, CashoutsReconciled};
 use super::now_ms;
 use super::purchases::rails::{ResumeError, Resumed};
@@ -35,14 +36,18 @@ pub struct Reconcile {
     db: Db,
     purchases: Purchases,
     cashouts: Cashouts,
+    /// Followed first on every periodic pass: what the database forgot is recorded again
+    /// before any payment or cashout is decided.
+    books: Books,
 }
 
 impl Reconcile {
-    pub fn new(db: Db, purchases: Purchases, cashouts: Cashouts) -> Self {
+    pub fn new(db: Db, (purchases, cashouts): (Purchases, Cashouts), books: Books) -> Self {
         Self {
             db,
             purchases,
             cashouts,
+            books,
         }
     }
 
@@ -138,6 +143,10 @@ pub fn spawn_reconciler(reconcile: Reconcile, interval: Duration) -> tokio::task
     tokio::spawn(async move {
         loop {
             let min_age = reconcile.min_age();
+            metrics::reconcile_pass("books");
+            if let Err(error) = reconcile.books.catch_up().await {
+                tracing::warn!(%error, "following the house's transactions on the chain");
+            }
             metrics::reconcile_pass("payments");
             match reconcile.payments(min_age).await {
                 Ok(done) if done != Reconciled::default() => {

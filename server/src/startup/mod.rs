@@ -232,6 +232,9 @@ async fn ready(arcade: &Arcade, settings: &Settings) -> Result<(), StartupError>
         .seal_open()
         .await
         .map_err(|e| StartupError::SeedBatch(format!("{e:?}")))?;
+    // The books match the chain before anyone is served: what a restored copy forgot is
+    // recorded again first.
+    arcade.books.at_start().await;
     Ok(())
 }
 

@@ -94,6 +94,45 @@ pub async fn debit_paid(
     Ok(Some(wallet))
 }
 
+/// Takes up to `chips` from an existing wallet, the paid pocket first, never below zero (a
+/// transfer the chain shows paid, recorded after the balance that paid it was restored): the
+/// chips taken.
+pub async fn debit_at_most(
+    db: &impl ConnectionTrait,
+    address: &str,
+    chips: i64,
+    entry: Entry<'_>,
+) -> Result<i64, DbErr> {
+    let held = wallet(db, address)
+        .await?
+        .ok_or_else(|| DbErr::RecordNotFound(format!("wallet {address}")))?;
+    let taken = Ord::max(Ord::min(chips, held.chips), 0);
+    let free_taken = Ord::max(taken - (held.chips - held.free_chips), 0);
+    if taken == 0 {
+        return Ok(0);
+    }
+    let updated = wallet::Entity::update_many()
+        .col_expr(
+            wallet::Column::Chips,
+            Expr::col(wallet::Column::Chips).sub(taken),
+        )
+        .col_expr(
+            wallet::Column::FreeChips,
+            Expr::col(wallet::Column::FreeChips).sub(free_taken),
+        )
+        .filter(wallet::Column::Address.eq(address))
+        .filter(wallet::Column::Chips.eq(held.chips))
+        .filter(wallet::Column::FreeChips.eq(held.free_chips))
+        .exec_with_returning(db)
+        .await?;
+    let wallet = updated
+        .into_iter()
+        .next()
+        .ok_or_else(|| DbErr::Custom(format!("wallet {address} changed while it was debited")))?;
+    record(db, address, (-taken, -free_taken), wallet.chips, entry).await?;
+    Ok(taken)
+}
+
 /// Adds `chips` to `pocket` of an existing wallet; the returned row is the wallet after the
 /// credit.
 pub async fn credit(

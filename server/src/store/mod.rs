@@ -16,9 +16,11 @@
 //! | `cashouts` | `cashouts.rs` |
 //! | what `payments` and `cashouts` share: guarded, stamped updates, journalling, unfinished rows | `outbox.rs` |
 //! | `house_transactions`, `house_sender` | `house.rs` |
+//! | `house_books` (how far the books followed the house's transactions on the chain), and a forgotten one recorded again | `books/` |
 //! | aggregates for the public statistics, `floor_totals` and its watermark | `stats.rs` |
 //! | connecting and migrating | `db.rs` |
 
+pub mod books;
 pub mod cashouts;
 mod db;
 pub mod entities;

@@ -10,7 +10,7 @@
 //! | `arcade_purchases_total` | counter | `state` (`settled`, `failed`) |
 //! | `arcade_cashouts_total` | counter | `state` (`confirmed`, `failed`) |
 //! | `arcade_pending` / `arcade_pending_oldest_age_seconds` | gauge | `kind` (`settlement`, `cashout`) |
-//! | `arcade_reconcile_passes_total` | counter | `kind` (`payments`, `cashouts`) |
+//! | `arcade_reconcile_passes_total` | counter | `kind` (`books`, `payments`, `cashouts`) |
 //! | `arcade_rpc_errors_total` | counter | `kind` (`unavailable`, `refused`) |
 //! | `arcade_http_requests_total` | counter | `method` (HTTP's own or `other`), `route` (a template or `unmatched`), `status` |
 //! | `arcade_http_request_duration_seconds` | histogram | `method`, `route` |

@@ -4,9 +4,6 @@
 //! only if it was paid, and the chain and the ledger agree. Plus two instances on one PostgreSQL
 //! database sending for one house key at once.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use alloy::consensus::{Transaction, TxEnvelope};
@@ -21,117 +18,9 @@ use futures::future::join_all;
 use sea_orm::{ActiveEnum, ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
-use arcade_server::chain::devnet::{self, Devnet};
-use arcade_server::settings::Secret;
-
-use crate::helpers::{Backend, sign};
+use crate::binary::{Arcade, cashout_body, with_own_house};
+use crate::helpers::Backend;
 use crate::paying::PaidApp;
-
-/// The public URL both processes name in the auth statement, so one signature serves both.
-const PUBLIC_URL: &str = "http://arcade.test";
-
-/// The `arcade` binary serving on a free port over the test's database and chain.
-struct Arcade {
-    child: Child,
-    base_url: String,
-}
-
-/// The test server with a house key of its own, funded with gas and test dollars: `arcade
-/// serve` refuses the dev chain's well-known keys.
-async fn with_own_house(backend: Backend) -> (PaidApp, PrivateKeySigner) {
-    let devnet = Devnet::start(&crate::paying::anvil_bin(), 0).await.unwrap();
-    let house = PrivateKeySigner::random();
-    let chain = ProviderBuilder::new().connect_http(devnet.rpc_url().parse().unwrap());
-    chain
-        .raw_request::<_, Value>(
-            "anvil_setBalance".into(),
-            json!([house.address(), "0x56BC75E2D63100000"]),
-        )
-        .await
-        .unwrap();
-    devnet::mint(
-        &devnet.rpc_url(),
-        &devnet.house,
-        devnet.token,
-        house.address(),
-        U256::from(devnet::STARTING_DOLLARS),
-    )
-    .await
-    .unwrap();
-    let key = alloy::hex::encode_prefixed(house.to_bytes());
-    let app = PaidApp::spawn_on_devnet(backend, devnet, |s| {
-        s.chain.house_key = Some(Secret::new(key));
-    })
-    .await;
-    (app, house)
-}
-
-impl Arcade {
-    fn start(app: &PaidApp, house: &PrivateKeySigner, crash_after: Option<&str>) -> Self {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_arcade"));
-        command
-            .arg("serve")
-            .env_remove("RUST_LOG")
-            .env("ARCADE__SERVER__PORT", "0")
-            .env("ARCADE__SERVER__PUBLIC_URL", PUBLIC_URL)
-            .env("ARCADE__DATABASE__URL", &app.database_url)
-            // The deployment's state directory: its generated secrets.
-            .env(
-                "ARCADE__SERVER__STATE_DIR",
-                crate::helpers::state_dir(&app.database_url),
-            )
-            .env("ARCADE__CHAIN__CHAIN_ID", "31337")
-            .env("ARCADE__CHAIN__RPC_URLS", app.devnet.rpc_url())
-            .env("ARCADE__CHAIN__TOKEN", app.devnet.token.to_checksum(None))
-            .env(
-                "ARCADE__CHAIN__HOUSE_KEY",
-                alloy::hex::encode_prefixed(house.to_bytes()),
-            )
-            .env("ARCADE__CHAIN__SETTLE_TIMEOUT_MS", "500")
-            .env("ARCADE__PAYMENTS__RECONCILE_INTERVAL_MS", "200")
-            .env("ARCADE__LOG__FILTER", "info")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        if let Some(point) = crash_after {
-            command.env("ARCADE__FAULTS__CRASH_AFTER", point);
-        }
-        let mut child = command.spawn().expect("the arcade binary starts");
-        let stdout = child.stdout.take().unwrap();
-        let (found, listening) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                // salvo's own line has the bound port (the public URL does not).
-                if let Some(address) = line.split("] on http://").nth(1) {
-                    let address = address.split_whitespace().next().unwrap_or("");
-                    let _ = found.send(format!("http://{address}"));
-                }
-            }
-        });
-        let base_url = listening
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the arcade binary listens");
-        Self { child, base_url }
-    }
-
-    /// Waits for the process to end by itself; true if it was aborted.
-    fn aborted(&mut self) -> bool {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return !status.success();
-            }
-            assert!(Instant::now() < deadline, "the process did not stop");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Arcade {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 async fn cashout_row(app: &PaidApp, id: i64) -> cashout::Model {
     cashout::Entity::find_by_id(id)
@@ -145,28 +34,6 @@ async fn on_chain(app: &PaidApp, hash: &str) -> bool {
     let chain = ProviderBuilder::new().connect_http(app.devnet.rpc_url().parse().unwrap());
     let hash: B256 = hash.parse().unwrap();
     chain.get_transaction_by_hash(hash).await.unwrap().is_some()
-}
-
-/// The body of a cashout of `chips` for `player`, signed for the binary's public URL.
-async fn cashout_body(app: &PaidApp, player: &PrivateKeySigner, chips: u64) -> Value {
-    let statement: Value = reqwest::Client::new()
-        .get(format!(
-            "{}/api/arcade/auth-statement/{}",
-            app.base_url,
-            player.address()
-        ))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let statement = statement["statement"]
-        .as_str()
-        .unwrap()
-        .replace(&app.base_url.replace("http://", ""), "arcade.test");
-    let signature = sign(player, &statement);
-    json!({ "address": player.address(), "chips": chips, "signature": signature })
 }
 
 async fn a_crash_after(point: &str, backend: Backend) {

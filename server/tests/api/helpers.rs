@@ -133,6 +133,16 @@ impl TestApp {
         )
     }
 
+    /// `POST /api/arcade/cashout` signed by `player`.
+    pub async fn cash_out(&self, player: &PrivateKeySigner, chips: i64) -> Response {
+        let signature = self.sign_statement(player).await;
+        self.post(
+            "/api/arcade/cashout",
+            &json!({ "address": player.address(), "chips": chips, "signature": signature }),
+        )
+        .await
+    }
+
     pub async fn claim_free(&self, signer: &PrivateKeySigner) {
         self.post("/api/arcade/free", &json!({ "address": signer.address() }))
             .await

@@ -4,6 +4,7 @@
 mod all_in;
 mod attacks;
 mod backups;
+mod binary;
 mod bounded;
 mod bounded_cost;
 mod cashout_failures;
@@ -32,6 +33,9 @@ mod payment_attempts;
 mod payment_identifiers;
 mod public_secrets;
 mod restore;
+mod restore_cost;
+mod restore_money;
+mod restore_procedure;
 mod rpc;
 mod rpc_failover;
 mod secrets;

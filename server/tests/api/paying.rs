@@ -17,7 +17,7 @@ use arcade_server::x402::client;
 use arcade_server::x402::wire::PaymentRequired;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// Runs one payment test body against a backend with its own chain; the ledger audit follows.
 #[macro_export]
@@ -257,20 +257,6 @@ impl PaidApp {
         let (payment, _) = sign_payment(&challenge, payer, |_| {});
         let reply = self.buy(&path, Some(&payment)).await;
         assert_eq!(reply.status, 200, "{}", reply.body);
-    }
-
-    /// `POST /api/arcade/cashout` signed by `player`.
-    pub async fn cash_out(
-        &self,
-        player: &PrivateKeySigner,
-        chips: i64,
-    ) -> crate::helpers::Response {
-        let signature = self.sign_statement(player).await;
-        self.post(
-            "/api/arcade/cashout",
-            &json!({ "address": player.address(), "chips": chips, "signature": signature }),
-        )
-        .await
     }
 
     /// ETH held by an address, read from anvil.

@@ -32,6 +32,10 @@ pub enum CashoutError {
     /// The house cannot pay this cashout now; nothing was debited.
     #[error("the house cannot pay this cashout now ({0})")]
     HouseUnderfunded(String),
+    /// The books do not match the house's transactions on the chain yet (`service::books`),
+    /// with how many are not matched; nothing was debited.
+    #[error("{0} house transactions on the chain are not in the books yet")]
+    BooksBehind(u64),
     /// The idempotency key is malformed; nothing was debited.
     #[error("{0}")]
     IdempotencyKeyInvalid(String),

@@ -29,6 +29,7 @@ use salvo::oapi::ToSchema;
 use serde::Serialize;
 
 use super::auth::{AddressProof, Auth};
+use super::books::Books;
 use super::house_sender::HouseSenders;
 use super::now_ms;
 use super::purchases::{Payments, PurchaseError};
@@ -127,6 +128,8 @@ pub struct Cashouts {
     pub(super) auth: Auth,
     /// Transfers are sent as the house, one sender at a time.
     pub(super) sender: HouseSenders,
+    /// No cashout is debited or sent while the books are behind the chain.
+    pub(super) books: Books,
     /// Crash-safety tests only.
     pub(super) crash_after: Option<CrashPoint>,
 }
@@ -153,13 +156,16 @@ impl Cashouts {
         if let Some(replayed) = self.under_key(address, key, chips).await? {
             return replayed;
         }
-        let holder = store::ledger::wallet(&self.db, &address::key(address)).await?;
-        if let Some(refusal) = cannot_debit(holder.as_ref(), address, chips) {
-            // A copy of this request under the same key may have debited first.
-            return match self.under_key(address, key, chips).await? {
-                Some(replayed) => replayed,
-                None => Err(refusal),
-            };
+        if let Some(refused) = self.refusal(address, key, chips).await? {
+            return refused;
+        }
+        // The books follow the chain before any debit: a cashout a restored copy forgot is
+        // debited first, and these chips are read after it.
+        if let Err(behind) = self.books.ready_for_cashout().await? {
+            return Err(CashoutError::BooksBehind(behind));
+        }
+        if let Some(refused) = self.refusal(address, key, chips).await? {
+            return refused;
         }
         let new = NewCashout {
             address: address::key(address),
@@ -198,8 +204,26 @@ impl Cashouts {
                 chain_down: false,
                 receipt: Box::new(receipt),
             }),
-            Sent::Broadcast | Sent::Elsewhere => Ok(receipt),
+            Sent::Broadcast | Sent::Elsewhere | Sent::Held => Ok(receipt),
         }
+    }
+
+    /// The answer to a cashout `open` would debit nothing for, as the wallet reads now: its
+    /// refusal, or the cashout a copy of this request under the same key debited first.
+    async fn refusal(
+        &self,
+        address: &Address,
+        key: Option<&IdempotencyKey>,
+        chips: i64,
+    ) -> Result<Option<Result<CashoutReceipt, CashoutError>>, CashoutError> {
+        let holder = store::ledger::wallet(&self.db, &address::key(address)).await?;
+        let Some(refusal) = cannot_debit(holder.as_ref(), address, chips) else {
+            return Ok(None);
+        };
+        Ok(Some(match self.under_key(address, key, chips).await? {
+            Some(replayed) => replayed,
+            None => Err(refusal),
+        }))
     }
 
     /// The answer under `key`, if `address` opened a cashout under it: that cashout as it

@@ -102,7 +102,7 @@ impl Cashouts {
             return Ok(match self.send_cashout(payments, row.id).await? {
                 Sent::Broadcast => Step::Sent,
                 Sent::ChainDown | Sent::Refused => Step::Refunded,
-                Sent::Elsewhere => Step::Waiting,
+                Sent::Elsewhere | Sent::Held => Step::Waiting,
             });
         };
         let journalled = self.journalled(row, hash).await?;

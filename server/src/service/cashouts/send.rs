@@ -25,6 +25,9 @@ pub enum Sent {
     Refused,
     /// Another request or instance already sent (or finished) this cashout.
     Elsewhere,
+    /// Not signed: the books do not cover every house transaction on the chain yet. It stays
+    /// `pending`, debited; the reconciler sends it once they do.
+    Held,
 }
 
 impl Cashouts {
@@ -43,6 +46,16 @@ impl Cashouts {
             sender.release().await;
             return Ok(Sent::Elsewhere);
         };
+        // Held by the house's one sender: nothing is signed while the chain holds a house
+        // transaction the journal does not (a restore may have forgotten this very payout).
+        if !self.books.covers_pending().await.unwrap_or(false) {
+            sender.release().await;
+            tracing::warn!(
+                cashout = id,
+                "the chain holds house transactions the books do not: the cashout waits, unsigned, for the next pass"
+            );
+            return Ok(Sent::Held);
+        }
         let to: Address = row.address.parse().map_err(ServiceError::internal)?;
         let value = U256::from_str_radix(&row.amount, 10).map_err(ServiceError::internal)?;
         let journal = |tx: SignedTx| self.journal_cashout(id, tx);

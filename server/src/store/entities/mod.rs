@@ -6,6 +6,7 @@ pub mod cashout;
 pub mod deployment_secret;
 pub mod floor_total;
 pub mod floor_watermark;
+pub mod house_book;
 pub mod house_transaction;
 pub mod instance;
 pub mod ledger;
