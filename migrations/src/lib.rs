@@ -59,7 +59,7 @@ const BEFORE_DROP_CHECKS: [SqlMigration; 13] = [
 ];
 
 /// The SQL migrations run after them, in order.
-const AFTER_DROP_CHECKS: [SqlMigration; 4] = [
+const AFTER_DROP_CHECKS: [SqlMigration; 5] = [
     sql(
         "m0018_payment_identifiers",
         include_str!("sql/0018_payment_identifiers.sql"),
@@ -75,6 +75,10 @@ const AFTER_DROP_CHECKS: [SqlMigration; 4] = [
     sql(
         "m0021_house_books",
         include_str!("sql/0021_house_books.sql"),
+    ),
+    sql(
+        "m0022_house_books_balances",
+        include_str!("sql/0022_house_books_balances.sql"),
     ),
 ];
 

@@ -279,6 +279,16 @@ impl Chain {
         self.provider.get_balance(owner).await.map_err(rpc_error)
     }
 
+    /// What `owner` held of the token at `block` (the node must still hold that block's state).
+    pub async fn token_balance_at(&self, owner: Address, block: u64) -> Result<U256, ChainError> {
+        DollarToken::new(self.token, &self.provider)
+            .balanceOf(owner)
+            .call()
+            .block(alloy::eips::BlockId::number(block))
+            .await
+            .map_err(contract_error)
+    }
+
     pub async fn token_balance(&self, owner: Address) -> Result<U256, ChainError> {
         DollarToken::new(self.token, &self.provider)
             .balanceOf(owner)

@@ -75,6 +75,7 @@ impl From<PlayError> for ApiError {
             PlayError::InsufficientChips { balance, wager } => {
                 Self::InsufficientChips { balance, wager }
             }
+            PlayError::BooksBehind(behind) => Self::BooksBehind(behind),
             PlayError::Limit(limit) => Self::Limit(limit),
             PlayError::PlaySignature(signature) => Self::PlaySignature(signature),
             PlayError::Auth(error) => error.into(),

@@ -103,7 +103,7 @@ pub enum ApiError {
     #[error("the house cannot pay this cashout now ({0}); nothing was debited, try again later")]
     HouseUnderfunded(String),
     #[error(
-        "the books are matching the house's transactions on the chain ({0} not matched yet, as after a restore of the database); nothing was debited, try again shortly"
+        "the books are matching the house's transactions on the chain ({0} not matched yet, as after a restore of the database); nothing was taken, try again shortly"
     )]
     BooksBehind(u64),
     #[error(

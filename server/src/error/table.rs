@@ -68,7 +68,7 @@ error_table! {
     CHAIN_UNAVAILABLE: 503 "chain_unavailable" "the chain cannot be reached; nothing was charged, credited or debited",
     PAYMENTS_UNAVAILABLE: 503 "payments_unavailable" "no chain is configured",
     HOUSE_UNDERFUNDED: 503 "house_underfunded" "the house cannot pay this cashout now; nothing debited",
-    BOOKS_BEHIND: 503 "books_behind_chain" "the books are matching the house's transactions on the chain (after a restore of the database); no cashout is debited or sent until they do (with retry_after_s and Retry-After)",
+    BOOKS_BEHIND: 503 "books_behind_chain" "the books are matching the house's transactions on the chain (after a restore of the database); no play is taken and no cashout is debited or sent until they do (with retry_after_s and Retry-After)",
     WASM_NOT_BUILT: 503 "wasm_not_built" "the verifier page's wasm is not built",
     NOT_READY: 503 "not_ready" "a dependency is failing (readiness)",
     DATABASE_UNAVAILABLE: 503 "database_unavailable" "the database cannot be reached now; retry (with retry_after_s and Retry-After): nothing done is done twice",

@@ -162,7 +162,7 @@ impl Arcade {
                 auth: auth.clone(),
                 receipts: receipts.clone(),
             },
-            plays: play::Plays::new(batches, auth.clone(), receipts.clone()),
+            plays: play::Plays::new(batches, auth.clone(), receipts.clone(), money.books.clone()),
             stats: stats::Stats::new(floor, parts.limits, parts.rounds, (seeds.clone(), marks)),
             instances: instances::Instances::new(
                 db.clone(),

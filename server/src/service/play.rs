@@ -11,6 +11,7 @@ use salvo::oapi::ToSchema;
 use serde::Serialize;
 
 use super::auth::{AddressProof, Auth, AuthError};
+use super::books::Books;
 use super::now_ms;
 use super::play_batch::{Outcome, PlayBatches, Settled};
 use super::play_writer::{PlayWriter, Queued};
@@ -74,6 +75,10 @@ pub enum PlayError {
     RoundNotYours(String),
     #[error("{balance} chips cannot cover a wager of {wager}")]
     InsufficientChips { balance: i64, wager: u64 },
+    /// The books have not matched the chain since this process started (a restored copy may
+    /// hold chips already paid out).
+    #[error("the books are behind the chain by {0} house transactions")]
+    BooksBehind(u64),
     #[error(transparent)]
     Limit(#[from] LimitError),
     #[error(transparent)]
@@ -100,11 +105,13 @@ pub struct Plays {
     receipts: Receipts,
     /// The queue into the one writer that settles plays in batches.
     pub writer: Arc<PlayWriter>,
+    /// No play is taken before the books matched the chain once.
+    books: Books,
 }
 
 impl Plays {
     /// The plays of `batches`, settled by a writer of their own.
-    pub fn new(batches: PlayBatches, auth: Auth, receipts: Receipts) -> Self {
+    pub fn new(batches: PlayBatches, auth: Auth, receipts: Receipts, books: Books) -> Self {
         Self {
             db: batches.db.clone(),
             limits: batches.limits,
@@ -113,6 +120,7 @@ impl Plays {
             auth,
             receipts,
             writer: Arc::new(PlayWriter::new(batches)),
+            books,
         }
     }
 
@@ -133,6 +141,11 @@ impl Plays {
                     .check_play_signature(&opened, &play, signature)?;
                 play.play_signature = Some(stored);
             }
+        }
+        // A restored copy may hold chips the chain already paid out: until the books matched
+        // the chain once, a play could stake them.
+        if let Err(behind) = self.books.plays_open() {
+            return Err(PlayError::BooksBehind(behind));
         }
         let queued = Queued {
             play: play.clone(),

@@ -35,13 +35,14 @@ impl Readiness {
 
 const OK: &str = "ok";
 
-/// The books against the chain: no cashout is sent until they match.
+/// The books against the chain: no cashout is sent until they match, and no play is taken
+/// before they first matched in this process.
 fn books(state: BooksState) -> String {
     match state {
         BooksState::InStep => OK.to_owned(),
-        BooksState::Unknown => "not yet matched to the house's transactions on the chain: no cashout is sent until they are".to_owned(),
+        BooksState::Unknown => "not yet matched to the house's transactions on the chain: no play or cashout is taken until they are".to_owned(),
         BooksState::Behind(behind) => format!(
-            "{behind} house transactions on the chain are not in the books yet (was the database restored from a copy?): no cashout is sent until they are"
+            "{behind} house transactions on the chain are not in the books yet (was the database restored from a copy?): no cashout is sent until they are, and no play before they first matched"
         ),
     }
 }

@@ -36,6 +36,7 @@ mod restore;
 mod restore_cost;
 mod restore_money;
 mod restore_procedure;
+mod restore_short_answers;
 mod rpc;
 mod rpc_failover;
 mod secrets;

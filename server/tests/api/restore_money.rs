@@ -144,7 +144,12 @@ async fn present(to: &TestApp, tier: &str, payment: &str) -> u16 {
 /// are exactly the confirmed cashouts (one row each, by hash), the tokens paid into pay-to by the
 /// house's settlements are the chips its settled payments credited, and the house's balance moved
 /// by exactly that.
-async fn chain_audit(app: &PaidApp, db_of: &TestApp, house_before: U256, from_block: u64) {
+pub(crate) async fn chain_audit(
+    app: &PaidApp,
+    db_of: &TestApp,
+    house_before: U256,
+    from_block: u64,
+) {
     let db = &db_of.arcade.db;
     let confirmed = cashout::Entity::find()
         .filter(cashout::Column::Status.eq("confirmed"))
@@ -204,7 +209,7 @@ async fn chain_audit(app: &PaidApp, db_of: &TestApp, house_before: U256, from_bl
     );
 }
 
-async fn block(app: &PaidApp) -> u64 {
+pub(crate) async fn block(app: &PaidApp) -> u64 {
     let chain = ProviderBuilder::new().connect_http(app.devnet.rpc_url().parse().unwrap());
     chain.get_block_number().await.unwrap()
 }

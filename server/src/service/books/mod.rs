@@ -11,44 +11,48 @@
 //! did not send (another deployment sharing the pay-to address, anyone else) or sent before the
 //! books started is no payment of this deployment's and is passed over.
 //!
+//! Every nonce the chain mined since the cursor is accounted for (`since.rs`): a nonce neither
+//! the journal nor the logs account for moved no token if the logs account for the balances
+//! stored with the cursor, else it is looked up by itself; the books never move past a nonce
+//! the RPC does not show. The cursor moves only from where the pass read it (another instance,
+//! or a restore under this one, makes the pass read again), and a cursor read below one this
+//! process saw, or a payout out of the house the journal does not know, closes plays again
+//! (`watch.rs`).
+//!
 //! No cashout is debited or sent unless a pass has just matched every mined house transaction
 //! (`Books::ready_for_cashout`), and none is signed unless every house transaction the chain
-//! holds beyond the cursor, mined or pending, is in the journal (`Books::covers_pending`). The
-//! first pass of a process also waits until nothing of the house's is pending: a transaction
-//! signed after the copy and still in the node's pool is not in any log yet.
+//! holds beyond the cursor, mined or pending, is in the journal (`Books::covers_pending`). No
+//! play is taken before a pass of this process matched the chain (`Books::plays_open`): a
+//! restored copy's chips already paid out could be staked before the books debit them. The
+//! first pass of a process is in step only once the books reach what the house had pending
+//! when it ran: a transaction signed after the copy and still in the node's pool is in no log.
 //!
 //! Cost: in step, two reads (the head and the house's count at the deep head); behind, two log
-//! reads per 2,000 blocks since the cursor and one read per transaction among them the journal
-//! does not know. A database with no books yet starts them at the journal's last nonce (one
+//! reads per 2,000 blocks since the cursor, one read per transaction among them the journal
+//! does not know (while some nonce is unaccounted for), and about log2(blocks) + 2 reads per
+//! nonce the logs did not show (a house transaction that moved no token, or a short answer). A database with no books yet starts them at the journal's last nonce (one
 //! halving over the blocks: about log2(head) reads) or, with no journal (a new deployment, or a
 //! wiped database), at the chain's count now: nothing sent before is this deployment's.
 
 mod record;
+mod since;
+mod watch;
 
 use std::sync::{Arc, Mutex};
 
 use record::{Found, what};
+use since::Slot;
+pub use watch::BooksState;
+use watch::Watch;
 
 use super::error::ServiceError;
 use super::now_ms;
 use super::purchases::Payments;
 use crate::address;
-use crate::chain::history::TokenMove;
-use crate::chain::{Chain, ChainError};
+use crate::chain::Chain;
 use crate::faults::{CrashPoint, crash_if};
 use crate::store::books::{Cursor, Forgotten, Recorded};
 use crate::store::{self, Db};
-
-/// Whether the books matched the chain at the last pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BooksState {
-    /// No pass finished yet.
-    Unknown,
-    /// Every mined house transaction that moved the token is in the books.
-    InStep,
-    /// This many house transactions the chain holds are not matched yet.
-    Behind(u64),
-}
 
 /// What one pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -59,13 +63,6 @@ pub struct BooksPass {
     pub cashouts_found: u64,
     /// Forgotten purchases recorded again.
     pub purchases_found: u64,
-}
-
-#[derive(Debug)]
-struct Watch {
-    state: BooksState,
-    /// A pass found nothing of the house's pending beyond the books (see the module doc).
-    nothing_pending_seen: bool,
 }
 
 /// Following the house's transactions on the chain.
@@ -88,25 +85,13 @@ impl Books {
             payments,
             watch: Arc::new(Mutex::new(Watch {
                 state: BooksState::Unknown,
-                nothing_pending_seen: false,
+                pending_at_start: None,
+                in_step_once: false,
+                seen: None,
             })),
             one_pass: Arc::default(),
             crash_after,
         }
-    }
-
-    /// The state at the last pass; `InStep` without a chain (there is nothing to follow).
-    pub fn state(&self) -> BooksState {
-        if self.payments.is_none() {
-            return BooksState::InStep;
-        }
-        self.watch.lock().unwrap_or_else(|e| e.into_inner()).state
-    }
-
-    fn set(&self, state: BooksState, nothing_pending: bool) {
-        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
-        watch.state = state;
-        watch.nothing_pending_seen |= nothing_pending;
     }
 
     /// The first pass, before anyone is served: tried again while the house's transactions it
@@ -138,14 +123,20 @@ impl Books {
     }
 
     /// A pass, then whether a cashout may be debited: `Err(n)` with the house transactions not
-    /// matched yet.
+    /// matched yet. A pass that waits on a transaction the RPC does not show yet (just mined,
+    /// or a node a block behind) is tried again a few times, a fifth of a second apart.
     pub async fn ready_for_cashout(&self) -> Result<Result<(), u64>, ServiceError> {
-        self.catch_up().await?;
-        Ok(match self.state() {
-            BooksState::InStep => Ok(()),
-            BooksState::Behind(behind) => Err(behind),
-            BooksState::Unknown => Err(0),
-        })
+        const PASSES: u32 = 3;
+        for pass in 1..=PASSES {
+            self.catch_up().await?;
+            match self.state() {
+                BooksState::InStep => return Ok(Ok(())),
+                BooksState::Behind(behind) if pass == PASSES => return Ok(Err(behind)),
+                BooksState::Unknown if pass == PASSES => return Ok(Err(0)),
+                _ => tokio::time::sleep(std::time::Duration::from_millis(200)).await,
+            }
+        }
+        Ok(Err(0))
     }
 
     /// Whether every house transaction beyond the cursor (mined or pending) is in the journal,
@@ -178,62 +169,84 @@ impl Books {
         let chain = &payments.chain;
         let sender = address::key(&chain.house_address());
         let deep = chain.deep_head().await?;
-        let mined = chain.house_count_at(deep).await?;
+        let mut mined = chain.house_count_at(deep).await?;
         let mut cursor = match store::books::cursor(&self.db, &sender).await? {
             Some(cursor) => cursor,
             None => self.start(chain, &sender, (mined, deep)).await?,
         };
+        self.notice_restore(cursor);
         let mut pass = BooksPass::default();
         let mut waiting = false;
-        if cursor.next_nonce < mined && cursor.block < deep {
-            let moves = chain.house_token_moves(cursor.block + 1, deep).await?;
-            let hashes: Vec<String> = moves.iter().map(|m| m.tx.to_string()).collect();
-            let known = store::books::journalled(&self.db, &hashes).await?;
-            let mut seen = std::collections::HashSet::new();
-            for found in &moves {
-                let hash = found.tx.to_string();
-                if !seen.insert(found.tx) {
-                    continue;
-                }
-                if known.contains(&hash) {
-                    pass.matched += 1;
-                    continue;
-                }
-                let Some(sent) = chain.sent_by(found.tx).await? else {
-                    // Mined, yet the RPC does not show it (a lagging node): next pass.
-                    waiting = true;
-                    break;
+        if cursor.next_nonce < mined {
+            let since = since::house_transactions(chain, &self.db, cursor, (mined, deep)).await?;
+            if since.forgot_a_payout {
+                self.forgot("a transfer out of the house the journal does not know");
+            }
+            for (nonce, slot) in (cursor.next_nonce..).zip(since.slots) {
+                let located = match slot {
+                    Slot::Known => {
+                        pass.matched += 1;
+                        continue;
+                    }
+                    Slot::Quiet => continue,
+                    Slot::Unseen => {
+                        // A count read as a block was being stored can count a transaction
+                        // still pending (anvil does): read again, it is not mined by `deep`.
+                        let again = chain.house_count_at(deep).await?;
+                        if again <= nonce {
+                            mined = nonce;
+                        } else {
+                            // Mined, yet the RPC does not show it (a lagging node): next pass.
+                            tracing::info!(
+                                nonce,
+                                mined,
+                                "the books wait for a house transaction the RPC does not show yet"
+                            );
+                            waiting = true;
+                        }
+                        break;
+                    }
+                    Slot::Forgotten(located) => located,
                 };
-                if sent.from != chain.house_address() || sent.nonce < cursor.next_nonce {
-                    continue;
-                }
+                let hash = located.tx.to_string();
                 let then = Cursor {
-                    next_nonce: sent.nonce + 1,
-                    block: found.block.saturating_sub(1),
+                    next_nonce: nonce + 1,
+                    block: located.block.saturating_sub(1),
                 };
                 let forgotten = Forgotten {
                     sender: &sender,
                     hash: &hash,
-                    nonce: sent.nonce,
+                    nonce,
+                    was: cursor,
                     then,
                     at: now_ms(),
                 };
-                let of_tx: Vec<&TokenMove> = moves.iter().filter(|m| m.tx == found.tx).collect();
-                match what(chain, &sent, &of_tx) {
+                let recorded = match what(chain, &located.sent, &located.moves) {
                     Found::Payout { to, value } => {
                         let recorded = self.cashout_again(payments, &forgotten, to, value).await?;
-                        pass.cashouts_found +=
-                            u64::from(!matches!(recorded, Recorded::Known | Recorded::NoWallet));
+                        pass.cashouts_found += u64::from(matches!(
+                            recorded,
+                            Recorded::Attached { .. } | Recorded::Debited { .. }
+                        ));
+                        recorded
                     }
                     Found::Settlement { call, value } => {
                         let recorded = self
                             .purchase_again(payments, &forgotten, call, value)
                             .await?;
-                        pass.purchases_found += u64::from(recorded != Recorded::Known);
+                        pass.purchases_found +=
+                            u64::from(!matches!(recorded, Recorded::Known | Recorded::Moved));
+                        recorded
                     }
                     Found::Neither => continue,
+                };
+                if recorded == Recorded::Moved {
+                    // Another instance's pass, or a restore under this one: read again.
+                    waiting = true;
+                    break;
                 }
-                cursor = cursor.max(then);
+                cursor = then;
+                self.saw(cursor);
                 crash_if(self.crash_after, CrashPoint::BooksRecorded);
             }
         }
@@ -242,10 +255,25 @@ impl Books {
                 next_nonce: mined.max(cursor.next_nonce),
                 block: deep.max(cursor.block),
             };
-            store::books::advance(&self.db, &sender, reached, now_ms()).await?;
-            cursor = reached;
+            let balances = if reached == cursor {
+                None
+            } else {
+                Some(since::balances_at(chain, reached.block).await?)
+            };
+            let moved = (cursor, reached);
+            if store::books::advance(&self.db, &sender, moved, balances.as_ref(), now_ms()).await? {
+                cursor = reached;
+                self.saw(cursor);
+            } else {
+                waiting = true;
+            }
         }
-        self.settle_state(chain, cursor, mined).await?;
+        if waiting {
+            let behind = mined.saturating_sub(cursor.next_nonce).max(1);
+            self.set(BooksState::Behind(behind));
+        } else {
+            self.settle_state(chain, cursor, mined).await?;
+        }
         if pass.cashouts_found + pass.purchases_found > 0 {
             tracing::warn!(
                 ?pass,
@@ -253,37 +281,6 @@ impl Books {
             );
         }
         Ok(pass)
-    }
-
-    /// In step when the cursor reached the mined count, and (once per process) nothing of the
-    /// house's is pending beyond it.
-    async fn settle_state(
-        &self,
-        chain: &Chain,
-        cursor: Cursor,
-        mined: u64,
-    ) -> Result<(), ChainError> {
-        let behind = mined.saturating_sub(cursor.next_nonce);
-        if behind > 0 {
-            self.set(BooksState::Behind(behind), false);
-            return Ok(());
-        }
-        let seen = self
-            .watch
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .nothing_pending_seen;
-        if seen {
-            self.set(BooksState::InStep, false);
-            return Ok(());
-        }
-        let pending = chain.house_count_pending().await?;
-        if pending > cursor.next_nonce {
-            self.set(BooksState::Behind(pending - cursor.next_nonce), false);
-        } else {
-            self.set(BooksState::InStep, true);
-        }
-        Ok(())
     }
 
     /// The cursor of a database with no books yet (see the module doc).
@@ -296,7 +293,7 @@ impl Books {
         let last = store::books::last_journalled_nonce(&self.db, sender).await?;
         let start = match last {
             Some(last) if last + 1 < mined => {
-                let block = chain.block_reaching(last + 1, deep).await?;
+                let block = chain.block_reaching(last + 1, (0, deep)).await?;
                 Cursor {
                     next_nonce: last + 1,
                     block: block.saturating_sub(1),
@@ -307,7 +304,11 @@ impl Books {
                 block: deep,
             },
         };
+        // The balances at the start block, if the node still holds its state: a later pass whose
+        // logs account for them needs no lookup of nonces that moved no token.
+        let balances = since::balances_at(chain, start.block).await.ok();
         tracing::info!(?start, "the books of the house key start");
-        Ok(store::books::start(&self.db, sender, start, now_ms()).await?)
+        let at = now_ms();
+        Ok(store::books::start(&self.db, sender, (start, balances.as_ref()), at).await?)
     }
 }

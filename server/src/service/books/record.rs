@@ -100,7 +100,7 @@ impl Books {
 /// What the house's transaction `sent`, whose token moves are `moves`, did: a transfer out of
 /// the house key is a payout; a `transferWithAuthorization` to the pay-to address that moved the
 /// payer's tokens there is a settlement.
-pub(super) fn what(chain: &Chain, sent: &SentBy, moves: &[&TokenMove]) -> Found {
+pub(super) fn what(chain: &Chain, sent: &SentBy, moves: &[TokenMove]) -> Found {
     let house = chain.house_address();
     if let Some(out) = moves.iter().find(|m| m.from == house) {
         return Found::Payout {

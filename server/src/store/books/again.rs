@@ -21,7 +21,8 @@ pub struct Forgotten<'a> {
     pub sender: &'a str,
     pub hash: &'a str,
     pub nonce: u64,
-    /// The books' cursor once it is recorded.
+    /// The books' cursor as the pass read it, and once this is recorded.
+    pub was: Cursor,
     pub then: Cursor,
     pub at: i64,
 }
@@ -46,6 +47,22 @@ pub enum Recorded {
     AlreadySettled { payment: i64 },
     /// A settlement that moved no tier's price: recorded failed, nothing credited.
     NoTier { payment: i64 },
+    /// Nothing recorded: the cursor, or a row read, moved under the pass (another instance, or
+    /// a restore under this one); the next pass reads them again.
+    Moved,
+}
+
+/// Commits `txn` with the cursor moved past `forgotten`, if it still stands where the pass read
+/// it; else nothing of it is kept.
+async fn finish(txn: Tx, forgotten: &Forgotten<'_>, recorded: Recorded) -> Result<Recorded, DbErr> {
+    let moved = (forgotten.was, forgotten.then);
+    // The balances at `then`'s block were not read: the next pass looks nonces up by themselves
+    // until a pass stores them again.
+    if !advance(&txn, forgotten.sender, moved, None, forgotten.at).await? {
+        return Ok(Recorded::Moved);
+    }
+    txn.commit().await?;
+    Ok(recorded)
 }
 
 /// The journal's row for `forgotten` under `reference` (the caller checked it is new).
@@ -69,20 +86,27 @@ async fn journal(
     Ok(())
 }
 
-/// Opens the transaction that records `forgotten`; `None` (the cursor moved past it, nothing
-/// else written) when the journal holds it already.
-async fn begin_recording(db: &Db, forgotten: &Forgotten<'_>) -> Result<Option<Tx>, DbErr> {
+/// Opens the transaction that records `forgotten`; `Err` with what happened instead (the
+/// cursor moved past it, nothing else written) when the journal holds it already.
+async fn begin_recording(
+    db: &Db,
+    forgotten: &Forgotten<'_>,
+) -> Result<Result<Tx, Recorded>, DbErr> {
     let txn = crate::store::begin(db).await?;
+    // The books' row is written first: the transaction holds the write lock (SQLite) or the
+    // row (PostgreSQL) before it reads anything, so another instance's pass waits for it, and
+    // a cursor moved since the pass read it is seen before anything is recorded.
+    if !super::hold(&txn, forgotten.sender, forgotten.was, forgotten.at).await? {
+        return Ok(Err(Recorded::Moved));
+    }
     let known = house_transaction::Entity::find_by_id(forgotten.hash.to_owned())
         .one(&txn)
         .await?
         .is_some();
     if known {
-        advance(&txn, forgotten.sender, forgotten.then, forgotten.at).await?;
-        txn.commit().await?;
-        return Ok(None);
+        return Ok(Err(finish(txn, forgotten, Recorded::Known).await?));
     }
-    Ok(Some(txn))
+    Ok(Ok(txn))
 }
 
 /// A forgotten transfer of `base_units` to `to` from the house: a cashout. An unfinished
@@ -97,15 +121,14 @@ pub async fn cashout_again(
     (to, base_units): (&str, u64),
     (asset, network): (&str, &str),
 ) -> Result<Recorded, DbErr> {
-    let Some(txn) = begin_recording(db, forgotten).await? else {
-        return Ok(Recorded::Known);
+    let txn = match begin_recording(db, forgotten).await? {
+        Ok(txn) => txn,
+        Err(recorded) => return Ok(recorded),
     };
     if ledger::wallet(&txn, to).await?.is_none() {
         // No cashout pays an address the books hold no wallet of (a cashout needs a purchase,
         // recorded first in chain order): the house's own funds moved by its operator.
-        advance(&txn, forgotten.sender, forgotten.then, forgotten.at).await?;
-        txn.commit().await?;
-        return Ok(Recorded::NoWallet);
+        return finish(txn, forgotten, Recorded::NoWallet).await;
     }
     let amount = base_units.to_string();
     let nonce = stored(forgotten.nonce)?;
@@ -133,7 +156,7 @@ pub async fn cashout_again(
         Some(row) => {
             let reference = outbox::reference::<cashout::Entity>(row.id);
             journal(&txn, forgotten, Purpose::Cashout, &reference).await?;
-            cashout::Entity::update_many()
+            let updated = cashout::Entity::update_many()
                 .col_expr(
                     cashout::Column::Status,
                     Expr::value(CashoutStatus::Confirmed),
@@ -143,8 +166,12 @@ pub async fn cashout_again(
                 .col_expr(cashout::Column::RawTx, Expr::value(Option::<String>::None))
                 .col_expr(cashout::Column::UpdatedAt, Expr::value(forgotten.at))
                 .filter(cashout::Column::Id.eq(row.id))
+                .filter(cashout::Column::Status.is_in(cashout::Entity::UNFINISHED.iter().copied()))
                 .exec(&txn)
                 .await?;
+            if updated.rows_affected != 1 {
+                return Ok(Recorded::Moved);
+            }
             Recorded::Attached { cashout: row.id }
         }
         None => {
@@ -181,9 +208,7 @@ pub async fn cashout_again(
             Recorded::Debited { cashout: id, taken }
         }
     };
-    advance(&txn, forgotten.sender, forgotten.then, forgotten.at).await?;
-    txn.commit().await?;
-    Ok(recorded)
+    finish(txn, forgotten, recorded).await
 }
 
 /// A forgotten settlement: `payer`'s authorization `nonce` moved `amount` base units to the
@@ -207,8 +232,9 @@ pub async fn purchase_again(
     forgotten: &Forgotten<'_>,
     paid: &PaidIn<'_>,
 ) -> Result<Recorded, DbErr> {
-    let Some(txn) = begin_recording(db, forgotten).await? else {
-        return Ok(Recorded::Known);
+    let txn = match begin_recording(db, forgotten).await? {
+        Ok(txn) => txn,
+        Err(recorded) => return Ok(recorded),
     };
     let existing = payment::Entity::find()
         .filter(payment::Column::Payer.eq(paid.payer))
@@ -224,12 +250,10 @@ pub async fn purchase_again(
         Some(row) if row.state == PaymentState::Settled => {
             let reference = outbox::reference::<payment::Entity>(row.id);
             journal(&txn, forgotten, Purpose::Settlement, &reference).await?;
-            advance(&txn, forgotten.sender, forgotten.then, forgotten.at).await?;
-            txn.commit().await?;
-            return Ok(Recorded::AlreadySettled { payment: row.id });
+            return finish(txn, forgotten, Recorded::AlreadySettled { payment: row.id }).await;
         }
         Some(row) => {
-            payment::Entity::update_many()
+            let updated = payment::Entity::update_many()
                 .col_expr(payment::Column::State, Expr::value(state))
                 .col_expr(payment::Column::TxHash, Expr::value(forgotten.hash))
                 .col_expr(payment::Column::Tier, Expr::value(tier))
@@ -238,8 +262,14 @@ pub async fn purchase_again(
                 .col_expr(payment::Column::Error, Expr::value(no_tier_error(state)))
                 .col_expr(payment::Column::UpdatedAt, Expr::value(forgotten.at))
                 .filter(payment::Column::Id.eq(row.id))
+                .filter(payment::Column::State.ne(PaymentState::Settled))
                 .exec(&txn)
                 .await?;
+            if updated.rows_affected != 1 {
+                // Settled by another instance since it was read (PostgreSQL re-reads the row
+                // under the update): the next pass finds it settled.
+                return Ok(Recorded::Moved);
+            }
             row.id
         }
         None => insert_paid(&txn, forgotten, paid, (tier, chips, state)).await?,
@@ -256,9 +286,7 @@ pub async fn purchase_again(
     } else {
         Recorded::NoTier { payment: id }
     };
-    advance(&txn, forgotten.sender, forgotten.then, forgotten.at).await?;
-    txn.commit().await?;
-    Ok(recorded)
+    finish(txn, forgotten, recorded).await
 }
 
 fn no_tier_error(state: PaymentState) -> Option<String> {

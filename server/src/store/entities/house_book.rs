@@ -11,6 +11,10 @@ pub struct Model {
     pub next_nonce: i64,
     /// The token's logs are read up to this block (and `next_nonce` was not mined by it).
     pub block: i64,
+    /// What the house key held of the token at `block` (decimal base units), if read.
+    pub house_balance: Option<String>,
+    /// What the pay-to address held of the token at `block`, if read.
+    pub pay_to_balance: Option<String>,
     pub started_at: i64,
     pub updated_at: i64,
 }
