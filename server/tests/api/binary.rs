@@ -142,23 +142,44 @@ impl Drop for Arcade {
     }
 }
 
-/// The body of a cashout of `chips` for `player`, signed for the binary's public URL.
-pub async fn cashout_body(app: &PaidApp, player: &PrivateKeySigner, chips: u64) -> Value {
-    let statement: Value = reqwest::Client::new()
-        .get(format!(
-            "{}/api/arcade/auth-statement/{}",
-            app.base_url,
-            player.address()
-        ))
+/// The JSON `url` answers.
+pub async fn get_json(url: &str) -> Value {
+    reqwest::Client::new()
+        .get(url)
         .send()
         .await
         .unwrap()
         .json()
         .await
-        .unwrap();
-    let statement = statement["statement"]
+        .unwrap()
+}
+
+/// Cashout `id` of the binary at `base`, read until it is confirmed or failed (30 s at most).
+pub async fn final_cashout(base: &str, id: &Value) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let cashout = get_json(&format!("{base}/api/arcade/cashout/{id}")).await;
+        if cashout["status"] == "confirmed" || cashout["status"] == "failed" {
+            return cashout;
+        }
+        assert!(Instant::now() < deadline, "not final: {cashout}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The auth statement the binary at `base` gives `player` to sign.
+pub async fn auth_statement(base: &str, player: &PrivateKeySigner) -> String {
+    let url = format!("{base}/api/arcade/auth-statement/{}", player.address());
+    get_json(&url).await["statement"]
         .as_str()
         .unwrap()
+        .to_owned()
+}
+
+/// The body of a cashout of `chips` for `player`, signed for the binary's public URL.
+pub async fn cashout_body(app: &PaidApp, player: &PrivateKeySigner, chips: u64) -> Value {
+    let statement = auth_statement(&app.base_url, player)
+        .await
         .replace(&app.base_url.replace("http://", ""), "arcade.test");
     let signature = sign(player, &statement);
     json!({ "address": player.address(), "chips": chips, "signature": signature })

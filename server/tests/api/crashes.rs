@@ -18,7 +18,7 @@ use futures::future::join_all;
 use sea_orm::{ActiveEnum, ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
-use crate::binary::{Arcade, cashout_body, with_own_house};
+use crate::binary::{Arcade, cashout_body, final_cashout, with_own_house};
 use crate::helpers::Backend;
 use crate::paying::PaidApp;
 
@@ -71,22 +71,7 @@ async fn a_crash_after(point: &str, backend: Backend) {
 
     // A fresh start finishes it.
     let restarted = Arcade::start(&app, &house, None);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let finished = loop {
-        let status: Value = client
-            .get(format!("{}/api/arcade/cashout/1", restarted.base_url))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if status["status"] == "confirmed" || status["status"] == "failed" {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "not finished: {status}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let finished = final_cashout(&restarted.base_url, &json!(1)).await;
     assert_eq!(finished["status"], "confirmed", "{finished}");
     if point != "debit" {
         assert_eq!(

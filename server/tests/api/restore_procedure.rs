@@ -7,15 +7,13 @@
 //! neither twice. (The in-process server that deployed the test's database stays idle: no
 //! requests, no reconciler, and on SQLite it keeps the replaced file's old copy open.)
 
-use std::time::{Duration, Instant};
-
 use alloy::primitives::U256;
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::entities::{cashout, house_transaction};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
-use crate::binary::{Arcade, with_own_house};
+use crate::binary::{Arcade, auth_statement, final_cashout, with_own_house};
 use crate::helpers::{Backend, sign};
 use crate::paying::{PaidApp, decode, sign_payment};
 
@@ -95,42 +93,20 @@ async fn buy(base: &str, payer: &PrivateKeySigner, tier: &str) {
 /// A cashout of `chips` for `player` from the binary at `base`, followed until it is final
 /// when it was accepted: `(status, body)`.
 async fn cash_out(base: &str, player: &PrivateKeySigner, chips: i64) -> (u16, Value) {
-    let client = reqwest::Client::new();
-    let statement: Value = client
-        .get(format!(
-            "{base}/api/arcade/auth-statement/{}",
-            player.address()
-        ))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let signature = sign(player, statement["statement"].as_str().unwrap());
+    let signature = sign(player, &auth_statement(base, player).await);
     let body = json!({ "address": player.address(), "chips": chips, "signature": signature });
-    let answer = client
+    let answer = reqwest::Client::new()
         .post(format!("{base}/api/arcade/cashout"))
         .json(&body)
         .send()
         .await
         .unwrap();
     let status = answer.status().as_u16();
-    let mut body: Value = answer.json().await.unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while status == 200 && body["status"] != "confirmed" && body["status"] != "failed" {
-        assert!(Instant::now() < deadline, "not final: {body}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        body = client
-            .get(format!("{base}/api/arcade/cashout/{}", body["cashout_id"]))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+    let body: Value = answer.json().await.unwrap();
+    if status != 200 {
+        return (status, body);
     }
-    (status, body)
+    (status, final_cashout(base, &body["cashout_id"]).await)
 }
 
 async fn chips(base: &str, address: alloy::primitives::Address) -> i64 {
