@@ -67,9 +67,9 @@ export function winReturn(game, params, wager) {
 }
 
 /**
- * Mean and variance of one round's payout. A win pays floor(R) plus a fair bonus chip with
- * probability frac(R) (drawn from u1, independent of the outcome), so
- * E[X] = p·R and E[X²] = p·(f² + frac·(2f + 1)).
+ * Mean, variance and largest value of one round's payout. A win pays floor(R) plus a fair bonus
+ * chip with probability frac(R) (drawn from u1, independent of the outcome), so
+ * E[X] = p·R, E[X²] = p·(f² + frac·(2f + 1)) and the most it pays is ceil(R).
  */
 export function roundMoments(game, params, wager) {
   const { w, n } = winOdds(game, params);
@@ -78,18 +78,21 @@ export function roundMoments(game, params, wager) {
   const f = Math.floor(a / b);
   const frac = (a % b) / b;
   const mean = p * (a / b);
-  return { mean, variance: p * (f * f + frac * (2 * f + 1)) - mean * mean };
+  const most = frac > 0 ? f + 1 : f;
+  return { mean, variance: p * (f * f + frac * (2 * f + 1)) - mean * mean, most };
 }
 
 /** A running tally of rounds: wagered, paid out, and the exact expectation with its variance. */
 export function newTally() {
-  return { rounds: 0, house_agent_rounds: 0, wagered: 0, paid_out: 0, expected: 0, variance: 0 };
+  return { rounds: 0, house_agent_rounds: 0, wagered: 0, paid_out: 0, expected: 0, variance: 0, above: 0, below: 0 };
 }
 
 /** Adds one settled round (its payout as re-derived) to a tally. */
 export function addRound(tally, { game, params, wager, payout, house_agent }) {
-  const { mean, variance } = roundMoments(game, params, wager);
+  const { mean, variance, most } = roundMoments(game, params, wager);
   tally.rounds += 1;
+  tally.above = Math.max(tally.above, most - mean);
+  tally.below = Math.max(tally.below, mean);
   if (house_agent) tally.house_agent_rounds += 1;
   tally.wagered += wager;
   tally.paid_out += payout;
@@ -98,18 +101,28 @@ export function addRound(tally, { game, params, wager, payout, house_agent }) {
   return tally;
 }
 
-/** Two-sided z of the alarm band: a fair game leaves it with probability 0.001. */
-export const ALARM_Z = 3.2905;
-/** The alarm p for the chi-square tests, the same 0.001. */
+/** The alarm p: a fair game leaves its return band, or fails a chi-square test, this rarely. */
 export const ALARM_P = 0.001;
+
+/**
+ * How far a sum of independent rounds strays from its expectation, one way, with probability at
+ * most p/2 whatever the payouts' law (Bernstein's inequality): `variance` is the sum's, `most` the
+ * largest one round moves that way. A normal band is too narrow for limbo's rare large wins.
+ */
+function bernsteinReach(variance, most) {
+  const l = Math.log(2 / ALARM_P);
+  const lead = (l * most) / 3;
+  return lead + Math.sqrt(lead * lead + 2 * l * variance);
+}
 /** Fewer rounds of a game than this and its return is not judged (the normal law is too rough). */
 export const MIN_RTP_ROUNDS = 100;
 
 /**
  * Realized return to player (paid out / wagered) beside the exact expected return for exactly
  * these bets, the 95% interval the realized return falls in when the game is fair (normal
- * approximation: expected ± 1.96 σ / wagered), and the alarm band (± 3.29 σ, p = 0.001):
- * `in_band` is false when the return leaves it, null with fewer than MIN_RTP_ROUNDS rounds.
+ * approximation: expected ± 1.96 σ / wagered), and the alarm band a fair game leaves with
+ * probability at most 0.001 whatever its payouts' law (Bernstein's inequality): `in_band` is
+ * false when the return leaves it, null with fewer than MIN_RTP_ROUNDS rounds.
  */
 export function summarize(tally) {
   const { rounds, house_agent_rounds, wagered, paid_out } = tally;
@@ -118,7 +131,10 @@ export function summarize(tally) {
   const sigma = Math.sqrt(tally.variance) / wagered;
   const realized = paid_out / wagered;
   const interval = [expected - 1.96 * sigma, expected + 1.96 * sigma];
-  const alarm = [expected - ALARM_Z * sigma, expected + ALARM_Z * sigma];
+  const alarm = [
+    expected - bernsteinReach(tally.variance, tally.below) / wagered,
+    expected + bernsteinReach(tally.variance, tally.above) / wagered,
+  ];
   return {
     rounds, house_agent_rounds, wagered, paid_out,
     realized_return: realized, expected_return: expected, interval,

@@ -97,3 +97,32 @@ test('fairnessStats bins dice rolls by the point (100.00 in the last bin) and po
   assert.equal(stats.games.coinflip.rounds, 0);
   assert.equal(stats.games.roulette.paid_out, 36);
 });
+
+test('the alarm band holds fair heavy-tailed limbo: 1,000 floors of 990 rounds at 2x and 10 at 1000x', () => {
+  // Fair limbo rounds, drawn from a fixed-seed generator so the test is the same every run: a
+  // win at target T has chance W / 2^32 and pays floor(R), plus a chip with chance frac(R).
+  let state = 0x9e3779b9;
+  const next = () => {
+    state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0;
+    return state / 2 ** 32;
+  };
+  const round = (target_hundredths) => {
+    const params = { target_hundredths };
+    const { w, n } = winOdds('limbo', params);
+    const { a, b } = winReturn('limbo', params, 1);
+    const payout = next() < w / n ? Math.floor(a / b) + (next() < (a % b) / b ? 1 : 0) : 0;
+    return { game: 'limbo', params, wager: 1, payout };
+  };
+  let outOfBand = 0;
+  let normalWouldFlag = 0;
+  for (let floor = 0; floor < 1000; floor++) {
+    const tally = newTally();
+    for (let i = 0; i < 1000; i++) addRound(tally, round(i % 100 === 0 ? 100000 : 200));
+    const s = summarize(tally);
+    if (s.in_band === false) outOfBand += 1;
+    if (Math.abs(s.realized_return - s.expected_return) > (3.2905 * Math.sqrt(tally.variance)) / tally.wagered) normalWouldFlag += 1;
+  }
+  assert.equal(outOfBand, 0);
+  // A normal band (± 3.29 σ) meant p = 0.001, yet one 1000x win leaves it: about 1% of floors.
+  assert.ok(normalWouldFlag > 3, `a ± 3.29 σ band flagged ${normalWouldFlag} of 1,000 fair floors`);
+});
