@@ -8,7 +8,7 @@ import { type AuditReport, type Pin, type Verdict, Verifier, modules, requirePas
 import { ArcadeError } from './errors.js';
 import { type DiceCall, type Endpoint, type FlipCall, GAME_OF, type LimboCall, type RouletteCall, randomClientSeed, shapeOf } from './games.js';
 import { requestJson, requestRetrying } from './http.js';
-import { Purse, type SpendCap, capOf } from './purchases.js';
+import { Purse, type SpendCap } from './purchases.js';
 import type { Balance, Cashout, CommitAnswer, Played, Purchase, Receipt } from './types.js';
 import { type Compatibility, checkManifest, checkRoundVersion } from './versions.js';
 
@@ -69,7 +69,7 @@ export class Arcade {
     const manifest = await requestJson<any>(base, 'GET', '/api/arcade/manifest');
     const compatibility = checkManifest(manifest);
     const verifier = await Verifier.open(base, manifest, options.pin);
-    const purse = new Purse(options.account, manifest, capOf(options.maxSpend, manifest.token?.decimals ?? 6));
+    const purse = new Purse(options.account, manifest, options.maxSpend);
     return new Arcade(base, options.account, verifier, purse, compatibility);
   }
 
@@ -86,6 +86,16 @@ export class Arcade {
   /** What is left of the spending cap, in the token's base units. */
   get spendable(): bigint {
     return this.purse.remaining;
+  }
+
+  /** The spending cap (`maxSpend`), in the token's base units. */
+  get spendCap(): bigint {
+    return this.purse.cap;
+  }
+
+  /** The token's decimals: amounts in base units are this many digits past the point. */
+  get decimals(): number {
+    return this.purse.decimals;
   }
 
   /** Buys chips of `tier` (micro, small, medium, …) over x402; SpendingCapError above the cap. */

@@ -7,6 +7,8 @@ import type { Verdict } from './audit.js';
 export class ArcadeError extends Error {
   readonly code: string;
   readonly status: number;
+  /** The server's words for it. */
+  readonly detail: string;
   readonly body: unknown;
 
   constructor(code: string, status: number, detail: string, body: unknown = null) {
@@ -14,6 +16,7 @@ export class ArcadeError extends Error {
     this.name = 'ArcadeError';
     this.code = code;
     this.status = status;
+    this.detail = detail;
     this.body = body;
   }
 }

@@ -14,8 +14,10 @@ export interface DiceCall extends Wager {
   target: number;
   direction?: 'under' | 'over';
 }
-export type RouletteBet = 'straight' | 'red' | 'black' | 'odd' | 'even' | 'low' | 'high'
-  | 'dozen1' | 'dozen2' | 'dozen3' | 'column1' | 'column2' | 'column3';
+/** The 13 roulette bets: straight names a pocket; the others are the outside bets. */
+export const ROULETTE_BETS = ['straight', 'red', 'black', 'odd', 'even', 'low', 'high',
+  'dozen1', 'dozen2', 'dozen3', 'column1', 'column2', 'column3'] as const;
+export type RouletteBet = (typeof ROULETTE_BETS)[number];
 export interface RouletteCall extends Wager {
   bet: RouletteBet;
   /** The pocket, 0 to 36, for a straight bet. */

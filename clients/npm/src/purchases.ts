@@ -31,11 +31,19 @@ function listedPrice(manifest: any, tier: string): bigint {
   return BigInt(resource.amount);
 }
 
-/** Spends from one cap, one purchase at a time. */
+/** Spends from one cap, one purchase at a time (calls made together wait their turn). */
 export class Purse {
+  /** The token's decimals, as the manifest gives them. */
+  readonly decimals: number;
+  /** The cap, in base units. */
+  readonly cap: bigint;
   private spent = 0n;
+  private turn: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly account: ArcadeAccount, private readonly manifest: any, private readonly cap: bigint) {}
+  constructor(private readonly account: ArcadeAccount, private readonly manifest: any, cap: SpendCap | undefined) {
+    this.decimals = manifest.token?.decimals ?? 6;
+    this.cap = capOf(cap, this.decimals);
+  }
 
   /** What is left of the cap, in base units. */
   get remaining(): bigint {
@@ -43,7 +51,13 @@ export class Purse {
   }
 
   /** Buys `tier` for the account's address; SpendingCapError when above what is left. */
-  async buy(baseUrl: string, tier: string): Promise<Purchase> {
+  buy(baseUrl: string, tier: string): Promise<Purchase> {
+    const bought = this.turn.then(() => this.buyNow(baseUrl, tier));
+    this.turn = bought.catch(() => undefined);
+    return bought;
+  }
+
+  private async buyNow(baseUrl: string, tier: string): Promise<Purchase> {
     const listed = listedPrice(this.manifest, tier);
     if (listed > this.remaining) throw new SpendingCapError(tier, listed, this.remaining);
     let refused: SpendingCapError | null = null;

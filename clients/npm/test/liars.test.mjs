@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { Arcade, VerificationError } from '../dist/index.js';
+import { OTHER_SIGNER, PLAY_LIES, lieAboutSigner } from './lies.mjs';
 import { startProxy } from './proxy.mjs';
 import { freePlayer, startStack } from './stack.mjs';
 
@@ -18,25 +19,6 @@ after(async () => {
   await proxy?.stop();
   await stack?.stop();
 });
-
-const isPlay = (method, path) => method === 'POST' && /^\/api\/arcade\/(flip|dice|roulette|limbo)$/.test(path);
-/** A rewrite of the play answers only. */
-const onPlay = (change) => (method, path, json) => (isPlay(method, path) ? (change(json), json) : undefined);
-const flipHex = (hex) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
-
-// Each lie: the field rewritten, how, and the check the client must name.
-const PLAY_LIES = [
-  ['the outcome (result.outcome)', onPlay((r) => { r.result.outcome = r.result.outcome === 'heads' ? 'tails' : 'heads'; }), 'rederive'],
-  ['the payout', onPlay((r) => { r.payout += 1; }), 'rederive'],
-  ['the server seed', onPlay((r) => { r.server_seed = flipHex(r.server_seed); }), 'rederive'],
-  ['the signature (proofs.receipt.signature)', onPlay((r) => { r.proofs.receipt.signature = `${r.proofs.receipt.signature.slice(0, 10)}${flipHex(r.proofs.receipt.signature.slice(10, 12))}${r.proofs.receipt.signature.slice(12)}`; }), 'receipt_signature'],
-  ['the batch root (seed-batches list, merkle_root)', (method, path, json) => {
-    if (path !== '/api/arcade/seed-batches') return undefined;
-    for (const batch of json) batch.merkle_root = flipHex(batch.merkle_root);
-    return json;
-  }, 'batch_signature'],
-  ['the audit path (proofs.batch.audit_path[0])', onPlay((r) => { r.proofs.batch.audit_path[0] = flipHex(r.proofs.batch.audit_path[0]); }), 'inclusion'],
-];
 
 const table = [];
 after(() => {
@@ -65,13 +47,12 @@ test('the signer in a later manifest: the pinned signer holds, verify and audit 
   const arcade = await Arcade.connect(proxy.url, { account: await freePlayer(stack.baseUrl) });
   const round = await arcade.flip({ wager: 1, call: 'tails' });
   assert.equal(round.verified, true);
-  const other = '0x000000000000000000000000000000000000dEaD';
-  proxy.rewrite = (method, path, json) => (path === '/api/arcade/manifest' ? { ...json, signer: other } : undefined);
+  proxy.rewrite = lieAboutSigner;
   try {
     await assert.rejects(arcade.verify(round.bet_id), (error) => {
       assert.ok(error instanceof VerificationError, `${error}`);
       assert.equal(error.check, 'signer', error.message);
-      assert.match(error.message, new RegExp(other, 'i'));
+      assert.match(error.message, new RegExp(OTHER_SIGNER, 'i'));
       table.push(['the signer in a later manifest', error.name, error.check]);
       return true;
     });

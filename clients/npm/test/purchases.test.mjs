@@ -76,3 +76,12 @@ test('within the cap: bought with x402, the cap shrinks by the price, the next t
   assert.equal((await arcade.balance()).chips, 1000);
   proxy.log.length = 0;
 });
+
+test('purchases asked for together take turns: under a cap for one, one is bought and the other refused', async () => {
+  const arcade = await Arcade.connect(stack.baseUrl, { account: privateKeyToAccount(DEMO_PAYER_KEY), maxSpend: '0.01' });
+  const [first, second] = await Promise.allSettled([arcade.buyChips('micro'), arcade.buyChips('micro')]);
+  assert.equal(first.status, 'fulfilled', `${first.reason}`);
+  assert.equal(second.status, 'rejected');
+  assert.ok(second.reason instanceof SpendingCapError, `${second.reason}`);
+  assert.equal(arcade.spendable, 0n);
+});

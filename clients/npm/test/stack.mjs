@@ -14,9 +14,9 @@ export async function startStack({ rateLimits = true } = {}) {
   return startServer({ command: 'dev' });
 }
 
-/** A fresh player with the free chips (100, play money) claimed. */
-export async function freePlayer(baseUrl) {
-  const account = privateKeyToAccount(generatePrivateKey());
+/** A fresh player (or `key`'s) with the free chips (100, play money) claimed. */
+export async function freePlayer(baseUrl, key = generatePrivateKey()) {
+  const account = privateKeyToAccount(key);
   const response = await fetch(new URL('/api/arcade/free', baseUrl), {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: account.address }),
   });
