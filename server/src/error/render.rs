@@ -10,10 +10,13 @@ use crate::x402::wire::encode_header;
 use crate::x402::{PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADERS};
 
 impl ApiError {
-    /// The JSON body: the validation body for 422, else `{detail, code, ...helpful fields}`.
+    /// The JSON body: `{detail, code, ...helpful fields}`; a 422's `detail` is FastAPI's list
+    /// of every problem at once.
     pub fn body(&self) -> Value {
         if let Self::Validation(validation) = self {
-            return json!(validation);
+            let mut body = json!(validation);
+            body["code"] = json!(self.code());
+            return body;
         }
         let mut body = self.embedded();
         body.insert("detail".into(), json!(self.to_string()));

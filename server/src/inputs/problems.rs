@@ -54,8 +54,11 @@ impl ToSchema for ValidationError {
         let problem = schema::register(components, "ValidationError", as_object(&problem));
         let body = json!({
             "type": "object",
-            "properties": { "detail": { "type": "array", "items": problem } },
-            "required": ["detail"],
+            "properties": {
+                "detail": { "type": "array", "items": problem },
+                "code": { "description": "Always validation_error, as every error body carries its code.", "type": "string", "enum": ["validation_error"] },
+            },
+            "required": ["detail", "code"],
         });
         schema::register(components, "HTTPValidationError", as_object(&body))
     }
