@@ -112,6 +112,7 @@ export function judgeBatch(context, signed, batch, rows) {
   else if (signed.merkle_root !== batch.merkle_root || signed.size !== batch.size) {
     fail('batch_listing', `listed with root ${short(batch.merkle_root)} and size ${batch.size}, published with root ${short(signed.merkle_root)} and size ${signed.size}`);
   }
+  if (batch.paging) fail('batch_listing', `its pages: ${batch.paging}`);
   for (const why of checkIndices(batch)) fail('batch_listing', why);
   const counts = { settled: 0, expired: 0, open: 0 };
   const before = rows.byBatch.get(batch.batch_id) ?? [];
@@ -120,11 +121,7 @@ export function judgeBatch(context, signed, batch, rows) {
     counts[round.state] = (counts[round.state] ?? 0) + 1;
     for (const why of checkIndex(context, batch, round)) fail('batch_listing', why, round);
     for (const f of checkRoundOnce(rows, batch, round)) fail(f.check, f.why, { ...round, bet_id: f.bet_id });
-    const row = {
-      batch_id: batch.batch_id, index: round.index, state: round.state, bet_id: round.bet_id ?? null,
-      round_id: round.round_id ?? null, commitment: round.commitment, server_seed: round.server_seed ?? null,
-      seen: before[round.index]?.seen === true && before[round.index].bet_id === round.bet_id,
-    };
+    const row = rowRecord(batch, round, before[round.index]);
     kept[round.index] = row;
     if (round.state !== 'settled') continue;
     const other = rows.byBet.get(row.bet_id);
@@ -140,6 +137,32 @@ export function judgeBatch(context, signed, batch, rows) {
   }
   const summary = { batch_id: batch.batch_id, size: batch.size, used: batch.used, ...counts, ok: failures.length === 0 };
   return { summary, failures };
+}
+
+/** A listed index as kept: `seen` stays true when the same bet was seen in the feed before. */
+function rowRecord(batch, round, before) {
+  return {
+    batch_id: batch.batch_id, index: round.index, state: round.state, bet_id: round.bet_id ?? null,
+    round_id: round.round_id ?? null, commitment: round.commitment, server_seed: round.server_seed ?? null,
+    seen: before?.seen === true && before.bet_id === round.bet_id,
+  };
+}
+
+/**
+ * Judges one row of a batch (`GET /api/arcade/seed-batches/{id}/rows/{index}`: `{batch, row}`)
+ * against the receipt that claims it: its revealed seed hashes to its commitment, its path
+ * leads to the batch's root, and it is that receipt's round (bet id, round id, commitment,
+ * seed). Failures `{check, why}`.
+ */
+export function judgeRow(context, answer, receipt) {
+  const { batch, row } = answer ?? {};
+  if (!batch || !row) return [{ check: 'batch_row', why: 'the seed batch row answer has no batch or no row' }];
+  const failures = checkIndex(context, batch, row).map((why) => ({ check: 'batch_listing', why: `index ${row.index}: ${why}` }));
+  const rows = newRows();
+  const record = rowRecord(batch, row, null);
+  rows.byBatch.set(batch.batch_id, { [row.index]: record });
+  if (record.state === 'settled') rows.byBet.set(record.bet_id, record);
+  return [...failures, ...rowFailures(rows, receipt)];
 }
 
 /** The row a receipt claims (its proofs' batch and index), or, unsigned, the row of its bet. */

@@ -1,21 +1,40 @@
 // One bet, or one receipt, judged for a reader: what the verifier page's three tabs and the
 // <arcade-verifier> element show. A bet asked by id is read from the arcade with the manifest
-// (under the reader's pinned signer) and the signed seed batches, and judged as the house's
+// (under the reader's pinned signer) and its seed's row of its signed batch, and judged as the house's
 // claim: the answer must be that bet, and carry its proofs from the signed mark on. A receipt
 // the reader brings is judged as theirs: without proofs it is "consistent, not proven", never
 // failed for what the house did not claim. A player who gives their address (`player`) or their
 // commit answer (`commit`) has the round checked against it too: only they can tell an address
 // the house holds from theirs. `latestOnly` keeps a late answer from replacing a later verdict.
-import { signedBatches } from './batches.mjs';
-import { fetchBatchList, fetchManifest, getJson } from './feed.mjs';
+import { judgeRow, signedBatches } from './batches.mjs';
+import { fetchBatchRow, fetchManifest, getJson } from './feed.mjs';
 import { readTrust } from './trust.mjs';
 import { FROM_HOUSE, FROM_READER, isUnsigned, judgeRound, refusedVerdict } from './verdicts.mjs';
 
-/** The trust (under `pin`) and the signed batches of the arcade at `api`. */
+/** The trust (under `pin`) of the arcade at `api`; no batch is known yet (`seedRow` reads one). */
 export async function readArcade({ api, proofs, pin = {}, signal }) {
-  const [manifest, list] = await Promise.all([fetchManifest(api, { signal }), fetchBatchList(api, { signal })]);
-  const trust = readTrust(proofs, manifest, pin);
-  return { trust, batches: proofs ? signedBatches({ proofs, trust }, list) : new Map() };
+  const manifest = await fetchManifest(api, { signal });
+  return { trust: readTrust(proofs, manifest, pin), batches: new Map() };
+}
+
+/**
+ * The row of a receipt's seed with its batch's signed root (one read of a few kilobytes,
+ * whatever the batch's size): `{batches, also}`, the batch as `signedBatches` checks it and the
+ * row's failures against the receipt (`judgeRow`). A batch already in `batches` is not read
+ * again. A row the arcade does not have fails; an arcade that cannot be reached throws.
+ */
+export async function seedRow({ api, wasm, proofs, trust, batches = new Map(), signal }, receipt) {
+  const claim = receipt?.proofs?.batch;
+  if (!claim || !proofs || isUnsigned(receipt.proofs) || batches.has(claim.batch_id)) return { batches, also: [] };
+  let answer;
+  try {
+    answer = await fetchBatchRow(api, claim.batch_id, claim.index, { signal });
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    return { batches, also: [{ check: 'batch_row', why: `seed batch ${claim.batch_id} index ${claim.index}: ${refusal(error)}` }] };
+  }
+  const known = new Map([...batches, ...signedBatches({ proofs, trust }, answer?.batch ? [answer.batch] : [])]);
+  return { batches: known, also: judgeRow({ wasm }, answer, receipt) };
 }
 
 const rethrowAbort = (error) => {
@@ -40,8 +59,11 @@ export async function verifyBet({ api, betId, modules, pin, signal, player = nul
   ]);
   const trust = arcade instanceof Error ? null : arcade.trust;
   if (answer instanceof Error) return { verdict: refusedVerdict({ check: 'answer', why: refusal(answer), betId: asked, trust }), receipt: null };
-  if (arcade instanceof Error) return { verdict: refusedVerdict({ check: 'answer', why: `the manifest or the seed batches: ${refusal(arcade)}`, betId: asked }), receipt: answer };
-  return { verdict: judgeRound({ ...modules, ...arcade }, answer, { asked, from: FROM_HOUSE, player, commit }), receipt: answer };
+  if (arcade instanceof Error) return { verdict: refusedVerdict({ check: 'answer', why: `the manifest: ${refusal(arcade)}`, betId: asked }), receipt: answer };
+  const row = await seedRow({ api, ...modules, ...arcade, signal }, answer).catch(rethrowAbort);
+  if (row instanceof Error) return { verdict: refusedVerdict({ check: 'answer', why: `the seed batch row: ${refusal(row)}`, betId: asked, trust }), receipt: answer };
+  const context = { ...modules, ...arcade, batches: row.batches };
+  return { verdict: judgeRound(context, answer, { asked, from: FROM_HOUSE, player, commit, also: row.also }), receipt: answer };
 }
 
 /**
@@ -60,12 +82,18 @@ export async function verifyReceipt({ api, receipt, modules, pin, signal, player
   }
   if (typeof parsed !== 'object' || parsed === null) return { verdict: refusedVerdict({ check: 'receipt', why: 'not a receipt: not a JSON object' }), receipt: null };
   let arcade = { trust: null, batches: new Map() };
+  let also = [];
   if (!isUnsigned(parsed.proofs) && api && modules.proofs) {
     // Unreachable, the proofs are simply not checked: the verdict says "not proven".
-    arcade = await readArcade({ api, proofs: modules.proofs, pin, signal }).catch(rethrowAbort);
-    if (arcade instanceof Error) arcade = { trust: null, batches: new Map() };
+    const read = async () => {
+      const known = await readArcade({ api, proofs: modules.proofs, pin, signal });
+      const row = await seedRow({ api, ...modules, ...known, signal }, parsed);
+      return { arcade: { ...known, batches: row.batches }, also: row.also };
+    };
+    const found = await read().catch(rethrowAbort);
+    if (!(found instanceof Error)) ({ arcade, also } = found);
   }
-  return { verdict: judgeRound({ ...modules, ...arcade }, parsed, { from: FROM_READER, player, commit }), receipt: parsed };
+  return { verdict: judgeRound({ ...modules, ...arcade }, parsed, { from: FROM_READER, player, commit, also }), receipt: parsed };
 }
 
 /**

@@ -65,8 +65,37 @@ export const fetchManifest = (baseUrl, options) => getJson(baseUrl, '/api/arcade
 /** Every published seed batch, without rows: the signed roots. */
 export const fetchBatchList = (baseUrl, options) => getJson(baseUrl, '/api/arcade/seed-batches', options);
 
-/** One seed batch with its rows. */
-export const fetchBatch = (baseUrl, batchId, options) => getJson(baseUrl, `/api/arcade/seed-batches/${batchId}`, options);
+/**
+ * One seed batch with every used index: its pages read in order, each from the `next_from` of
+ * the one before until it is null. A page that does not advance, or names another root or size
+ * than the first, ends the reading: `paging` says why (a `batch_listing` failure), null when
+ * every page held.
+ */
+export async function fetchBatch(baseUrl, batchId, options) {
+  const path = (from) => `/api/arcade/seed-batches/${batchId}?from=${from}`;
+  const first = await getJson(baseUrl, path(0), options);
+  const { next_from: next, ...batch } = first;
+  const rounds = [...(first.rounds ?? [])];
+  let paging = null;
+  for (let from = next; from !== null && from !== undefined; ) {
+    if (!Number.isSafeInteger(from) || from <= (rounds.at(-1)?.index ?? -1)) {
+      paging = `next_from ${JSON.stringify(from)} does not advance past the rows read`;
+      break;
+    }
+    const page = await getJson(baseUrl, path(from), options);
+    if (page.merkle_root !== first.merkle_root || page.size !== first.size) {
+      paging = `the page from ${from} names another root or size than the first page`;
+      break;
+    }
+    rounds.push(...(page.rounds ?? []));
+    from = page.next_from;
+  }
+  return { ...batch, rounds, paging };
+}
+
+/** One used index of a seed batch with the batch's signed root: `{batch, row}`. */
+export const fetchBatchRow = (baseUrl, batchId, index, options) =>
+  getJson(baseUrl, `/api/arcade/seed-batches/${batchId}/rows/${index}`, options);
 
 /**
  * The feed's receipts with bet ids in (after, until], page by page, in bet order: an async

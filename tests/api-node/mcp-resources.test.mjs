@@ -48,7 +48,7 @@ test('negotiates 2025-11-25 and advertises resources, prompts and completions', 
   assert.deepEqual(resources.map((r) => r.uri), ['arcade://rules', 'arcade://seed-batches']);
   const { resourceTemplates } = await client.listResourceTemplates();
   assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate),
-    ['arcade://bets/{bet_id}', 'arcade://rounds/{round_id}', 'arcade://seed-batches/{batch_id}']);
+    ['arcade://bets/{bet_id}', 'arcade://rounds/{round_id}', 'arcade://seed-batches/{batch_id}', 'arcade://seed-batches/{batch_id}/rows/{index}']);
   const { prompts } = await client.listPrompts();
   assert.deepEqual(prompts.map((p) => p.name), ['play_and_verify', 'audit_address']);
   await done();
@@ -99,8 +99,17 @@ test("a round read by its id as REST reads it, the receipt that verifies, and a 
   });
   const receipt = await text(client, `arcade://bets/${played.bet_id}`);
   assert.equal(receipt, await rest(`/api/arcade/verify/${played.bet_id}`));
-  assert.equal(JSON.parse(receipt).verified, true);
+  assert.deepEqual([JSON.parse(receipt).verdict, JSON.parse(receipt).mismatches], ['consistent, not proven', []]);
   assert.equal(JSON.parse(await text(client, `arcade://rounds/${round_id}`)).receipt.bet_id, played.bet_id);
+  // The round's seed row: REST's answer, the round's commitment and seed, its batch's signed root.
+  const { batch_id: batchId, index } = JSON.parse(receipt).proofs.batch;
+  const row = await text(client, `arcade://seed-batches/${batchId}/rows/${index}`);
+  assert.equal(row, await rest(`/api/arcade/seed-batches/${batchId}/rows/${index}`));
+  assert.deepEqual([JSON.parse(row).row.bet_id, JSON.parse(row).row.server_seed], [played.bet_id, JSON.parse(receipt).server_seed]);
+  assert.equal(JSON.parse(row).batch.merkle_root, batches.find((b) => b.batch_id === batchId).merkle_root);
+  const noRow = await refusal(client.readResource({ uri: `arcade://seed-batches/${batchId}/rows/${index + 5}` }));
+  assert.equal(noRow.code, -32002);
+  assert.equal(noRow.data.code, 'seed_row_not_found');
 
   const missing = await refusal(client.readResource({ uri: 'arcade://bets/999999' }));
   assert.equal(missing.code, -32002);

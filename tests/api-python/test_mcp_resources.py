@@ -55,7 +55,8 @@ class OfficialPythonMcpResources(unittest.TestCase):
         templates = (await client.list_resource_templates()).resource_templates
         self.assertEqual([t.uri_template for t in templates],
                          ["arcade://bets/{bet_id}", "arcade://rounds/{round_id}",
-                          "arcade://seed-batches/{batch_id}"])
+                          "arcade://seed-batches/{batch_id}",
+                          "arcade://seed-batches/{batch_id}/rows/{index}"])
         prompts = (await client.list_prompts()).prompts
         print(f"step: list templates: {', '.join(t.uri_template for t in templates)}; "
               f"prompts: {', '.join(p.name for p in prompts)}")
@@ -88,7 +89,8 @@ class OfficialPythonMcpResources(unittest.TestCase):
             "client_seed": secrets.token_hex(16)})).structured_content
         receipt = await self.text(client, f"arcade://bets/{played['bet_id']}")
         self.assertEqual(receipt, self.rest(f"/api/arcade/verify/{played['bet_id']}"))
-        self.assertTrue(json.loads(receipt)["verified"])
+        self.assertEqual((json.loads(receipt)["verdict"], json.loads(receipt)["mismatches"]),
+                         ("consistent, not proven", []))
         outcome, payout = rederive_coinflip(json.loads(receipt))
         self.assertEqual(json.loads(receipt)["result"]["outcome"], outcome)
         self.assertEqual(json.loads(receipt)["payout"], payout)

@@ -13,6 +13,7 @@ declare module 'arcade-wasm/verdicts.mjs' {
 }
 declare module 'arcade-wasm/bet.mjs' {
   export function readArcade(options: { api: string; proofs: any; pin?: any; signal?: AbortSignal }): Promise<{ trust: any; batches: Map<number, any> }>;
+  export function seedRow(context: any, receipt: any): Promise<{ batches: Map<number, any>; also: any[] }>;
   export function verifyBet(options: any): Promise<{ verdict: any; receipt: any }>;
 }
 declare module 'arcade-wasm/feed.mjs' {

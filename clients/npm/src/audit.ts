@@ -3,7 +3,7 @@
 // verifier page and the element judge rounds with, so the client's verdicts are theirs. The
 // trust (signer, domain, signed marks) is pinned at connect; the signed seed batches are read
 // once and read again, with the manifest, when a receipt names a batch not yet read.
-import { readArcade, verifyBet } from 'arcade-wasm/bet.mjs';
+import { readArcade, seedRow, verifyBet } from 'arcade-wasm/bet.mjs';
 import { auditFloor } from 'arcade-wasm/floor.mjs';
 import { loadModules } from 'arcade-wasm/modules.mjs';
 import { addToStats, newStats, statsOf } from 'arcade-wasm/stats.mjs';
@@ -72,7 +72,7 @@ export class Verifier {
     this.arcade = arcade;
   }
 
-  /** Reads the manifest and the signed batches under `pin` (the manifest's signer when none). */
+  /** Reads the manifest under `pin` (the manifest's signer when none); batches are read by row. */
   static async open(baseUrl: string, manifest: any, pin?: Partial<Pin>): Promise<Verifier> {
     const signer = pin?.signer ?? manifest.signer;
     const marks = pin?.marks ?? (manifest.signed_marks
@@ -91,21 +91,17 @@ export class Verifier {
     return this.arcade.trust.domain;
   }
 
-  /** The manifest and the signed batches read again, under the same pin. */
-  async refresh(): Promise<void> {
-    this.arcade = await readArcade({ api: this.baseUrl, proofs: modules().proofs, pin: this.pin });
-  }
-
   /**
    * A round just played: the receipt against the player's own commit answer and address,
-   * every proof checked. Returns the verdict and the milliseconds judging took (the seed
-   * batches read again, when they were, not counted); throws VerificationError unless it passes.
+   * every proof checked. The first round of each seed batch reads its row (the batch's signed
+   * root, a few kilobytes), kept for the batch's later rounds. Returns the verdict and the
+   * milliseconds judging took (that read not counted); throws VerificationError unless it passes.
    */
   async checkPlay(receipt: Receipt, commit: unknown, player: string): Promise<{ verdict: Verdict; ms: number }> {
-    const batchId = receipt?.proofs?.batch?.batch_id;
-    if (batchId !== undefined && !this.arcade.batches.has(batchId)) await this.refresh();
+    const { batches, also } = await seedRow({ api: this.baseUrl, ...modules(), ...this.arcade }, receipt);
+    this.arcade = { ...this.arcade, batches };
     const started = performance.now();
-    const verdict = slim(judgeRound({ ...modules(), ...this.arcade }, receipt, { from: FROM_HOUSE, player, commit }));
+    const verdict = slim(judgeRound({ ...modules(), ...this.arcade }, receipt, { from: FROM_HOUSE, player, commit, also }));
     const ms = performance.now() - started;
     requirePass(verdict, receipt);
     return { verdict, ms };

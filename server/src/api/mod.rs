@@ -15,7 +15,7 @@
 //! | GET | /api/arcade/verify/{bet_id} | `rounds::verify` |
 //! | GET | /api/arcade/games, /recent, /house | `stats::*` |
 //! | GET | /api/arcade/embed; /embed/{version}/{dir}/{file} | `embed::snippet`, `embed::file` (the element's pinned set) |
-//! | GET | /api/arcade/receipts, /seed-batches, /seed-batches/{batch_id} | `proofs::*` |
+//! | GET | /api/arcade/receipts, /seed-batches, /seed-batches/{batch_id}, …/rows/{index} | `proofs::*` |
 //! | GET, POST | /api/arcade/chips, /api/arcade/chips/{tier} | `chips::buy_default`, `buy_tier` (x402; the 402 is `challenge`, its discovery metadata `discovery`) |
 //! | GET | /api/arcade/manifest | `manifest::manifest` |
 //! | GET | /.well-known/x402 | `well_known::well_known` (the indexers' document) |
@@ -198,6 +198,7 @@ fn arcade_routes() -> Router {
         .push(Router::with_path("receipts").get(proofs::receipts))
         .push(Router::with_path("seed-batches").get(proofs::seed_batches))
         .push(Router::with_path("seed-batches/{batch_id}").get(proofs::seed_batch))
+        .push(Router::with_path("seed-batches/{batch_id}/rows/{index}").get(proofs::seed_row))
         .push(
             Router::with_path("chips")
                 .get(chips::buy_default)

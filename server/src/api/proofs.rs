@@ -1,8 +1,10 @@
-//! `GET /api/arcade/receipts` (the audit feed), `seed-batches` and `seed-batches/{batch_id}`.
-//! The feed and a batch's detail read up to a thousand rows (and a batch's detail rebuilds its
-//! Merkle tree): they are heavy reads (`rate_limits::HeavyRead`: a client's bucket and a shared
-//! one, by the rows asked for, one at a time), so clients looping them are refused before they
-//! slow anyone's plays; the list of batches (a row per batch, growing) draws one token.
+//! `GET /api/arcade/receipts` (the audit feed), `seed-batches`, `seed-batches/{batch_id}` and
+//! `seed-batches/{batch_id}/rows/{index}`. The feed and a page of a batch's detail read up to a
+//! thousand rows (and may rebuild the batch's Merkle tree): they are heavy reads
+//! (`rate_limits::HeavyRead`: a client's bucket and a shared one, by the rows asked for, one at
+//! a time), so clients looping them are refused before they slow anyone's plays; the list of
+//! batches (a row per batch, growing) draws one token. One row is a proof read
+//! (`service::seed_batch_reads`).
 
 use salvo::prelude::*;
 
@@ -10,9 +12,9 @@ use super::checked::Checked;
 use super::client::caller;
 use super::edge::arcade;
 use crate::error::ApiError;
-use crate::inputs::queries::{FeedQuery, SeedBatchPath};
+use crate::inputs::queries::{FeedQuery, SeedBatchPath, SeedRowPath, SeedRowsQuery};
 use crate::service::receipts::Feed;
-use crate::service::seed_batches::SeedBatchView;
+use crate::service::seed_batches::{RowsPage, SeedBatchView, SeedRowView};
 
 /// Every settled receipt in bet order, seeds revealed and full addresses, with the house's
 /// signatures and each seed's audit path: page with `after` (the last `bet_id` seen) until
@@ -45,15 +47,37 @@ pub async fn seed_batches(depot: &mut Depot) -> Result<Json<Vec<SeedBatchView>>,
     Ok(Json(arcade.seed_batches.all().await?))
 }
 
-/// One seed batch with every used index: its round, state, commitment, audit path, and its
-/// seed once revealed (settled or expired rounds).
+/// A page of one seed batch's used indices (`from`, `limit`; follow `next_from` until it is
+/// null): each with its round, state, commitment, audit path, and its seed once revealed
+/// (settled or expired rounds).
 #[endpoint(tags("proofs"))]
 pub async fn seed_batch(
     input: Checked<SeedBatchPath>,
+    rows: Checked<SeedRowsQuery>,
     depot: &mut Depot,
 ) -> Result<Json<SeedBatchView>, ApiError> {
     let arcade = arcade(depot)?;
-    let seeds = u64::try_from(arcade.seed_batches.batch_size()).unwrap_or(u64::MAX);
-    let _reading = arcade.rate_limits.heavy_read(caller(depot), seeds)?;
-    Ok(Json(arcade.seed_batches.one(input.0.batch_id).await?))
+    let batch_id = input.0.batch_id;
+    let page = RowsPage {
+        from: rows.0.from(),
+        limit: rows.0.limit(),
+    };
+    let _reading = arcade
+        .seed_batches
+        .begin_page(caller(depot), batch_id, page.limit)?;
+    Ok(Json(arcade.seed_batches.one(batch_id, page).await?))
+}
+
+/// One used index of a seed batch with the batch's signed root: everything that places a
+/// round's seed in its batch (the row's commitment and audit path lead to `batch.merkle_root`,
+/// signed by `batch.signature`), a few kilobytes whatever the batch's size.
+#[endpoint(tags("proofs"))]
+pub async fn seed_row(
+    input: Checked<SeedRowPath>,
+    depot: &mut Depot,
+) -> Result<Json<SeedRowView>, ApiError> {
+    let arcade = arcade(depot)?;
+    let SeedRowPath { batch_id, index } = input.0;
+    let _reading = arcade.seed_batches.begin_row(caller(depot), batch_id)?;
+    Ok(Json(arcade.seed_batches.row(batch_id, index).await?))
 }

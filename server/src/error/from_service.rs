@@ -38,6 +38,7 @@ impl From<SeedBatchError> for ApiError {
     fn from(error: SeedBatchError) -> Self {
         match error {
             SeedBatchError::NotFound(batch_id) => Self::SeedBatchNotFound(batch_id),
+            SeedBatchError::NoRow { batch_id, index } => Self::SeedRowNotFound { batch_id, index },
             SeedBatchError::Service(error) => error.into(),
         }
     }

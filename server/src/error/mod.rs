@@ -74,6 +74,10 @@ pub enum ApiError {
     RoundNotFound(String),
     #[error("no seed batch {0}")]
     SeedBatchNotFound(i64),
+    #[error(
+        "no commit took index {index} of seed batch {batch_id}: rows run from 0 to the batch's `used` - 1"
+    )]
+    SeedRowNotFound { batch_id: i64, index: i64 },
     #[error("round {round_id} has already been played{}", match .bet_id { Some(id) => format!(" by another call (bet {id}); a repeat of that call gets its receipt"), None => String::new() })]
     RoundSpent {
         round_id: String,

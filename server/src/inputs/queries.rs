@@ -1,5 +1,5 @@
 //! Inputs of the read-only operations: a bet to verify, a round to show, how many recent rounds
-//! to list, a page of the audit feed, a seed batch.
+//! to list, a page of the audit feed, a seed batch, a page of its rows, one of its rows.
 
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
@@ -90,5 +90,49 @@ pub struct SeedBatchPath {
 }
 
 impl Input for SeedBatchPath {
+    const PLACE: Place = Place::Path;
+}
+
+/// `GET /api/arcade/seed-batches/{batch_id}?from=&limit=`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct SeedRowsQuery {
+    /// Used indices from this one (default 0: from the first).
+    #[schemars(range(min = 0, max = i64::MAX), example = 0)]
+    pub from: Option<i64>,
+    /// How many, in index order: 1 to 1000, default 1000.
+    #[schemars(range(min = 1, max = 1000), example = 1000)]
+    pub limit: Option<i64>,
+}
+
+impl SeedRowsQuery {
+    pub const DEFAULT_LIMIT: u64 = 1000;
+
+    pub fn from(&self) -> i64 {
+        self.from.unwrap_or(0)
+    }
+
+    pub fn limit(&self) -> u64 {
+        self.limit
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(Self::DEFAULT_LIMIT)
+    }
+}
+
+impl Input for SeedRowsQuery {
+    const PLACE: Place = Place::Query;
+}
+
+/// `GET /api/arcade/seed-batches/{batch_id}/rows/{index}`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct SeedRowPath {
+    /// A `batch_id` from a receipt's `proofs.batch`.
+    #[schemars(range(min = 1, max = i64::MAX), example = 1)]
+    pub batch_id: i64,
+    /// The seed's `index` in the batch, from the same `proofs.batch`.
+    #[schemars(range(min = 0, max = i64::MAX), example = 0)]
+    pub index: i64,
+}
+
+impl Input for SeedRowPath {
     const PLACE: Place = Place::Path;
 }

@@ -165,11 +165,13 @@ fn play_text(arguments: &JsonObject) -> Result<String, ErrorData> {
          4. Call arcade_{game} with round_id, wager {wager}, {call}, and a fresh random \
          client_seed of your own (16 random bytes as hex). If the call gets no answer, repeat \
          it exactly or read arcade://rounds/<round_id>.\n\
-         5. Read arcade://bets/<bet_id> (or call arcade_verify): `verified` must be true and \
+         5. Read arcade://bets/<bet_id> (or call arcade_verify): `verdict` must be `pass` \
+         (`consistent, not proven` means a proof is missing, `reason` says which) and \
          `mismatches` empty; its commitment must equal the one from step 3, and the SHA-256 of \
          the revealed server_seed (its 64 hex characters as ASCII) must equal it.\n\
-         6. Read arcade://seed-batches/<proofs.batch.batch_id> and check that the round's \
-         index shows the same commitment.\n\n\
+         6. Read arcade://seed-batches/<proofs.batch.batch_id>/rows/<proofs.batch.index> \
+         (the round's row with its batch's signed root, a few KB): the row must show the same \
+         commitment, seed and bet_id.\n\n\
          Report the outcome, the payout, the new balance and whether every check held."
     ))
 }
@@ -182,15 +184,16 @@ fn audit_text(arguments: &JsonObject) -> Result<String, ErrorData> {
          1. Find its bets: page GET /api/arcade/receipts?after=<bet_id>&limit=1000 (every \
          settled receipt in bet order, full addresses, proofs included) until next_after is \
          null, and keep the last {rounds} whose address is {who} (compare case-insensitively).\n\
-         2. For each bet_id, read arcade://bets/<bet_id> (or call arcade_verify): `verified` \
-         must be true and `mismatches` empty, which re-derives the outcome and payout from the \
+         2. For each bet_id, read arcade://bets/<bet_id> (or call arcade_verify): `verdict` \
+         must be `pass` and `mismatches` empty, which re-derives the outcome and payout from the \
          revealed server_seed, the client_seed and the call with the algorithm in \
          arcade://rules.\n\
          3. Check the commitment yourself: the SHA-256 of the server_seed's 64 hex characters \
          as ASCII must equal `commitment`.\n\
-         4. Read arcade://seed-batches/<proofs.batch.batch_id> for each batch named: the \
-         round's index must carry the same commitment and seed, and its audit path must lead \
-         to the batch's signed merkle_root. The house's signatures in `proofs` (commitment, \
+         4. For each round, read \
+         arcade://seed-batches/<proofs.batch.batch_id>/rows/<proofs.batch.index>: the row must \
+         carry the same commitment and seed, and its audit path must lead to the batch's signed \
+         merkle_root. The house's signatures in `proofs` (commitment, \
          receipt) must recover to the `signer` that arcade_games names.\n\
          5. Call arcade_balance for {who} and compare it with the sum of the profits found, \
          knowing that purchases, free chips and cashouts also move it.\n\n\

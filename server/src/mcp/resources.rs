@@ -1,6 +1,6 @@
 //! The arcade's MCP resources: `arcade://rules` and `arcade://seed-batches`, and the templates
-//! `arcade://bets/{bet_id}`, `arcade://rounds/{round_id}` and
-//! `arcade://seed-batches/{batch_id}`. Each read is REST's read: the template's value goes
+//! `arcade://bets/{bet_id}`, `arcade://rounds/{round_id}`, `arcade://seed-batches/{batch_id}`
+//! and `arcade://seed-batches/{batch_id}/rows/{index}`. Each read is REST's read: the template's value goes
 //! through the same parse as REST's path (`crate::inputs`), the same service call and, for
 //! the seed batches, the same heavy-read limit; the JSON is REST's answer, byte for byte.
 //!
@@ -20,15 +20,18 @@ use super::errors::protocol_error;
 use super::rules;
 use super::tools::ArcadeTools;
 use crate::error::ApiError;
-use crate::inputs::queries::{BetPath, RoundPath, SeedBatchPath};
+use crate::inputs::queries::{BetPath, RoundPath, SeedBatchPath, SeedRowPath, SeedRowsQuery};
 use crate::inputs::{self, Input, Place};
 use crate::rate_limits::Caller;
+use crate::service::seed_batches::RowsPage;
 
 pub const RULES: &str = "arcade://rules";
 pub const SEED_BATCHES: &str = "arcade://seed-batches";
 pub const BETS: &str = "arcade://bets/";
 pub const ROUNDS: &str = "arcade://rounds/";
 pub const SEED_BATCH: &str = "arcade://seed-batches/";
+/// Between a batch id and a row index in `arcade://seed-batches/{batch_id}/rows/{index}`.
+const SEED_ROWS: &str = "/rows/";
 
 const JSON: &str = "application/json";
 const MARKDOWN: &str = "text/markdown";
@@ -55,7 +58,7 @@ pub fn templates() -> ListResourceTemplatesResult {
         template(
             "arcade://bets/{bet_id}",
             "bet",
-            "A settled bet's receipt with its proofs, re-derived with the fairness core (`verified`): the same JSON as GET /api/arcade/verify/{bet_id} and arcade_verify.",
+            "A settled bet's receipt with its proofs, re-derived with the fairness core and judged (`verdict`: pass, consistent, not proven, or fail): the same JSON as GET /api/arcade/verify/{bet_id} and arcade_verify.",
         ),
         template(
             "arcade://rounds/{round_id}",
@@ -65,7 +68,12 @@ pub fn templates() -> ListResourceTemplatesResult {
         template(
             "arcade://seed-batches/{batch_id}",
             "seed-batch",
-            "One seed batch with every used index: round, state, commitment, audit path and, once revealed, the seed (as GET /api/arcade/seed-batches/{batch_id}).",
+            "One seed batch with its first 1000 used indices: round, state, commitment, audit path and, once revealed, the seed (as GET /api/arcade/seed-batches/{batch_id}; REST pages the rest with from).",
+        ),
+        template(
+            "arcade://seed-batches/{batch_id}/rows/{index}",
+            "seed-batch-row",
+            "One used index of a seed batch with the batch's signed root: all that places a round's seed in its batch, a few KB (as GET /api/arcade/seed-batches/{batch_id}/rows/{index}).",
         ),
     ])
 }
@@ -117,17 +125,59 @@ impl ArcadeTools {
         } else if let Some(id) = uri.strip_prefix(ROUNDS) {
             let input = path::<RoundPath>("round_id", id)?;
             json(self.arcade.rounds.round(&input.round_id).await)
-        } else if let Some(id) = uri.strip_prefix(SEED_BATCH) {
-            let input = path::<SeedBatchPath>("batch_id", id)?;
-            let seeds = u64::try_from(self.arcade.seed_batches.batch_size()).unwrap_or(u64::MAX);
-            let _reading = self
-                .arcade
-                .rate_limits
-                .heavy_read(caller, seeds)
-                .map_err(protocol_error)?;
-            json(self.arcade.seed_batches.one(input.batch_id).await)
+        } else if let Some(rest) = uri.strip_prefix(SEED_BATCH) {
+            return self.read_seed_batch(uri, rest, caller).await;
         } else {
             return Err(unknown(uri));
+        }?;
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(json, uri).with_mime_type(JSON),
+        ]))
+    }
+
+    /// `arcade://seed-batches/{batch_id}` (the first page of its rows, as REST's default) or
+    /// `arcade://seed-batches/{batch_id}/rows/{index}`.
+    async fn read_seed_batch(
+        &self,
+        uri: &str,
+        rest: &str,
+        caller: Caller,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        let json = match rest.split_once(SEED_ROWS) {
+            Some((batch_id, index)) => {
+                let row = Map::from_iter([
+                    ("batch_id".to_owned(), Value::String(batch_id.to_owned())),
+                    ("index".to_owned(), Value::String(index.to_owned())),
+                ]);
+                if [batch_id, index].iter().any(|v| !segment(v)) {
+                    return Err(unknown(uri));
+                }
+                let input: SeedRowPath = inputs::parse(row, Place::Path).map_err(protocol_error)?;
+                let _reading = self
+                    .arcade
+                    .seed_batches
+                    .begin_row(caller, input.batch_id)
+                    .map_err(protocol_error)?;
+                json(
+                    self.arcade
+                        .seed_batches
+                        .row(input.batch_id, input.index)
+                        .await,
+                )
+            }
+            None => {
+                let input = path::<SeedBatchPath>("batch_id", rest)?;
+                let page = RowsPage {
+                    from: 0,
+                    limit: SeedRowsQuery::DEFAULT_LIMIT,
+                };
+                let _reading = self
+                    .arcade
+                    .seed_batches
+                    .begin_page(caller, input.batch_id, page.limit)
+                    .map_err(protocol_error)?;
+                json(self.arcade.seed_batches.one(input.batch_id, page).await)
+            }
         }?;
         Ok(ReadResourceResult::new(vec![
             ResourceContents::text(json, uri).with_mime_type(JSON),
@@ -143,9 +193,14 @@ impl ArcadeTools {
     }
 }
 
+/// Whether a template's value is one path segment.
+fn segment(value: &str) -> bool {
+    !value.is_empty() && !value.contains(['/', '?', '#'])
+}
+
 /// A template's value parsed as REST parses the same path segment.
 fn path<I: Input>(name: &str, value: &str) -> Result<I, ErrorData> {
-    if value.is_empty() || value.contains(['/', '?', '#']) {
+    if !segment(value) {
         return Err(unknown(value));
     }
     let object = Map::from_iter([(name.to_owned(), Value::String(value.to_owned()))]);

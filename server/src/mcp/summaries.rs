@@ -84,14 +84,11 @@ impl Summary for Played {
 
 impl Summary for VerifiedBet {
     fn summary(&self) -> String {
-        let verdict = if self.verified {
-            "verified"
-        } else {
-            "FAILED verification"
-        };
         format!(
-            "Bet {} {verdict}: checks {}.",
+            "Bet {}: {}, {}. Re-derivation checks {}.",
             self.receipt.bet_id,
+            self.verdict.as_str(),
+            self.reason,
             serde_json::to_string(&self.checks).unwrap_or_default()
         )
     }

@@ -96,6 +96,11 @@ impl SeedBook {
         seed_of(&self.batch_key(batch), index)
     }
 
+    /// Whether the tree of batch `batch_id` is built and kept (reading a path from it is cheap).
+    pub fn keeps(&self, batch_id: i64) -> bool {
+        self.trees().kept.contains_key(&batch_id)
+    }
+
     /// The tree of a batch of `size` seeds: built once, then kept while it is asked for.
     pub fn tree(&self, batch: BatchKey<'_>, size: i64) -> Arc<Tree> {
         if let Some(tree) = self.trees().get(batch.id) {

@@ -39,6 +39,8 @@ pub enum Operation {
     Purchase,
     Cashout,
     Rotate,
+    /// One row of a seed batch, read to verify a round.
+    ProofRead,
 }
 
 /// Over a bucket: nothing was done; `retry_after_s` is when one more call would pass.
@@ -59,6 +61,7 @@ pub struct RateLimits {
     purchase: Limiter,
     cashout: Limiter,
     rotate: Limiter,
+    proof_read: Limiter,
     heavy_reads: heavy::HeavyReads,
     proxies: TrustedProxies,
     /// Presented by the house agents (header [`HOUSE_AGENT_HEADER`]); fresh each process.
@@ -83,6 +86,7 @@ impl RateLimits {
             purchase: limiter(settings.purchase),
             cashout: limiter(settings.cashout),
             rotate: limiter(settings.rotate),
+            proof_read: limiter(settings.proof_read),
             heavy_reads: heavy::HeavyReads::new(
                 limiter(settings.heavy_read),
                 settings.heavy_read,
@@ -131,6 +135,7 @@ impl RateLimits {
             Operation::Purchase => (&self.purchase, "purchase"),
             Operation::Cashout => (&self.cashout, "cashout"),
             Operation::Rotate => (&self.rotate, "rotate"),
+            Operation::ProofRead => (&self.proof_read, "proof_read"),
         };
         self.draw(limiter, caller, bucket)
     }

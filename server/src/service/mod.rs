@@ -49,6 +49,7 @@ pub mod reconcile;
 pub mod round_clock;
 pub mod round_ids;
 pub mod rounds;
+mod seed_batch_reads;
 mod seed_batch_views;
 pub mod seed_batches;
 pub mod settled_mark;
@@ -56,6 +57,7 @@ pub mod shown_result;
 pub mod signed_marks;
 pub mod stats;
 pub mod treasury;
+pub mod verdict;
 pub mod wallets;
 
 use std::collections::HashSet;
@@ -132,8 +134,13 @@ impl Arcade {
         let marks = Arc::new(parts.marks);
         let clock = round_clock::RoundClock::new(&parts.rounds);
         let auth = auth::Auth::new(db.clone(), Arc::new(parts.identity), rate_limits.clone());
-        let seed_batches =
-            seed_batches::SeedBatches::new(db.clone(), seeds.clone(), house_wallets.clone(), clock);
+        let seed_batches = seed_batches::SeedBatches::new(
+            db.clone(),
+            seeds.clone(),
+            house_wallets.clone(),
+            clock,
+            rate_limits.clone(),
+        );
         let proofs = proofs::Proofs::new(seed_batches.clone(), marks.clone());
         let receipts = receipts::Receipts::new(db.clone(), house_wallets.clone(), proofs.clone());
         let floor = floor::Floor::new(db.clone(), house_wallets.clone());

@@ -14,6 +14,7 @@ use super::proofs::{BetSignatures, Proofs, ReceiptProofs};
 use super::seed_batches::SeedBatchError;
 use super::settled_mark::SettledMark;
 use super::shown_result::ShownResult;
+use super::verdict::{self, Verdict};
 use super::{HouseWallets, rfc3339};
 use crate::address;
 use crate::service::error::{ServiceError, wraps_service_error};
@@ -87,7 +88,11 @@ pub struct VerifiedBet {
     /// `{commitment, outcome, payout}`: each true when the stored value re-derives.
     #[salvo(schema(value_type = Object))]
     pub checks: Checks,
-    pub verified: bool,
+    /// `pass`, `consistent, not proven` or `fail`, as every verifier words it.
+    #[salvo(schema(value_type = String))]
+    pub verdict: Verdict,
+    /// Why, in a sentence.
+    pub reason: String,
     /// What differs, if anything: `{check, field, derived, claimed}`.
     #[salvo(schema(value_type = Vec<Object>))]
     pub mismatches: Vec<Mismatch>,
@@ -168,9 +173,11 @@ impl BetReceipt {
             serde_json::from_value(json!(self)).map_err(ServiceError::internal)?;
         let receipt = Receipt::try_from(input).map_err(ServiceError::internal)?;
         let verification = verify(&receipt).map_err(ServiceError::internal)?;
+        let (verdict, reason) = verdict::judge(verification.verified(), self.proofs.as_ref());
         Ok(VerifiedBet {
             checks: verification.checks,
-            verified: verification.verified(),
+            verdict,
+            reason,
             mismatches: verification.mismatches,
             receipt: self,
         })

@@ -2,7 +2,9 @@
 //! when a seed is shown: the database's. A round past its time is first marked expired there (a
 //! conditional update, after which no instance can spend it, whatever its own clock says), and
 //! only a round marked settled or expired shows its seed and its id; an open round shows its
-//! index and commitment alone, since its id is what lets a caller play it.
+//! index and commitment alone, since its id is what lets a caller play it. A batch's detail
+//! comes in pages of rows; one row comes with its batch's signed root, all a verifier needs to
+//! place a round's seed in the batch, whatever the batch's size.
 
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
@@ -33,9 +35,28 @@ pub struct SeedBatchView {
     pub signature: String,
     #[salvo(schema(value_type = Object))]
     pub typed_data: TypedData,
-    /// Every used index (`GET /api/arcade/seed-batches/{batch_id}` only).
+    /// A page of used indices, from `from` (`GET /api/arcade/seed-batches/{batch_id}` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rounds: Option<Vec<SeedUse>>,
+    /// The `from` of the next page of used indices, null on the last page (the detail only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_from: Option<Option<i64>>,
+}
+
+/// One used index with its batch's signed root (`GET
+/// /api/arcade/seed-batches/{batch_id}/rows/{index}`): the row's commitment and audit path lead
+/// to `batch.merkle_root`, which `batch.signature` signs.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeedRowView {
+    pub batch: SeedBatchView,
+    pub row: SeedUse,
+}
+
+/// Which used indices of a batch to show: from index `from`, at most `limit`.
+#[derive(Debug, Clone, Copy)]
+pub struct RowsPage {
+    pub from: i64,
+    pub limit: u64,
 }
 
 /// One used index of a batch.
@@ -62,11 +83,64 @@ impl SeedBatches {
         Ok(batches.into_iter().map(|b| self.batch_view(b)).collect())
     }
 
-    pub async fn one(&self, batch_id: i64) -> Result<SeedBatchView, SeedBatchError> {
-        let batch = store::seed_batches::find(&self.db, batch_id)
+    /// A page of a batch's used indices.
+    pub async fn one(
+        &self,
+        batch_id: i64,
+        page: RowsPage,
+    ) -> Result<SeedBatchView, SeedBatchError> {
+        let batch = self.find(batch_id).await?;
+        // One row past the page tells whether another page follows.
+        let mut rounds = self
+            .rounds_marked(batch_id, page.from, page.limit.saturating_add(1))
+            .await?;
+        let next_from = usize::try_from(page.limit)
+            .ok()
+            .filter(|&limit| rounds.len() > limit)
+            .map(|limit| {
+                let next = rounds[limit].0.seed_index;
+                rounds.truncate(limit);
+                next
+            });
+        let mut view = self.batch_view(batch);
+        view.rounds = Some(self.seed_uses(batch_id, rounds).await?);
+        view.next_from = Some(next_from.flatten());
+        Ok(view)
+    }
+
+    /// One used index of a batch, with the batch.
+    pub async fn row(&self, batch_id: i64, index: i64) -> Result<SeedRowView, SeedBatchError> {
+        let batch = self.find(batch_id).await?;
+        let row = self
+            .rounds_marked(batch_id, index, 1)
             .await?
-            .ok_or(SeedBatchError::NotFound(batch_id))?;
-        let rounds = self.rounds_marked(batch_id).await?;
+            .into_iter()
+            .find(|(round, _)| round.seed_index == Some(index))
+            .ok_or(SeedBatchError::NoRow { batch_id, index })?;
+        let row = self.seed_uses(batch_id, vec![row]).await?.remove(0);
+        Ok(SeedRowView {
+            batch: self.batch_view(batch),
+            row,
+        })
+    }
+
+    /// Whether reading a row of the batch builds its tree first (a heavy read).
+    pub fn row_builds_tree(&self, batch_id: i64) -> bool {
+        !self.seeds.book.keeps(batch_id)
+    }
+
+    async fn find(&self, batch_id: i64) -> Result<seed_batch::Model, SeedBatchError> {
+        store::seed_batches::find(&self.db, batch_id)
+            .await?
+            .ok_or(SeedBatchError::NotFound(batch_id))
+    }
+
+    /// Rounds as shown: their seeds once revealed, their audit paths.
+    async fn seed_uses(
+        &self,
+        batch_id: i64,
+        rounds: Vec<(round::Model, Option<i64>)>,
+    ) -> Result<Vec<SeedUse>, SeedBatchError> {
         let indices = rounds.iter().map(|(r, _)| r.seed_index.unwrap_or_default());
         let paths = self.audit_paths(batch_id, indices).await?;
         let mut uses = Vec::with_capacity(rounds.len());
@@ -76,18 +150,18 @@ impl SeedBatches {
             }
             uses.push(self.seed_use(round, bet_id, audit_path));
         }
-        let mut view = self.batch_view(batch);
-        view.rounds = Some(uses);
-        Ok(view)
+        Ok(uses)
     }
 
-    /// The batch's rounds, those past their time (by this instance's clock) first marked
-    /// expired in the database.
+    /// Up to `limit` of the batch's rounds from index `from`, those past their time (by this
+    /// instance's clock) first marked expired in the database.
     async fn rounds_marked(
         &self,
         batch_id: i64,
+        from: i64,
+        limit: u64,
     ) -> Result<Vec<(round::Model, Option<i64>)>, ServiceError> {
-        let rounds = store::seed_batches::rounds_of(&self.db, batch_id).await?;
+        let rounds = store::seed_batches::rounds_of(&self.db, batch_id, from, limit).await?;
         let now = now_ms();
         let cutoff = self.clock.opened_after(now);
         let past: Vec<&str> = rounds
@@ -101,7 +175,7 @@ impl SeedBatches {
             return Ok(rounds);
         }
         store::rounds::expire_past(&self.db, &past, cutoff, now).await?;
-        Ok(store::seed_batches::rounds_of(&self.db, batch_id).await?)
+        Ok(store::seed_batches::rounds_of(&self.db, batch_id, from, limit).await?)
     }
 
     fn seed_use(
@@ -146,6 +220,7 @@ impl SeedBatches {
             signature: batch.signature,
             typed_data: typed,
             rounds: None,
+            next_from: None,
         }
     }
 }

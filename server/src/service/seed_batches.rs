@@ -16,6 +16,7 @@ use super::{HouseWallets, now_ms};
 use crate::address;
 use crate::proofs::typed;
 use crate::proofs::{BatchKey, HouseSigner, SeedBook, SigningThread};
+use crate::rate_limits::RateLimits;
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::Db;
@@ -23,7 +24,7 @@ use crate::store::entities::{round, seed_batch};
 use crate::store::seed_batches::Taken;
 use arcade_core::Commitment;
 
-pub use super::seed_batch_views::{SeedBatchView, SeedUse};
+pub use super::seed_batch_views::{RowsPage, SeedBatchView, SeedRowView, SeedUse};
 
 /// Batch ids are drawn at random below this, so they stay exact in JSON numbers (and apart
 /// after a restore, where counting up from the largest would repeat published ids).
@@ -102,15 +103,24 @@ pub struct SeedBatches {
     pub(super) house_wallets: HouseWallets,
     /// Batch views mark rounds past their time expired.
     pub(super) clock: RoundClock,
+    /// What reading rows draws from (`seed_batch_reads.rs`).
+    pub(super) rate_limits: Arc<RateLimits>,
 }
 
 impl SeedBatches {
-    pub fn new(db: Db, seeds: Arc<Seeds>, house_wallets: HouseWallets, clock: RoundClock) -> Self {
+    pub fn new(
+        db: Db,
+        seeds: Arc<Seeds>,
+        house_wallets: HouseWallets,
+        clock: RoundClock,
+        rate_limits: Arc<RateLimits>,
+    ) -> Self {
         Self {
             db,
             seeds,
             house_wallets,
             clock,
+            rate_limits,
         }
     }
 
@@ -340,6 +350,8 @@ impl SeedBatches {
 pub enum SeedBatchError {
     #[error("no seed batch {0}")]
     NotFound(i64),
+    #[error("no commit took index {index} of seed batch {batch_id}")]
+    NoRow { batch_id: i64, index: i64 },
     #[error(transparent)]
     Service(#[from] ServiceError),
 }
@@ -351,7 +363,9 @@ impl From<SeedBatchError> for ServiceError {
     fn from(error: SeedBatchError) -> Self {
         match error {
             SeedBatchError::Service(error) => error,
-            missing @ SeedBatchError::NotFound(_) => ServiceError::internal(missing),
+            missing @ (SeedBatchError::NotFound(_) | SeedBatchError::NoRow { .. }) => {
+                ServiceError::internal(missing)
+            }
         }
     }
 }

@@ -134,6 +134,7 @@ impl Default for RateLimitSettings {
             purchase: bucket(2_000, 10),
             cashout: bucket(10_000, 5),
             rotate: bucket(10_000, 5),
+            proof_read: bucket(50, 100),
             heavy_read: bucket(100, 20),
             heavy_read_total: bucket(25, 20),
         }

@@ -102,8 +102,10 @@ pub struct RateLimitSettings {
     pub cashout: Bucket,
     /// Auth statement rotations.
     pub rotate: Bucket,
-    /// Anonymous reads of many rows (the audit feed, a seed batch's detail), per client: one
-    /// token per hundred rows asked for.
+    /// Reads of one seed batch row (a round's proof).
+    pub proof_read: Bucket,
+    /// Anonymous reads of many rows (the audit feed, a page of a seed batch's detail, a row of
+    /// a batch whose tree is not kept), per client: one token per hundred rows asked for.
     pub heavy_read: Bucket,
     /// The same reads, all clients together.
     pub heavy_read_total: Bucket,

@@ -123,12 +123,19 @@ pub async fn find(
     seed_batch::Entity::find_by_id(batch_id).one(db).await
 }
 
-/// The rounds that took an index of the batch, in index order, each with its bet's id once
-/// played.
-pub async fn rounds_of(db: &Db, batch_id: i64) -> Result<Vec<(round::Model, Option<i64>)>, DbErr> {
+/// The rounds that took indices `from` and up of the batch, at most `limit` of them, in index
+/// order, each with its bet's id once played.
+pub async fn rounds_of(
+    db: &Db,
+    batch_id: i64,
+    from: i64,
+    limit: u64,
+) -> Result<Vec<(round::Model, Option<i64>)>, DbErr> {
     let rounds = round::Entity::find()
         .filter(round::Column::BatchId.eq(batch_id))
+        .filter(round::Column::SeedIndex.gte(from))
         .order_by_asc(round::Column::SeedIndex)
+        .limit(limit)
         .all(db)
         .await?;
     let bets: Vec<(i64, String)> = bet::Entity::find()

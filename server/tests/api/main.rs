@@ -68,6 +68,7 @@ mod replays;
 mod revocation;
 mod rules;
 mod seed_batches;
+mod seed_rows;
 mod signed_marks;
 mod stats;
 mod terms;

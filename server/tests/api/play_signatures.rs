@@ -131,6 +131,10 @@ async fn a_signed_play_is_kept_and_shown_as_the_players(app: &TestApp) {
         let bet_id = played["bet_id"].as_i64().unwrap();
         let verified = app.get(&format!("/api/arcade/verify/{bet_id}")).await.ok();
         assert_eq!(verified["proofs"]["play"], *shown, "by bet id");
+        assert_eq!(
+            verified["verdict"], "pass",
+            "signed by its player: {verified}"
+        );
         let round = app
             .get(&format!("/api/arcade/rounds/{}", opened.round_id))
             .await

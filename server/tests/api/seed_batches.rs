@@ -253,7 +253,14 @@ async fn rounds_from_before_signing_are_unsigned(backend: Backend) {
         .get(&format!("/api/arcade/verify/{}", receipt["bet_id"]))
         .await
         .ok();
-    assert_eq!(verified["verified"], true);
+    assert_eq!(verified["verdict"], "consistent, not proven");
+    assert!(
+        verified["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Commitment signature"),
+        "{verified}"
+    );
     app.audit().await;
 }
 
