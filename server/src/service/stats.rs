@@ -18,6 +18,10 @@ use crate::service::error::ServiceError;
 use crate::settings::RoundSettings;
 use crate::tiers::{CHIP_VALUE_USD, TIERS};
 
+mod playable;
+
+pub use playable::{Playable, TargetRange};
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GamesListing {
     pub chip_value_usd: f64,
@@ -63,6 +67,11 @@ pub struct GameEntry {
     pub params: BTreeMap<String, String>,
     /// Rounds of this game settled so far.
     pub rounds: i64,
+    /// What the deployment's limits leave playable: each call a wager of `min_wager_chips`
+    /// can play and the largest wager it takes (coinflip, roulette: `max_wager`; dice:
+    /// `targets`; limbo: `min_playable_target`, `max_playable_target`), from the check every
+    /// play passes. A call outside it is refused at every wager.
+    pub playable: Playable,
 }
 
 #[derive(Debug, Default, Serialize, ToSchema)]
@@ -177,9 +186,10 @@ impl Stats {
                     endpoint: format!("POST /api/arcade/{}", endpoint(game)),
                     params: params_of(game),
                     rounds: rounds_of(game),
+                    playable: playable::playable(l, game),
                 })
                 .collect(),
-            how_to_play: how_to_play(&self.rounds),
+            how_to_play: how_to_play(&self.rounds, l),
             signer: super::seed_batches::signer_address(&self.seeds.signer),
             signing_domain: self.seeds.signer.domain(),
             signed_marks: (*self.marks).clone(),
@@ -248,25 +258,33 @@ fn params_of(game: Game) -> BTreeMap<String, String> {
         .unwrap_or_default()
 }
 
-/// The games' routes as a step names them: `flip, /dice, …`.
+/// The games' routes as a step names them: `/api/arcade/{flip|dice|…}`.
 fn game_routes() -> String {
     let routes: Vec<&str> = Game::ALL.into_iter().map(endpoint).collect();
-    routes.join(", /")
+    format!("/api/arcade/{{{}}}", routes.join("|"))
 }
 
-fn how_to_play(rounds: &RoundSettings) -> Vec<String> {
+fn how_to_play(rounds: &RoundSettings, limits: &Limits) -> Vec<String> {
     let mut steps: Vec<String> = [
         "Get chips: POST /api/arcade/free {\"address\"} once per address, or buy them at a tier endpoint (x402).",
         "GET /api/arcade/auth-statement/{address} and sign its `statement` (a Sign-In with Ethereum message) once with personal_sign (EIP-191); POST /api/arcade/auth/rotate revokes it if a signature leaks.",
         "POST /api/arcade/commit {\"address\", \"signature\"}: you get a round_id and the commitment, the SHA-256 of the secret server seed.",
-        "POST /api/arcade/{games} with the round_id, a fresh random client_seed of your own, an integer wager and your call; add play_signature, your EIP-712 signature of the Play (round_id, your address, the commitment, game, client_seed, call, target, has_number, number, wager; docs/proofs.md) in the manifest's signing_domain, and verifiers can prove the round against the house.",
+        "POST {games} with the round_id, a fresh random client_seed of your own, an integer wager and your call; add play_signature, your EIP-712 signature of the Play (round_id, your address, the commitment, game, client_seed, call, target, has_number, number, wager; /docs/proofs.md) in the manifest's signing_domain, and verifiers can prove the round against the house.",
         "Check the receipt against what you hold: its commitment is the one of your commit answer, sha256(server_seed) equals it, its nonce is 0, proofs.play is your signature, and the roll re-derives from HMAC-SHA256(server_seed, client_seed:0:0); or GET /api/arcade/verify/{bet_id}. Use a fresh random client seed every round: one the house could guess lets it order its seeds.",
         "Lost an answer? Repeat the same call: it returns the original receipt (replayed: true); GET /api/arcade/rounds/{round_id} shows any round.",
         "Play again with a new commit: every round has its own server seed.",
-        "Cash out (after a purchase): POST /api/arcade/cashout {\"address\", \"chips\" (100 to 250000), \"signature\"}; the house sends the token on-chain and pays the gas.",
+        "Cash out (after a purchase): POST /api/arcade/cashout {\"address\", \"chips\" ({cashout_range}), \"signature\"}; the house sends the token on-chain and pays the gas.",
         "Free chips are play money: the balance has a paid pocket (`cashable`) and a free pocket (`free_chips`). A wager stakes free chips first; a win pays each pocket back in proportion to what it staked, the free pocket's share rounded up; a cashout takes paid chips only. Free chips and what they win can be played, never cashed out.",
     ]
-    .map(|step| step.replace("{games}", &game_routes()))
+    .map(|step| {
+        step.replace("{games}", &game_routes()).replace(
+            "{cashout_range}",
+            &format!(
+                "{} to {}",
+                limits.min_cashout_chips, limits.max_cashout_chips
+            ),
+        )
+    })
     .to_vec();
     steps.push(format!(
         "An address holds at most {} open rounds; an unplayed round expires after {} seconds (nothing is taken at commit).",

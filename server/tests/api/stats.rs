@@ -129,6 +129,104 @@ async fn the_games_listing_is_what_the_interface_describes() {
     assert!(games["how_to_play"].as_array().unwrap().len() >= 4);
 }
 
+/// A call at the edge of its playable range: its route, the call, the largest wager it plays,
+/// and one step past it (a call and a wager the payout limit refuses), if there is one.
+type Edge = (&'static str, Value, i64, Option<(Value, i64)>);
+
+/// Each game's `playable` in the listing is where the play path draws its line: the edges it
+/// names play, and one step past them is refused for the payout limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_playable_ranges_of_the_listing_are_where_plays_are_refused() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let games = app.get("/api/arcade/games").await.ok();
+    let playable = |name: &str| -> Value {
+        let game = games["games"].as_array().unwrap().iter();
+        let mut found = game.filter(|g| g["name"] == name);
+        found.next().unwrap()["playable"].clone()
+    };
+    let (coinflip, dice, roulette, limbo) = (
+        playable("coinflip"),
+        playable("dice"),
+        playable("roulette"),
+        playable("limbo"),
+    );
+    let wager = |value: &Value| value.as_i64().unwrap();
+    let limbo_max = limbo["max_playable_target"].as_str().unwrap();
+    let hundredths: u64 = limbo_max.replace('.', "").parse().unwrap();
+    let past_limbo = format!("{}.{:02}", (hundredths + 1) / 100, (hundredths + 1) % 100);
+    // (route, call, the largest wager it plays, a call or wager one step past it, if any).
+    let edges: Vec<Edge> = vec![
+        (
+            "flip",
+            json!({ "call": "heads" }),
+            wager(&coinflip["max_wager"]["heads"]),
+            Some((
+                json!({ "call": "heads" }),
+                wager(&coinflip["max_wager"]["heads"]) + 1,
+            )),
+        ),
+        (
+            "roulette",
+            json!({ "bet": "straight", "number": 17 }),
+            wager(&roulette["max_wager"]["straight"]),
+            Some((
+                json!({ "bet": "straight", "number": 17 }),
+                wager(&roulette["max_wager"]["straight"]) + 1,
+            )),
+        ),
+        (
+            "roulette",
+            json!({ "bet": "dozen2" }),
+            wager(&roulette["max_wager"]["dozen2"]),
+            Some((
+                json!({ "bet": "dozen2" }),
+                wager(&roulette["max_wager"]["dozen2"]) + 1,
+            )),
+        ),
+        (
+            "dice",
+            json!({ "target": dice["targets"]["under"]["min_target"], "direction": "under" }),
+            1,
+            None,
+        ),
+        (
+            "dice",
+            json!({ "target": dice["targets"]["over"]["max_target"], "direction": "over" }),
+            1,
+            None,
+        ),
+        (
+            "limbo",
+            json!({ "target": limbo_max }),
+            1,
+            Some((json!({ "target": past_limbo }), 1)),
+        ),
+    ];
+    for (route, call, max, past) in edges {
+        let player = PrivateKeySigner::random();
+        app.fund(player.address(), 1_000).await;
+        let round_id = app.commit(&player).await;
+        let body = |call: &Value, wager: i64| {
+            let mut body = call.clone();
+            body["round_id"] = json!(round_id);
+            body["client_seed"] = json!("playable edges");
+            body["wager"] = json!(wager);
+            body
+        };
+        let path = format!("/api/arcade/{route}");
+        if let Some((past_call, past_wager)) = &past {
+            let refused = app.post(&path, &body(past_call, *past_wager)).await;
+            let error = refused.error(400, "payout_above_limit");
+            assert!(
+                error["max_wager"].as_i64().unwrap() < *past_wager,
+                "{error}"
+            );
+        }
+        let receipt = app.post(&path, &body(&call, max)).await.ok();
+        assert_eq!(receipt["wager"], max, "{route} {call}: {receipt}");
+    }
+}
+
 /// The floor as a scan of the bets says it: `(house, players)` of `(rounds, wagered, paid_out)`.
 async fn scanned(app: &TestApp, house: &[String]) -> [(i64, i64, i64); 2] {
     let mut sides = [(0, 0, 0); 2];
