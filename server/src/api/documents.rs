@@ -1,8 +1,10 @@
-//! The documents an agent reads before it plays, compiled in and served as they are in the
-//! repository: `/rules.md` (the fairness rules, `docs/fairness.md`), `/docs/proofs.md` (the
-//! signed types and the seed batches) and limbo's golden vectors beside the others; and
-//! `/llms.txt` (the whole flow in one page, with links to the rest): `docs/llms.txt` with this
-//! deployment's payment terms filled in.
+//! The documents an agent reads before it plays, compiled in: `/rules.md` (the fairness rules,
+//! `docs/fairness.md`), limbo's golden vectors beside the others and what their fields mean
+//! (`/vectors/README.md`, `docs/vectors.md`), served as they are in the repository;
+//! `/docs/proofs.md` (the signed types, the seed batches, the proof of address) with this
+//! deployment's signer, signing domain and signed marks filled in; and `/llms.txt` (the whole
+//! flow in one page, with links to the rest): `docs/llms.txt` with this deployment's payment
+//! terms filled in.
 
 use salvo::prelude::*;
 
@@ -10,6 +12,9 @@ use super::edge::arcade;
 use super::precompressed::{self, CompressError, Source};
 use super::spend_controls::SpendControls;
 use crate::error::ApiError;
+use crate::proofs::HouseSigner;
+use crate::service::seed_batches::signer_address;
+use crate::service::signed_marks::SignedMarks;
 use crate::x402::Terms;
 
 /// `/llms.txt` before the payment terms are filled in.
@@ -21,25 +26,37 @@ pub const PAYMENT_TERMS: &str = "{payment_terms}";
 /// `arcade://rules` (`mcp::rules`).
 pub const RULES_MD: &str = include_str!("../../../docs/fairness.md");
 
-/// Each document: its path under the site root, its media type and its text.
+/// `/docs/proofs.md` before this deployment's values are filled in.
+pub const PROOFS_MD: &str = include_str!("../../../docs/proofs.md");
+/// Where the signer's address goes in it (EIP-55).
+pub const SIGNER: &str = "{deployment.signer}";
+/// Where the signing domain goes (its JSON, `{name, version, chainId}`).
+pub const SIGNING_DOMAIN: &str = "{deployment.signing_domain}";
+/// Where the signed marks go (their JSON, as the manifest publishes them).
+pub const SIGNED_MARKS: &str = "{deployment.signed_marks}";
+
+/// Each document served as compiled: its path under the site root, its media type and its text.
 pub const DOCUMENTS: [(&str, &str, &str); 3] = [
     ("rules.md", "text/markdown; charset=utf-8", RULES_MD),
-    (
-        "docs/proofs.md",
-        "text/markdown; charset=utf-8",
-        include_str!("../../../docs/proofs.md"),
-    ),
     (
         "vectors/fairness-v1-limbo.json",
         "application/json",
         include_str!("../../../tests/vectors/fairness-v1-limbo.json"),
     ),
+    // The golden vectors' `about` points at the README beside them.
+    (
+        "vectors/README.md",
+        "text/markdown; charset=utf-8",
+        include_str!("../../../docs/vectors.md"),
+    ),
 ];
 
-/// The routes: `/llms.txt`, and one per document.
+/// The routes: `/llms.txt`, `/docs/proofs.md`, and one per document.
 pub fn routes() -> Router {
-    let llms = Router::new().push(Router::with_path("llms.txt").get(llms_txt));
-    DOCUMENTS.iter().fold(llms, |router, (path, ..)| {
+    let made = Router::new()
+        .push(Router::with_path("llms.txt").get(llms_txt))
+        .push(Router::with_path("docs/proofs.md").get(proofs_md));
+    DOCUMENTS.iter().fold(made, |router, (path, ..)| {
         router.push(Router::with_path(*path).get(document))
     })
 }
@@ -76,6 +93,35 @@ async fn llms_txt(
         .map_err(ApiError::internal)?;
     encoded.send(req, res, "text/plain; charset=utf-8", "no-cache");
     Ok(())
+}
+
+#[handler]
+async fn proofs_md(
+    req: &mut Request,
+    depot: &mut Depot,
+    res: &mut Response,
+) -> Result<(), ApiError> {
+    let arcade = arcade(depot)?;
+    let text = proofs_text(arcade.seed_batches.signer(), arcade.proofs.marks());
+    let read = || async { Ok(text.clone().into_bytes()) };
+    let encoded = precompressed::encoded::<CompressError, _, _>(Source::Made(text.clone()), read)
+        .await
+        .map_err(ApiError::internal)?;
+    encoded.send(req, res, "text/markdown; charset=utf-8", "no-cache");
+    Ok(())
+}
+
+/// `docs/proofs.md` with the values a reader checks against filled in as this deployment
+/// publishes them: its signer, its signing domain and its signed marks.
+pub fn proofs_text(signer: &HouseSigner, marks: &SignedMarks) -> String {
+    // Through a `Value`, so the typed data's members are laid out like the rest.
+    let marks = serde_json::to_value(marks)
+        .and_then(|marks| serde_json::to_string_pretty(&marks))
+        .unwrap_or_default();
+    PROOFS_MD
+        .replace(SIGNER, &signer_address(signer))
+        .replace(SIGNING_DOMAIN, &signer.domain().to_string())
+        .replace(SIGNED_MARKS, &marks)
 }
 
 /// This deployment's payment terms, and how the official clients are told to allow its token.

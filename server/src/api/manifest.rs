@@ -73,7 +73,7 @@ pub struct Manifest {
     #[salvo(schema(value_type = Object))]
     pub signing_domain: serde_json::Value,
     /// The signed marks: from which bet on every receipt carries its proofs, and signs
-    /// `house_agent` (`docs/proofs.md`).
+    /// `house_agent` (`/docs/proofs.md`).
     pub signed_marks: SignedMarks,
     /// Where to start, by name: `llms_txt` (the whole flow), `rules`, `proofs`, `vectors`,
     /// `openapi`, `api_docs`, `mcp`, `mcp_server_json`, `x402_manifest`, `verifier`.

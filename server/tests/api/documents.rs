@@ -48,7 +48,7 @@ async fn the_documents_are_served_as_the_repository_has_them() {
     let app = TestApp::spawn(Backend::Sqlite).await;
     let documents = [
         ("/rules.md", "text/markdown", "docs/fairness.md"),
-        ("/docs/proofs.md", "text/markdown", "docs/proofs.md"),
+        ("/vectors/README.md", "text/markdown", "docs/vectors.md"),
         (
             "/vectors/fairness-v1-limbo.json",
             "application/json",
@@ -76,6 +76,21 @@ async fn the_documents_are_served_as_the_repository_has_them() {
         llms.contains("sells no chips"),
         "no chain, no purchase: {llms}"
     );
+    let (status, kind, proofs) = fetch(&app, "/docs/proofs.md").await;
+    assert_eq!(status, 200);
+    assert!(kind.starts_with("text/markdown"), "{kind}");
+    assert_fills(&repository_file("docs/proofs.md"), &proofs);
+    let manifest = app.get("/api/arcade/manifest").await.ok();
+    let signer = manifest["signer"].as_str().unwrap();
+    assert!(
+        proofs.contains(&format!("\"signer\": \"{signer}\"")),
+        "{proofs}"
+    );
+    let domain = &manifest["signing_domain"];
+    assert!(
+        proofs.contains(&format!("\"signing_domain\": {domain}")),
+        "{domain}"
+    );
     let (_, _, rules) = fetch(&app, "/rules.md").await;
     for part in [
         "## Byte stream and floats",
@@ -84,6 +99,29 @@ async fn the_documents_are_served_as_the_repository_has_them() {
     ] {
         assert!(rules.contains(part), "the rules have {part}");
     }
+}
+
+/// `served` is `template` with each `{deployment.…}` mark replaced: every other part in order.
+fn assert_fills(template: &str, served: &str) {
+    assert!(
+        template.contains("{deployment."),
+        "the template has its marks"
+    );
+    assert!(!served.contains("{deployment."), "every mark filled in");
+    let mut rest = served;
+    for (i, part) in template.split("{deployment.").enumerate() {
+        let fixed = if i == 0 {
+            part
+        } else {
+            part.split_once('}').unwrap().1
+        };
+        let at = rest
+            .find(fixed)
+            .unwrap_or_else(|| panic!("the served text keeps {fixed:.80}"));
+        assert!(i > 0 || at == 0, "it starts as the template does");
+        rest = &rest[at + fixed.len()..];
+    }
+    assert!(rest.is_empty(), "it ends as the template does");
 }
 
 #[tokio::test]

@@ -25,7 +25,7 @@ pub struct EmbedSnippet {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EmbedFile {
-    /// e.g. `/embed/0123456789abcdef/web/verifier.js`.
+    /// `/embed/{version}/web/verifier.js` and the like, `version` the set's.
     pub path: String,
     pub integrity: String,
 }
