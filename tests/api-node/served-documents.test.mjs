@@ -76,15 +76,8 @@ const PLACEHOLDERS = {
 };
 
 // Dead references that are known and fixed where they are written, each with what fixes it.
-// Keyed by `<document> <target>`.
-const KNOWN = new Map(
-  ['/api/openapi.json', '/openapi.json'].map((document) => [
-    // OpenAPI's `BetReceipt.game` (server/src/service/receipts.rs) says "one of `/games`":
-    // it means `/api/arcade/games`.
-    `${document} /games`,
-    'the receipt schema names /games for /api/arcade/games',
-  ]),
-);
+// Keyed by `<document> <target>`; none today.
+const KNOWN = new Map();
 
 function escape(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -29,7 +29,7 @@ pub struct BetReceipt {
     pub bet_id: i64,
     pub round_id: String,
     pub address: String,
-    /// The game's name: one of `/games`.
+    /// The game's name: one of `/api/arcade/games`.
     #[salvo(schema(value_type = String))]
     pub game: Game,
     pub fairness_version: u32,
@@ -67,7 +67,7 @@ pub struct BetReceipt {
     pub committed_at: String,
     /// Played by the house's own agents.
     pub house_agent: bool,
-    /// The seed's batch and the house's signatures (`docs/proofs.md`); left out of public
+    /// The seed's batch and the house's signatures (`/docs/proofs.md`); left out of public
     /// listings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proofs: Option<ReceiptProofs>,

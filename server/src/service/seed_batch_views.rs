@@ -28,7 +28,7 @@ pub struct SeedBatchView {
     /// RFC 9162 tree head over the seeds' commitments (64 hex).
     pub merkle_root: String,
     /// 32 random bytes (64 hex) drawn when the batch was created: with `seeds.secret` they
-    /// derive every seed of the batch (`docs/proofs.md`). Null for batches from before salts.
+    /// derive every seed of the batch (`/docs/proofs.md`). Null for batches from before salts.
     pub salt: Option<String>,
     pub created_at: String,
     /// The house's EIP-712 signature of `typed_data` (a `SeedBatch`).
