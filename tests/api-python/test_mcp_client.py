@@ -37,6 +37,22 @@ class OfficialPythonMcpClient(unittest.TestCase):
     def test_the_stateless_revision_is_served_too(self):
         asyncio.run(self.stateless())
 
+    def test_the_session_ends_as_the_client_expects(self):
+        # The client ends its session with DELETE on leaving, and takes only 200 or 204 (it logs
+        # "Session termination failed: 202" otherwise).
+        with self.assertLogs(level="INFO") as logs:
+            asyncio.run(self.session_ended())
+        said = [record.getMessage() for record in logs.records]
+        deletes = [line for line in said if line.startswith("HTTP Request: DELETE")]
+        self.assertEqual(len(deletes), 1, said)
+        self.assertIn('"HTTP/1.1 200 OK"', deletes[0])
+        self.assertFalse([line for line in said if "termination failed" in line], said)
+        print(f"step: {deletes[0]}")
+
+    async def session_ended(self):
+        async with Client(f"{self.server.base_url}/api/mcp", mode="legacy") as client:
+            self.assertEqual(len((await client.list_tools()).tools), len(TOOLS))
+
     async def stateless(self):
         # 2026-07-28: no initialize, no session; each request carries its own protocol metadata.
         async with Client(f"{self.server.base_url}/api/mcp", mode="2026-07-28") as client:
@@ -55,9 +71,9 @@ class OfficialPythonMcpClient(unittest.TestCase):
             # validates each result below against it, and refuses one that does not match.
             for tool in tools:
                 self.assertEqual(tool.output_schema["type"], "object", tool.name)
-                # A paid tool adds the x402 challenge its 402 answers.
+                # The result or the error body; a paid tool adds the x402 challenge its 402 answers.
                 paid = tool.name == "arcade_buy_chips"
-                self.assertEqual(len(tool.output_schema["anyOf"]), 4 if paid else 3, tool.name)
+                self.assertEqual(len(tool.output_schema["anyOf"]), 3 if paid else 2, tool.name)
 
             called = set()
 

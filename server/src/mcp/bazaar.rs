@@ -1,11 +1,13 @@
 //! Bazaar's MCP-tool form (x402 v2 `specs/extensions/bazaar.md`, `info.input.type = "mcp"`) for
 //! the MCP challenge of `arcade_buy_chips`: `info.input` names the tool, its transport, its input
-//! schema and an example call; `info.output` an example purchase; `schema` validates `info`.
+//! schema (as the tool publishes it) and an example call; `info.output` an example purchase;
+//! `schema` validates `info`.
 //! Shaped as npm `@x402/extensions` `declareDiscoveryExtension({ toolName, … })` shapes it (its
 //! `transport` enum is the one transport declared; the PyPI helper lists both transports).
 
 use serde_json::{Map, Value, json};
 
+use super::arguments::published;
 use crate::inputs::chips::TierPath;
 use crate::inputs::schema;
 use crate::service::purchases::Purchase;
@@ -27,7 +29,7 @@ pub fn extension(terms: &Terms, tier: &Tier, tool_name: &str, description: &str)
                 "toolName": tool_name,
                 "description": description,
                 "transport": TRANSPORT,
-                "inputSchema": Value::Object(schema::of::<TierPath>().as_ref().clone()),
+                "inputSchema": Value::Object(published(&schema::of::<TierPath>())),
                 "example": { "tier": tier.name },
             },
             "output": { "type": "json", "example": example },

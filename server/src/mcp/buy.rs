@@ -17,6 +17,7 @@ use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject, MetaObject, Tool};
 use serde_json::json;
 
+use super::arguments::published;
 use super::bazaar;
 use super::output;
 use super::summaries::Summary;
@@ -38,10 +39,10 @@ pub const PAYMENT_RESPONSE_META: &str = "x402/payment-response";
 /// The key of bazaar's discovery extension in `extensions`.
 const BAZAAR: &str = "bazaar";
 
-const DESCRIPTION: &str = "Buy chips with an x402 payment (the x402 MCP transport): micro (100 chips, 0.01 USD), small (1000, 0.10) or medium (10000, 1.00). Call without payment to get the PaymentRequired (isError, in structuredContent); sign its accepts[0] as an EIP-3009 authorization and call again with the payment payload in _meta[\"x402/payment\"]. Chips go to the signer; the answer's _meta[\"x402/payment-response\"] is the settlement. Send extensions[\"payment-identifier\"].info.id (16-128 of A-Za-z0-9_-) to make a retry answer the original purchase.";
+const DESCRIPTION: &str = "Buy chips over x402: called without payment it answers the PaymentRequired (isError); call again with the signed payment in _meta[\"x402/payment\"].";
 
 pub fn route() -> ToolRoute<ArcadeTools> {
-    let input_schema = schema::of::<TierPath>().as_ref().clone();
+    let input_schema = published(&schema::of::<TierPath>());
     let tool = Tool::new(NAME, DESCRIPTION, Arc::new(input_schema))
         .with_raw_output_schema(output::paid::<Purchase>());
     ToolRoute::new_dyn(tool, |context: ToolCallContext<'_, ArcadeTools>| {

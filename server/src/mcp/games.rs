@@ -1,6 +1,7 @@
 //! The game tools, one per game of the server's list (`arcade_flip`, `arcade_dice`, …): each
-//! named after its REST route, described and typed by its input's own schema (with the
-//! `sign_in_with_x` proof REST reads from its header), and played through the one game path.
+//! named after its REST route, described by the first sentence of its input's description,
+//! typed by its input's own schema (with the `sign_in_with_x` proof REST reads from its
+//! header), and played through the one game path.
 
 use std::sync::Arc;
 
@@ -28,13 +29,13 @@ pub fn routes() -> Vec<ToolRoute<ArcadeTools>> {
 fn route<G: GameInput>() -> ToolRoute<ArcadeTools> {
     let mut input_schema = with_proof(&schema::of::<G>());
     let description = match input_schema.remove("description") {
-        Some(Value::String(text)) => text,
+        Some(Value::String(text)) => first_sentence(&text).to_owned(),
         _ => String::new(),
     };
     let tool = Tool::new(
         format!("arcade_{}", endpoint(G::GAME)),
         format!(
-            "{description} Play a round from arcade_commit once; the receipt reveals the server seed so you can check it (or call arcade_verify). A signature or sign_in_with_x proof, when given, must be the round owner's."
+            "{description} Plays an arcade_commit round once; the receipt reveals the server seed."
         ),
         Arc::new(input_schema),
     )
@@ -46,4 +47,10 @@ fn route<G: GameInput>() -> ToolRoute<ArcadeTools> {
             Ok(CallToolResponse::Complete(answer(result)))
         })
     })
+}
+
+/// The first sentence of `text` (the game's rule; the input's description goes on with the
+/// odds, which `arcade_games` and `arcade://rules` give).
+fn first_sentence(text: &str) -> &str {
+    text.find(". ").map_or(text, |end| &text[..=end])
 }

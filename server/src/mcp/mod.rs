@@ -1,8 +1,8 @@
 //! `/api/mcp`: the arcade's tools, resources, prompts and completions over MCP Streamable HTTP,
 //! served by the official Rust SDK (rmcp) inside salvo (`handler.rs` hands each request to its
 //! module). Both protocol eras are served: clients that `initialize` get a session
-//! (`Mcp-Session-Id`; POST, the GET stream, DELETE), clients of the 2026-07-28 revision are
-//! answered statelessly.
+//! (`Mcp-Session-Id`; POST, the GET stream, DELETE answered 200), clients of the 2026-07-28
+//! revision are answered statelessly.
 //!
 //! A browser page from a foreign origin is refused (403 `origin_forbidden`) before rmcp sees
 //! the request; rmcp itself checks the Host header against the public URL's host and loopback.
@@ -35,7 +35,7 @@ use std::time::Duration;
 
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use salvo::http::ReqBody;
+use salvo::http::{Method, ReqBody};
 use salvo::prelude::*;
 use tokio_util::sync::CancellationToken;
 
@@ -87,6 +87,9 @@ pub fn router(
 
 /// rmcp, run on behalf of the request's client (`api::client::identify` put it in the request's
 /// extensions): rmcp creates a session within this call, and the cap counts it as that client's.
+/// A session ended by DELETE is answered 200 where rmcp says 202: the specification fixes no
+/// status, and the official PyPI client takes only 200 or 204 (it logs "Session termination
+/// failed: 202"; the npm one takes any 2xx).
 struct ForClient<H>(H);
 
 #[async_trait]
@@ -104,6 +107,9 @@ impl<H: Handler> Handler for ForClient<H> {
             .copied()
             .unwrap_or(Caller::Client(ClientKey::Overflow));
         sessions::on_behalf_of(client, self.0.handle(req, depot, res, ctrl)).await;
+        if req.method() == Method::DELETE && res.status_code == Some(StatusCode::ACCEPTED) {
+            res.status_code(StatusCode::OK);
+        }
     }
 }
 

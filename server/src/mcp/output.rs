@@ -1,46 +1,77 @@
-//! Each tool's `outputSchema`: the schema of the type its structured content serializes, as
+//! Each tool's `outputSchema`: an outline of the type its structured content serializes, as
 //! the OpenAPI document shows it for the REST twin (salvo's `ToSchema`, one derive per type),
-//! or, on a result with `isError`, the error body REST answers (`ErrorBody`, or the 422's
-//! `HTTPValidationError`), each with its `code`. Made self-contained for MCP clients, which
-//! validate every structured result against it (the official TypeScript client errors
-//! included): each `#/components/schemas/…` reference is replaced by the schema it names, and
-//! OpenAPI's number formats (`uint64`, `int32`, `double`, …), which JSON Schema does not define
-//! and validators warn about, give way to what they mean (an unsigned one: `minimum: 0`).
+//! or, on a result with `isError`, the error body (`code` and `detail`). MCP clients validate
+//! every structured result against it (the official TypeScript client errors included), and
+//! read every schema of `tools/list` into a model's context, so it is made small (the whole
+//! `tools/list` result stays within 24 KB, `TOOLS_LIST_BUDGET` in the tests below):
+//! - each `#/components/schemas/…` reference is resolved (nothing outside the schema);
+//! - the result's own fields (a flattened struct's parts' included) keep their JSON Schema and
+//!   which of them are required, without descriptions, titles or examples (the OpenAPI
+//!   document keeps those); a field that is an object, or holds objects, is reduced to its
+//!   JSON types (`object`, `array`, `null`): its shape is the REST twin's, documented there;
+//! - OpenAPI's number formats (`uint64`, `int32`, `double`, …), which JSON Schema does not
+//!   define and validators warn about, give way to what they mean (an unsigned one:
+//!   `minimum: 0`).
+//!
+//! Every real result still validates: each reduction only widens what a schema accepts.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use rmcp::model::JsonObject;
 use salvo::oapi::{Components, ToSchema};
 use serde_json::{Map, Value, json};
 
-use crate::error::ErrorBody;
-use crate::inputs::ValidationError;
-
 const COMPONENTS: &str = "#/components/schemas/";
 /// Deeper than any output type nests; a reference past it is left as it is (never reached).
 const MAX_DEPTH: usize = 16;
+/// Keywords that only annotate a schema: left out of MCP's.
+const ANNOTATIONS: [&str; 7] = [
+    "description",
+    "title",
+    "examples",
+    "example",
+    "default",
+    "deprecated",
+    "$comment",
+];
+/// Keywords that give a schema an inner shape (fields, or items that have fields).
+const SHAPES: [&str; 5] = [
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "prefixItems",
+    "dependentSchemas",
+];
 
 /// The output schema of a tool whose result is a `T`: a `T`, or the error body.
 pub fn of<T: ToSchema>() -> Arc<JsonObject> {
-    let answers = [
-        schema_of::<T>(),
-        schema_of::<ErrorBody>(),
-        with_code(schema_of::<ValidationError>()),
-    ];
-    let Value::Object(schema) = json!({ "type": "object", "anyOf": answers }) else {
-        unreachable!("a json! object literal is an object");
-    };
-    Arc::new(schema)
+    answers(vec![outline(&schema_of::<T>())])
 }
 
 /// The output schema of a paid tool whose result is a `T`: [`of`], or the x402 challenge its
 /// 402 answers (`PaymentRequired` with the refusal's `error`, `detail` and `code`).
 pub fn paid<T: ToSchema>() -> Arc<JsonObject> {
-    let mut schema = (*of::<T>()).clone();
-    if let Some(Value::Array(answers)) = schema.get_mut("anyOf") {
-        answers.push(challenge());
-    }
+    answers(vec![outline(&schema_of::<T>()), outline(&challenge())])
+}
+
+/// An object that is one of `results`, or the error body every tool may answer.
+fn answers(mut results: Vec<Value>) -> Arc<JsonObject> {
+    results.insert(1, error());
+    let Value::Object(schema) = json!({ "type": "object", "anyOf": results }) else {
+        unreachable!("a json! object literal is an object");
+    };
     Arc::new(schema)
+}
+
+/// A tool error's structured content, as REST's error bodies (`ErrorBody`, and the 422's
+/// `HTTPValidationError` whose `detail` lists the problems): a `code` and a `detail` (a
+/// sentence, or the problems).
+fn error() -> Value {
+    json!({
+        "required": ["code", "detail"],
+        "properties": { "code": { "type": "string" }, "detail": {} }
+    })
 }
 
 /// The x402 v2 `PaymentRequired` as a 402 body carries it.
@@ -68,10 +99,192 @@ fn schema_of<T: ToSchema>() -> Value {
     inline(root, &named, 0)
 }
 
-/// A 422 body as a tool error carries it: with its `code`.
-fn with_code(mut schema: Value) -> Value {
-    schema["properties"]["code"] = json!({ "type": "string", "const": "validation_error" });
-    schema
+/// The outline of an object's schema: its fields (those of its `allOf` parts included, as a
+/// flattened struct has them), each as [`field`] keeps it, and those it requires (that it is
+/// an object, the output schema's root says).
+fn outline(schema: &Value) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    fields(schema, &mut properties, &mut required);
+    let mut outline = json!({ "properties": properties });
+    if !required.is_empty() {
+        outline["required"] = Value::Array(required);
+    }
+    outline
+}
+
+/// Collects the fields and required names of `schema` and of its `allOf` parts.
+fn fields(schema: &Value, properties: &mut Map<String, Value>, required: &mut Vec<Value>) {
+    if let Some(own) = schema.get("properties").and_then(Value::as_object) {
+        for (name, field_schema) in own {
+            properties.insert(name.clone(), field(field_schema));
+        }
+    }
+    for name in schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if !required.contains(name) {
+            required.push(name.clone());
+        }
+    }
+    for part in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        fields(part, properties, required);
+    }
+}
+
+/// A field as the outline keeps it: a value without inner shape (a string, a number, an enum,
+/// a list of such) as its schema says, without annotations; anything holding fields of its own
+/// as its JSON types only.
+fn field(schema: &Value) -> Value {
+    if has_shape(schema) {
+        return match json_types(schema) {
+            Some(types) if types.len() == 1 => json!({ "type": types.first() }),
+            Some(types) => json!({ "type": types }),
+            None => json!({}),
+        };
+    }
+    simplified(without_annotations(schema.clone()))
+}
+
+/// Whether a schema has fields anywhere inside it (an object's, or its items').
+fn has_shape(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, inner)| {
+            SHAPES.contains(&key.as_str()) || (!is_data(key) && has_shape(inner))
+        }),
+        Value::Array(items) => items.iter().any(has_shape),
+        _ => false,
+    }
+}
+
+/// Keywords whose values are data, not schemas.
+fn is_data(keyword: &str) -> bool {
+    matches!(keyword, "enum" | "const" | "required" | "type")
+}
+
+/// The JSON types a value of `schema` may have; `None` when it says nothing of them. A
+/// superset of what the schema allows: as a `type` widens it, every value it took still passes.
+fn json_types(schema: &Value) -> Option<BTreeSet<&'static str>> {
+    let types_of = |values: &[Value]| values.iter().map(type_of_value).collect();
+    if let Some(declared) = schema.get("type") {
+        let names: Vec<&Value> = match declared {
+            Value::Array(names) => names.iter().collect(),
+            one => vec![one],
+        };
+        return names
+            .into_iter()
+            .map(|name| name.as_str().and_then(type_name))
+            .collect();
+    }
+    if let Some(value) = schema.get("const") {
+        return Some(BTreeSet::from([type_of_value(value)]));
+    }
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        return Some(types_of(values));
+    }
+    for union in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = schema.get(union) {
+            return branches
+                .iter()
+                .try_fold(BTreeSet::new(), |mut all, branch| {
+                    all.extend(json_types(branch)?);
+                    Some(all)
+                });
+        }
+    }
+    let parts = schema.get("allOf").and_then(Value::as_array)?;
+    let known: Vec<BTreeSet<&str>> = parts.iter().filter_map(json_types).collect();
+    let mut common = known.first()?.clone();
+    for types in &known[1..] {
+        common = common.intersection(types).copied().collect();
+    }
+    (!common.is_empty()).then_some(common)
+}
+
+/// A JSON Schema type name, as a `'static` string.
+fn type_name(name: &str) -> Option<&'static str> {
+    [
+        "null", "boolean", "object", "array", "number", "string", "integer",
+    ]
+    .into_iter()
+    .find(|known| *known == name)
+}
+
+/// The JSON Schema type of a value.
+fn type_of_value(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Whether a keyword only annotates its schema (an `x-` extension included).
+pub(super) fn is_annotation(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
+}
+
+/// `schema` without the keywords that only annotate it, in it and in every subschema.
+pub(super) fn without_annotations(schema: Value) -> Value {
+    match schema {
+        Value::Object(map) => map
+            .into_iter()
+            .filter(|(key, _)| !is_annotation(key))
+            .map(|(key, inner)| {
+                let inner = match key.as_str() {
+                    "properties" | "patternProperties" | "$defs" | "dependentSchemas" => {
+                        each_schema(inner, without_annotations)
+                    }
+                    data if is_data(data) => inner,
+                    _ => without_annotations(inner),
+                };
+                (key, inner)
+            })
+            .collect::<Map<_, _>>()
+            .into(),
+        Value::Array(items) => items.into_iter().map(without_annotations).collect(),
+        other => other,
+    }
+}
+
+/// Each value of a map of schemas (`properties`, `$defs`) through `f`.
+fn each_schema(map: Value, f: fn(Value) -> Value) -> Value {
+    match map {
+        Value::Object(schemas) => schemas
+            .into_iter()
+            .map(|(name, schema)| (name, f(schema)))
+            .collect::<Map<_, _>>()
+            .into(),
+        other => other,
+    }
+}
+
+/// `schema` with each `allOf` left with one part (the rest were annotations) replaced by it.
+fn simplified(schema: Value) -> Value {
+    let Value::Object(mut map) = schema else {
+        return schema;
+    };
+    let alone = map.len() == 1;
+    if let Some(Value::Array(parts)) = map.get_mut("allOf") {
+        parts.retain(|part| part.as_object().is_none_or(|p| !p.is_empty()));
+        if parts.len() == 1 && alone {
+            let part = parts.pop().unwrap_or_default();
+            return simplified(part);
+        }
+    }
+    map.into()
 }
 
 /// `value` with every component reference replaced by its schema.
@@ -100,7 +313,7 @@ fn inline(value: Value, named: &Value, depth: usize) -> Value {
 }
 
 /// `schema` without an OpenAPI number format; an unsigned one becomes `minimum: 0`.
-fn without_number_format(mut schema: Map<String, Value>) -> Map<String, Value> {
+pub(super) fn without_number_format(mut schema: Map<String, Value>) -> Map<String, Value> {
     let Some(Value::String(format)) = schema.get("format") else {
         return schema;
     };
@@ -118,8 +331,15 @@ fn without_number_format(mut schema: Map<String, Value>) -> Map<String, Value> {
 
 #[cfg(test)]
 mod tests {
+    use rmcp::model::ListToolsResult;
+
     use super::*;
     use crate::mcp::tools::ArcadeTools;
+
+    /// The most bytes the JSON of a `tools/list` result may take: what MCP clients read into a
+    /// model's context before its first call (`tests/api-node/mcp-size.test.mjs` measures it on
+    /// the wire).
+    const TOOLS_LIST_BUDGET: usize = 24_000;
 
     #[test]
     fn every_tool_declares_its_result_or_the_error_body_with_nothing_left_to_resolve() {
@@ -130,13 +350,14 @@ mod tests {
             assert_eq!(schema["type"], "object", "{}", tool.name);
             let answers = schema["anyOf"].as_array().expect("anyOf");
             let paid = usize::from(tool.name == super::super::buy::NAME);
-            assert_eq!(answers.len(), 3 + paid, "{}", tool.name);
+            assert_eq!(answers.len(), 2 + paid, "{}", tool.name);
             assert!(
-                !properties(&answers[0]).is_empty(),
+                !answers[0]["properties"].as_object().unwrap().is_empty(),
                 "{}: {}",
                 tool.name,
                 answers[0]
             );
+            assert_eq!(answers[1], error(), "{}", tool.name);
             let text = Value::Object((**schema).clone()).to_string();
             assert!(!text.contains(COMPONENTS), "{}: {text}", tool.name);
             for format in ["uint", "int", "double", "float"] {
@@ -146,9 +367,16 @@ mod tests {
                     tool.name
                 );
             }
+            let annotated = Value::Object((**schema).clone());
+            assert_eq!(
+                without_annotations(annotated.clone()),
+                annotated,
+                "{}",
+                tool.name
+            );
         }
         let flip = ArcadeTools::router().get("arcade_flip").cloned().unwrap();
-        let played = properties(&flip.output_schema.unwrap()["anyOf"][0]);
+        let played = &flip.output_schema.unwrap()["anyOf"][0];
         for field in [
             "bet_id",
             "commitment",
@@ -158,23 +386,79 @@ mod tests {
             "replayed",
         ] {
             assert!(
-                played.contains(&field.to_owned()),
-                "a play's result has {field}: {played:?}"
+                played["properties"].get(field).is_some(),
+                "a play's result has {field}: {played}"
+            );
+            assert!(
+                played["required"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!(field))
+                    || field == "server_seed",
+                "{field} is always there: {played}"
             );
         }
+        assert_eq!(played["properties"]["bet_id"], json!({ "type": "integer" }));
+        assert_eq!(
+            played["properties"]["proofs"],
+            json!({ "type": ["null", "object"] }),
+            "a field with fields of its own is typed only"
+        );
     }
 
-    /// The properties a schema names, its `allOf` parts' included (a flattened struct).
-    fn properties(schema: &Value) -> Vec<String> {
-        let own = schema["properties"]
-            .as_object()
-            .into_iter()
-            .flat_map(|p| p.keys().cloned());
-        let parts = schema["allOf"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .flat_map(properties);
-        own.chain(parts).collect()
+    /// What MCP clients read into a model's context before the first call.
+    #[test]
+    fn tools_list_fits_its_budget() {
+        let listed = ListToolsResult::with_all_items(ArcadeTools::router().list_all());
+        let bytes = serde_json::to_vec(&listed).unwrap().len();
+        assert!(
+            bytes <= TOOLS_LIST_BUDGET,
+            "tools/list is {bytes} bytes, over {TOOLS_LIST_BUDGET}"
+        );
+    }
+
+    #[test]
+    fn a_field_keeps_its_own_constraints_and_loses_its_annotations() {
+        let leaf = json!({
+            "allOf": [
+                { "type": "string", "enum": ["open", "settled"], "description": "the state" },
+                { "description": "more" }
+            ]
+        });
+        assert_eq!(
+            field(&leaf),
+            json!({ "type": "string", "enum": ["open", "settled"] })
+        );
+        let named =
+            json!({ "type": "object", "properties": { "description": { "type": "string" } } });
+        assert_eq!(field(&named), json!({ "type": "object" }));
+        assert_eq!(
+            without_annotations(named.clone()),
+            named,
+            "a field named description is a field"
+        );
+        let nullable =
+            json!({ "oneOf": [{ "type": "null" }, { "type": "object", "properties": {} }] });
+        assert_eq!(field(&nullable), json!({ "type": ["null", "object"] }));
+        let listed = json!({ "type": "array", "items": { "type": "object", "properties": {} } });
+        assert_eq!(field(&listed), json!({ "type": "array" }));
+        let strings = json!({ "type": "array", "items": { "type": "string", "title": "t" } });
+        assert_eq!(
+            field(&strings),
+            json!({ "type": "array", "items": { "type": "string" } })
+        );
+        let unknown = json!({ "anyOf": [{ "properties": {} }, { "type": "string" }] });
+        assert_eq!(field(&unknown), json!({}), "no type said: any");
+        let flattened = json!({ "allOf": [
+            { "type": "object", "properties": { "a": { "type": "integer" } }, "required": ["a"] },
+            { "type": "object", "properties": { "b": { "type": "string" } }, "required": ["b"] }
+        ] });
+        assert_eq!(
+            outline(&flattened),
+            json!({
+                "properties": { "a": { "type": "integer" }, "b": { "type": "string" } },
+                "required": ["a", "b"]
+            })
+        );
     }
 }

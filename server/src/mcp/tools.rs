@@ -17,7 +17,7 @@ use super::summaries::{BalanceAnswer, Summary};
 use serde_json::json;
 
 use super::annotations::{annotations, effect};
-use super::arguments::{Arguments, NoArguments, Proven, Signed};
+use super::arguments::{Arguments, NoArguments, Proven, Signed, published};
 use super::output;
 use crate::error::ApiError;
 use crate::inputs::Input;
@@ -66,7 +66,9 @@ pub struct ArcadeTools {
 
 impl ArcadeTools {
     /// Every tool: those below, and the game tools (`super::games`), each annotated with what
-    /// it does (`super::annotations`).
+    /// it does (`super::annotations`) and publishing its input's schema made small
+    /// (`super::arguments::published`). Descriptions are a sentence or two: the instructions,
+    /// the prompts and `arcade://rules` say the rest.
     pub fn router() -> ToolRouter<Self> {
         let mut router = Self::tool_router();
         for route in super::games::routes() {
@@ -75,6 +77,7 @@ impl ArcadeTools {
         router.add_route(super::buy::route());
         for route in router.map.values_mut() {
             route.attr.annotations = effect(&route.attr.name).map(annotations);
+            route.attr.input_schema = Arc::new(published(&route.attr.input_schema));
         }
         router
     }
@@ -100,7 +103,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_free",
         output_schema = output::of::<FreeGrant>(),
-        description = "Claim the 100 free chips, once per address. No payment; a signature is optional. Start here to play without buying. Free chips are play money: they can be played and won with, never cashed out (a wager stakes them first, and a win pays them back in proportion)."
+        description = "Claim 100 free chips, once per address, without payment: play money, never cashed out."
     )]
     async fn free(
         &self,
@@ -132,7 +135,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_commit",
         output_schema = output::of::<Committed>(),
-        description = "Open a round: the house commits to a secret server seed (you get its SHA-256, the commitment) before it sees your client seed. Requires your signature of the auth_statement from arcade_balance, or a sign-in-with-x proof in sign_in_with_x (arcade_siwx_challenge). Play the round once with a game tool (arcade_<game>, listed by arcade_games)."
+        description = "Open a round: the house commits to its server seed (its SHA-256) before it sees your client seed."
     )]
     async fn commit(
         &self,
@@ -154,7 +157,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_round",
         output_schema = output::of::<RoundView>(),
-        description = "A round as it stands: open (with expires_at), settled (with its receipt, server seed included) or expired. If a game call got no answer, look here, or repeat the same call: it answers the original receipt with replayed: true."
+        description = "A round as it stands: open, settled (with its receipt) or expired; look here if a game call got no answer."
     )]
     async fn round(&self, Parameters(input): Parameters<Arguments<RoundPath>>) -> CallToolResult {
         answer(
@@ -168,7 +171,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_rotate",
         output_schema = output::of::<Rotated>(),
-        description = "Revoke every signature of your auth statement and every sign-in-with-x proof made so far (if one may have leaked): proven with the current statement's signature or a sign-in-with-x proof in sign_in_with_x, this starts a new statement. Older signatures and proofs then fail (signature_revoked, or signature_mismatch once more than two rotations old) and your open rounds expire. Sign the returned auth_statement (or a fresh arcade_siwx_challenge) from now on."
+        description = "Revoke every signature and sign-in-with-x proof of your address so far and expire its open rounds."
     )]
     async fn rotate(
         &self,
@@ -190,7 +193,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_verify",
         output_schema = output::of::<VerifiedBet>(),
-        description = "Re-derive a played round from its revealed server seed with the arcade's fairness core: checks the commitment, the outcome and the payout. Anyone can verify any bet."
+        description = "Re-derive any played round from its revealed server seed: its commitment, outcome and payout."
     )]
     async fn verify(&self, Parameters(input): Parameters<Arguments<BetPath>>) -> CallToolResult {
         answer(
@@ -204,7 +207,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_balance",
         output_schema = output::of::<BalanceAnswer>(),
-        description = "Chips held by an address in two pockets: cashable (paid chips, what a cashout may take) and free_chips (play money: the free grant and what free chips won back; a wager stakes them first and a win pays each pocket in proportion to its stake, the free share rounded up); whether it has bought in; and its auth_statement: the exact text to sign with personal_sign (EIP-191) for arcade_commit and arcade_cashout."
+        description = "An address's chips (cashable and free_chips) and its auth_statement, to sign with personal_sign (EIP-191)."
     )]
     async fn balance(
         &self,
@@ -227,7 +230,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_cashout",
         output_schema = output::of::<CashoutReceipt>(),
-        description = "Redeem 100 to 250000 chips for the dollar token, sent on-chain to your address by the house (which pays the gas). Requires your auth-statement signature (or a sign-in-with-x proof in sign_in_with_x) and a past purchase; the tokens go to the proven address only. Free chips are play money: only the paid chips can be cashed out (`cashable` in arcade_balance: the balance less free_chips), else cashout_exceeds_cashable. Send a fresh idempotency_key (a UUID) with each cashout: a retry with the same key and chips after a lost answer gets the same cashout, never a second transfer."
+        description = "Redeem paid chips for the dollar token, sent on-chain to your address; a retry with its idempotency_key never pays twice."
     )]
     async fn cashout(
         &self,
@@ -250,7 +253,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_siwx_challenge",
         output_schema = output::of::<Declaration>(),
-        description = "A sign-in-with-x challenge for your address (x402 extension sign-in-with-x, CAIP-122; the same as GET /api/arcade/siwx/{address}): info (an EIP-4361 message's fields, with a server nonce), supportedChains and the payload's schema. Sign it with the official client (createSIWxPayload, then encodeSIWxHeader, from @x402/extensions) and pass the result as sign_in_with_x to arcade_commit, the game tools, arcade_cashout and arcade_rotate, in place of signature, for five minutes. Rotating revokes it. Reading it changes nothing."
+        description = "A sign-in-with-x challenge (CAIP-122) for your address: sign it with @x402/extensions and pass it as sign_in_with_x."
     )]
     async fn siwx_challenge(
         &self,
@@ -267,7 +270,7 @@ impl ArcadeTools {
     #[tool(
         name = "arcade_house",
         output_schema = output::of::<HouseStats>(),
-        description = "Floor statistics: rounds, wagered, paid out and the house's net by game, split between the house's own agents and everyone else; cashout totals."
+        description = "Floor statistics: rounds, wagered, paid out and the house's net by game; cashout totals."
     )]
     async fn house(&self, Parameters(_): Parameters<NoArguments>) -> CallToolResult {
         answer(self.arcade.stats.house().await)
