@@ -48,7 +48,8 @@ pub struct Play {
 pub struct Played {
     #[serde(flatten)]
     pub receipt: BetReceipt,
-    /// Chips after settlement (now, for a replayed answer).
+    /// Chips just after this round settled (a replayed answer too: the balance its receipt
+    /// settled to, whatever moved since; `GET /api/arcade/balance/{address}` has the current one).
     pub balance: i64,
     /// The chips of `balance` that are play money (free chips and what they won); the rest,
     /// `balance - free_chips`, is cashable.
@@ -216,11 +217,14 @@ impl Plays {
                 bet_id: Some(bet.id),
             });
         }
-        let wallet = store::ledger::wallet(&self.db, &round.address).await?;
+        let reference = store::ledger::round_reference(&round.id);
+        let (balance, free_chips) = store::ledger::after(&self.db, &round.address, &reference)
+            .await?
+            .unwrap_or_default();
         Ok(Played {
             receipt: self.receipts.receipt(&bet, round).await?,
-            balance: wallet.as_ref().map_or(0, |w| w.chips),
-            free_chips: wallet.as_ref().map_or(0, |w| w.free_chips),
+            balance,
+            free_chips,
             replayed: true,
         })
     }

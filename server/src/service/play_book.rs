@@ -92,7 +92,7 @@ impl Book {
         let (stake, shares) = pockets(wallet.free_chips, queued.play.wager, settlement.payout)?;
         let from_free = i64::try_from(stake.from_free()).map_err(ServiceError::internal)?;
         let free_share = i64::try_from(shares.free).map_err(ServiceError::internal)?;
-        let reference = format!("round:{}", round.id);
+        let reference = crate::store::ledger::round_reference(&round.id);
         let row = |kind, (delta, free_delta), balance_after| LedgerRow {
             address: round.address.clone(),
             kind,

@@ -4,7 +4,10 @@
 //! each ledger row says how much of its `delta` was the free pocket's (`free_delta`).
 
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
-use sea_orm::{ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect,
+};
 
 use super::Db;
 use super::entities::ledger::{self, LedgerKind};
@@ -17,6 +20,11 @@ pub enum Pocket {
     Paid,
     /// Play money: the free grant.
     Free,
+}
+
+/// The reference of a round's ledger rows (its wager and its win).
+pub fn round_reference(round_id: &str) -> String {
+    format!("round:{round_id}")
 }
 
 /// A chip movement: why, and what it belongs to (`round:<id>`, `payment:<id>`, ...).
@@ -205,6 +213,37 @@ pub async fn mark_bought_in(db: &impl ConnectionTrait, address: &str) -> Result<
         .exec(db)
         .await?;
     Ok(())
+}
+
+/// `address`'s chips and free chips just after the last ledger row with this reference (a
+/// round's settlement: `round:<id>`), if it has one. The free chips are the sum of the free
+/// pocket's changes up to that row: every change is a row.
+pub async fn after(
+    db: &impl ConnectionTrait,
+    address: &str,
+    reference: &str,
+) -> Result<Option<(i64, i64)>, DbErr> {
+    let Some(last) = ledger::Entity::find()
+        .filter(ledger::Column::Address.eq(address))
+        .filter(ledger::Column::Reference.eq(reference))
+        .order_by_desc(ledger::Column::Id)
+        .one(db)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let free: Option<i64> = ledger::Entity::find()
+        .select_only()
+        .column_as(
+            Expr::cust("CAST(COALESCE(SUM(free_delta), 0) AS BIGINT)"),
+            "free",
+        )
+        .filter(ledger::Column::Address.eq(address))
+        .filter(ledger::Column::Id.lte(last.id))
+        .into_tuple()
+        .one(db)
+        .await?;
+    Ok(Some((last.balance_after, free.unwrap_or(0))))
 }
 
 /// `address`'s balance just after the purchase credit with this reference, if it was credited

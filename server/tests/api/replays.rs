@@ -100,6 +100,38 @@ async fn repeats_racing_settle_once(app: &TestApp) {
 }
 on_both_backends!(repeats_racing_settle_once);
 
+/// A repeat answered after the balance moved on (another round played, free chips spent) shows
+/// the balance its receipt settled to, pockets too, not the current one.
+async fn a_replay_shows_the_balance_it_settled_to(app: &TestApp) {
+    let player = PrivateKeySigner::random();
+    app.claim_free(&player).await;
+    let first = app.commit(&player).await;
+    let body = json!({ "round_id": first, "client_seed": "then", "wager": 7, "call": "heads" });
+    let played = app.post("/api/arcade/flip", &body).await.ok();
+    let settled = (played["balance"].clone(), played["free_chips"].clone());
+    assert_eq!(
+        settled.0,
+        json!(100 - 7 + played["payout"].as_i64().unwrap())
+    );
+    let second = app.commit(&player).await;
+    let later = json!({ "round_id": second, "client_seed": "now", "wager": 11, "call": "tails" });
+    let moved = app.post("/api/arcade/flip", &later).await.ok();
+    assert_ne!(moved["balance"], settled.0, "the balance moved on");
+    let replayed = app.post("/api/arcade/flip", &body).await.ok();
+    assert_eq!(replayed["replayed"], true);
+    assert_eq!(
+        (replayed["balance"].clone(), replayed["free_chips"].clone()),
+        settled,
+        "the receipt's own balance"
+    );
+    assert_eq!(
+        app.chips(player.address()).await,
+        moved["balance"].as_i64().unwrap()
+    );
+    app.audit().await;
+}
+on_both_backends!(a_replay_shows_the_balance_it_settled_to);
+
 async fn replays_and_rounds_over_mcp(app: &TestApp) {
     let player = PrivateKeySigner::random();
     app.claim_free(&player).await;
