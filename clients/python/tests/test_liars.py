@@ -35,9 +35,10 @@ def flip_signature(receipt: dict[str, Any]) -> None:
 
 
 def flip_batch_roots(method: str, path: str, answer: Any) -> Any:
-    if path != "/api/arcade/seed-batches":
+    """Every published root the house shows: the list's, a page's and a row's batch."""
+    if not path.startswith("/api/arcade/seed-batches"):
         return None
-    for batch in answer:
+    for batch in answer if isinstance(answer, list) else [answer.get("batch", answer)]:
         batch["merkle_root"] = flip_hex(batch["merkle_root"])
     return answer
 
@@ -52,7 +53,7 @@ PLAY_LIES = [
     ("the payout", on_play(lambda r: r.update(payout=r["payout"] + 1)), "rederive"),
     ("the server seed", on_play(lambda r: r.update(server_seed=flip_hex(r["server_seed"]))), "rederive"),
     ("the signature (proofs.receipt.signature)", on_play(flip_signature), "receipt_signature"),
-    ("the batch root (seed-batches list, merkle_root)", flip_batch_roots, "batch_signature"),
+    ("the batch root (every seed-batches answer, merkle_root)", flip_batch_roots, "batch_signature"),
     ("the audit path (proofs.batch.audit_path[0])", on_play(flip_path), "inclusion"),
 ]
 

@@ -86,12 +86,42 @@ class Session:
         return (yield make(signature)).json
 
 
-def read_arcade(v: Verifiers, pin: dict[str, Any]) -> Flow[tuple[Any, dict[str, Any], dict[Any, Any]]]:
-    """The manifest, its trust under `pin`, and the signed seed batches (audit/bet.mjs's readArcade)."""
-    from .checks.batches import signed_batches
-    from .checks.trust import read_trust
+def read_trust(v: Verifiers, pin: dict[str, Any]) -> Flow[tuple[Any, dict[str, Any]]]:
+    """The manifest and its trust under `pin` (audit/bet.mjs's readArcade)."""
+    from .checks.trust import read_trust as trust_of
 
     manifest = (yield Request("GET", "/api/arcade/manifest")).json
+    return manifest, trust_of(v, manifest, pin)
+
+
+def read_arcade(v: Verifiers, pin: dict[str, Any]) -> Flow[tuple[Any, dict[str, Any], dict[Any, Any]]]:
+    """The manifest, its trust under `pin`, and every signed seed batch (for a floor audit)."""
+    from .checks.batches import signed_batches
+
+    manifest, trust = yield from read_trust(v, pin)
     listing = (yield Request("GET", "/api/arcade/seed-batches")).json
-    trust = read_trust(v, manifest, pin)
     return manifest, trust, signed_batches(v, trust, listing)
+
+
+def seed_row(v: Verifiers, trust: dict[str, Any], batches: dict[Any, Any],
+             receipt: Any) -> Flow[tuple[dict[Any, Any], list[dict[str, Any]]]]:
+    """The row of a receipt's seed with its batch's signed root, one read of a few kilobytes
+    whatever the batch's size (audit/bet.mjs's seedRow): `(batches, also)`, the batch added as
+    `signed_batches` checks it and the row's failures against the receipt. A batch already in
+    `batches` is not read again; a row the arcade does not have fails."""
+    from .checks.batches import judge_row, signed_batches
+    from .checks.rounds import is_unsigned
+
+    proofs = (receipt or {}).get("proofs") if isinstance(receipt, dict) else None
+    claim = (proofs or {}).get("batch") or {}
+    if not claim or is_unsigned(proofs) or claim.get("batch_id") in batches:
+        return batches, []
+    try:
+        answer = (yield Request("GET", f"/api/arcade/seed-batches/{claim['batch_id']}/rows/{claim['index']}")).json
+    except ArcadeError as error:
+        if error.status != 404:
+            raise
+        why = f"seed batch {claim['batch_id']} index {claim['index']}: the arcade answered {error.status} {error.code}: {error}"
+        return batches, [{"check": "batch_row", "why": why}]
+    found = signed_batches(v, trust, [answer["batch"]] if isinstance(answer, dict) and answer.get("batch") else [])
+    return {**batches, **found}, judge_row(v, answer, receipt)

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from ._core import Flow, Request
-from ._core import read_arcade as _read
+from ._core import read_trust, seed_row
 from ._wasm import Verifiers, WasmError, verifiers
 from .checks.verdicts import FAIL, FROM_HOUSE, PASS, judge_round, refused_verdict
 from .errors import ArcadeError, VerificationError
@@ -38,20 +38,21 @@ class Verifier:
 
     @staticmethod
     def open(manifest: Any, pin: dict[str, Any] | None) -> Flow[Verifier]:
-        """Reads the trust and the batches under `pin` (the manifest's signer and marks when none)."""
+        """Reads the trust under `pin` (the manifest's signer and marks when none); batches are read
+        by row, the first time a round names one."""
         pin = dict(pin or {})
         pin.setdefault("signer", manifest.get("signer"))
         marks = manifest.get("signed_marks")
         if "marks" not in pin and marks:
             pin["marks"] = {"signed_from": marks["signed_from"], "house_agent_signed_from": marks["house_agent_signed_from"]}
-        _, trust, batches = yield from _read(verifiers(), pin)
+        _, trust = yield from read_trust(verifiers(), pin)
         problems = trust["problems"]
         if problems:
             first = problems[0]
             verdict = {"verdict": FAIL, "bet_id": None, "signer": pin["signer"], "signer_pinned": True, "player": None,
                        "check": first["check"], "failures": problems, "reason": f"{first['check']}: {first['why']}"}
             raise VerificationError(verdict, manifest)
-        return Verifier(pin, trust, batches)
+        return Verifier(pin, trust, {})
 
     @property
     def domain(self) -> dict[str, Any]:
@@ -59,20 +60,17 @@ class Verifier:
         domain: dict[str, Any] = self.trust["domain"]
         return domain
 
-    def refresh(self) -> Flow[None]:
-        _, self.trust, self.batches = yield from _read(self.wasm, self.pin)
-
     def context(self) -> dict[str, Any]:
         return {"wasm": self.wasm, "trust": self.trust, "batches": self.batches}
 
     def check_play(self, receipt: Any, commit: Any, player: str) -> Flow[tuple[dict[str, Any], float]]:
         """A round just played, against the player's commit answer and address: `(verdict, ms)`
-        (ms: judging only, the batches read again not counted); VerificationError unless it passes."""
-        batch = ((receipt or {}).get("proofs") or {}).get("batch") or {}
-        if batch.get("batch_id") is not None and batch["batch_id"] not in self.batches:
-            yield from self.refresh()
+        (ms: judging only; the first round of each batch reads its row, the batch's signed root,
+        not counted); VerificationError unless it passes."""
+        self.batches, also = yield from seed_row(self.wasm, self.trust, self.batches, receipt)
         started = time.perf_counter()
-        verdict = slim(judge_round(self.context(), receipt, source=FROM_HOUSE, player=player, commit=commit))
+        verdict = slim(judge_round(self.context(), receipt, source=FROM_HOUSE, player=player, commit=commit,
+                                   also=also))
         ms = (time.perf_counter() - started) * 1000
         require_pass(verdict, receipt)
         return verdict, ms
@@ -81,14 +79,15 @@ class Verifier:
         """Bet `bet_id` as the arcade serves it now, the manifest read again: `(verdict, receipt)`."""
         if isinstance(bet_id, bool) or not isinstance(bet_id, int) or bet_id < 1:
             return refused_verdict("bet_id", f"{bet_id!r} is not a bet id"), None
-        _, trust, batches = yield from _read(self.wasm, self.pin)
+        _, trust = yield from read_trust(self.wasm, self.pin)
         try:
             answer = (yield Request("GET", f"/api/arcade/verify/{bet_id}")).json
         except ArcadeError as error:
             why = f"the arcade answered {error.status} {error.code}: {error}"
             return slim(refused_verdict("answer", why, bet_id, trust)), None
+        batches, also = yield from seed_row(self.wasm, trust, {}, answer)
         context = {"wasm": self.wasm, "trust": trust, "batches": batches}
-        verdict = judge_round(context, answer, asked=bet_id, source=FROM_HOUSE, player=player)
+        verdict = judge_round(context, answer, asked=bet_id, source=FROM_HOUSE, player=player, also=also)
         return slim(verdict), answer
 
 
