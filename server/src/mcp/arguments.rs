@@ -17,7 +17,7 @@ use rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::output::{is_annotation, without_number_format};
+use super::schema_reduce::{is_annotation, without_number_format};
 use crate::inputs::wallets::{AddressInput, CashoutInput, RotateInput};
 use crate::inputs::{self, Input, Place, ValidationError, schema};
 

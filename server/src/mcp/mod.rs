@@ -26,6 +26,7 @@ mod output;
 mod prompts;
 mod resources;
 mod rules;
+mod schema_reduce;
 mod sessions;
 mod summaries;
 mod tools;
