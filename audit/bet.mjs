@@ -21,7 +21,8 @@ export async function readArcade({ api, proofs, pin = {}, signal }) {
  * The row of a receipt's seed with its batch's signed root (one read of a few kilobytes,
  * whatever the batch's size): `{batches, also}`, the batch as `signedBatches` checks it and the
  * row's failures against the receipt (`judgeRow`). A batch already in `batches` is not read
- * again. A row the arcade does not have fails; an arcade that cannot be reached throws.
+ * again, and an answer never adds or replaces any other batch than the one the receipt names. A
+ * row the arcade does not have fails; an arcade that cannot be reached throws.
  */
 export async function seedRow({ api, wasm, proofs, trust, batches = new Map(), signal }, receipt) {
   const claim = receipt?.proofs?.batch;
@@ -33,7 +34,10 @@ export async function seedRow({ api, wasm, proofs, trust, batches = new Map(), s
     if (error.status !== 404) throw error;
     return { batches, also: [{ check: 'batch_row', why: `seed batch ${claim.batch_id} index ${claim.index}: ${refusal(error)}` }] };
   }
-  const known = new Map([...batches, ...signedBatches({ proofs, trust }, answer?.batch ? [answer.batch] : [])]);
+  if (answer?.batch?.batch_id !== claim.batch_id) {
+    return { batches, also: [{ check: 'batch_row', why: `asked for seed batch ${claim.batch_id} index ${claim.index}, the arcade answered a row of batch ${JSON.stringify(answer?.batch?.batch_id)}` }] };
+  }
+  const known = new Map([...batches, ...signedBatches({ proofs, trust }, [answer.batch])]);
   return { batches: known, also: judgeRow({ wasm }, answer, receipt) };
 }
 

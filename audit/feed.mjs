@@ -67,19 +67,25 @@ export const fetchBatchList = (baseUrl, options) => getJson(baseUrl, '/api/arcad
 
 /**
  * One seed batch with every used index: its pages read in order, each from the `next_from` of
- * the one before until it is null. A page that does not advance, or names another root or size
- * than the first, ends the reading: `paging` says why (a `batch_listing` failure), null when
- * every page held.
+ * the one before until it is null. Commits go on while the pages are read, so `used` is the last
+ * page's (it may only grow). A page that does not advance, names another root or size than the
+ * first, lowers `used`, or lists more rows than the batch holds ends the reading: `paging` says
+ * why (a `batch_listing` failure), null when every page held.
  */
 export async function fetchBatch(baseUrl, batchId, options) {
   const path = (from) => `/api/arcade/seed-batches/${batchId}?from=${from}`;
   const first = await getJson(baseUrl, path(0), options);
   const { next_from: next, ...batch } = first;
   const rounds = [...(first.rounds ?? [])];
+  let { used } = first;
   let paging = null;
   for (let from = next; from !== null && from !== undefined; ) {
     if (!Number.isSafeInteger(from) || from <= (rounds.at(-1)?.index ?? -1)) {
       paging = `next_from ${JSON.stringify(from)} does not advance past the rows read`;
+      break;
+    }
+    if (!(rounds.length <= first.size)) {
+      paging = `the pages list more rows than the batch's ${first.size} seeds`;
       break;
     }
     const page = await getJson(baseUrl, path(from), options);
@@ -87,10 +93,15 @@ export async function fetchBatch(baseUrl, batchId, options) {
       paging = `the page from ${from} names another root or size than the first page`;
       break;
     }
+    if (!(page.used >= used)) {
+      paging = `the page from ${from} says ${page.used} indices are used, fewer than the ${used} of a page before`;
+      break;
+    }
+    used = page.used;
     rounds.push(...(page.rounds ?? []));
     from = page.next_from;
   }
-  return { ...batch, rounds, paging };
+  return { ...batch, used, rounds, paging };
 }
 
 /** One used index of a seed batch with the batch's signed root: `{batch, row}`. */

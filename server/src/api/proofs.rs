@@ -64,7 +64,8 @@ pub async fn seed_batch(
     };
     let _reading = arcade
         .seed_batches
-        .begin_page(caller(depot), batch_id, page.limit)?;
+        .begin_page(caller(depot), batch_id, page.limit)
+        .await?;
     Ok(Json(arcade.seed_batches.one(batch_id, page).await?))
 }
 
@@ -78,6 +79,9 @@ pub async fn seed_row(
 ) -> Result<Json<SeedRowView>, ApiError> {
     let arcade = arcade(depot)?;
     let SeedRowPath { batch_id, index } = input.0;
-    let _reading = arcade.seed_batches.begin_row(caller(depot), batch_id)?;
+    let _reading = arcade
+        .seed_batches
+        .begin_row(caller(depot), batch_id)
+        .await?;
     Ok(Json(arcade.seed_batches.row(batch_id, index).await?))
 }

@@ -157,6 +157,7 @@ impl ArcadeTools {
                     .arcade
                     .seed_batches
                     .begin_row(caller, input.batch_id)
+                    .await
                     .map_err(protocol_error)?;
                 json(
                     self.arcade
@@ -175,6 +176,7 @@ impl ArcadeTools {
                     .arcade
                     .seed_batches
                     .begin_page(caller, input.batch_id, page.limit)
+                    .await
                     .map_err(protocol_error)?;
                 json(self.arcade.seed_batches.one(input.batch_id, page).await)
             }

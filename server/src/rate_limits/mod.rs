@@ -43,6 +43,18 @@ pub enum Operation {
     ProofRead,
 }
 
+impl Operation {
+    /// Every operation with a bucket: each one's keys are swept.
+    pub const ALL: [Self; 6] = [
+        Self::Free,
+        Self::Commit,
+        Self::Purchase,
+        Self::Cashout,
+        Self::Rotate,
+        Self::ProofRead,
+    ];
+}
+
 /// Over a bucket: nothing was done; `retry_after_s` is when one more call would pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("too many requests from this client; retry in {retry_after_s} s")]
@@ -129,15 +141,20 @@ impl RateLimits {
 
     /// Draws from `operation`'s bucket.
     pub fn operation(&self, caller: Caller, operation: Operation) -> Result<(), RateLimited> {
-        let (limiter, bucket) = match operation {
+        let (limiter, bucket) = self.bucket_of(operation);
+        self.draw(limiter, caller, bucket)
+    }
+
+    /// `operation`'s bucket and its name.
+    fn bucket_of(&self, operation: Operation) -> (&Limiter, &'static str) {
+        match operation {
             Operation::Free => (&self.free, "free"),
             Operation::Commit => (&self.commit, "commit"),
             Operation::Purchase => (&self.purchase, "purchase"),
             Operation::Cashout => (&self.cashout, "cashout"),
             Operation::Rotate => (&self.rotate, "rotate"),
             Operation::ProofRead => (&self.proof_read, "proof_read"),
-        };
-        self.draw(limiter, caller, bucket)
+        }
     }
 
     /// Starts a read of up to `rows` rows (`heavy.rs`): held until the answer is built.
@@ -181,14 +198,8 @@ impl RateLimits {
 
     /// Drops the keys of clients whose buckets are full again; run now and then.
     pub fn sweep(&self) {
-        for limiter in [
-            &self.general,
-            &self.free,
-            &self.commit,
-            &self.purchase,
-            &self.cashout,
-            &self.rotate,
-        ] {
+        let operations = Operation::ALL.map(|operation| self.bucket_of(operation).0);
+        for limiter in std::iter::once(&self.general).chain(operations) {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
@@ -235,6 +246,35 @@ mod tests {
         settings.free = bucket;
         settings.max_clients = 2;
         RateLimits::new(&settings, "house-token".into()).unwrap()
+    }
+
+    /// A key stays only while its bucket is not full again: every operation's bucket is swept,
+    /// or clients past `max_clients` would share one bucket for the process's life.
+    #[test]
+    fn every_operations_keys_are_swept() {
+        let mut settings = Settings::default().rate_limits;
+        settings.max_clients = 2;
+        let quick = Bucket {
+            every_ms: 1,
+            burst: 1,
+        };
+        (settings.free, settings.commit, settings.purchase) = (quick, quick, quick);
+        (settings.cashout, settings.rotate, settings.proof_read) = (quick, quick, quick);
+        let limits = RateLimits::new(&settings, String::new()).unwrap();
+        for operation in Operation::ALL {
+            let client = Caller::Client(ClientKey::V4([198, 51, 100, 9]));
+            limits.operation(client, operation).unwrap();
+            assert_eq!(limits.bucket_of(operation).0.len(), 1, "{operation:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        limits.sweep();
+        for operation in Operation::ALL {
+            assert_eq!(
+                limits.bucket_of(operation).0.len(),
+                0,
+                "{operation:?} swept"
+            );
+        }
     }
 
     #[test]

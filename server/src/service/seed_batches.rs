@@ -262,6 +262,11 @@ impl SeedBatches {
         Ok(erased)
     }
 
+    /// A published batch's own size (read once, then kept); `NotFound` if it was never published.
+    pub(super) async fn size_of(&self, batch_id: i64) -> Result<i64, SeedBatchError> {
+        Ok(self.shape(batch_id).await?.size)
+    }
+
     /// A published batch's size and salt.
     async fn shape(&self, batch_id: i64) -> Result<Shape, SeedBatchError> {
         self.shape_on(&self.db, batch_id).await

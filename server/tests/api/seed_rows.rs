@@ -295,3 +295,26 @@ async fn rows_have_their_own_bucket() {
     }
     app.audit().await;
 }
+
+/// A batch that was never published is a 404 before any bucket is drawn from: looping rows of
+/// made-up batches spends no heavy read, so it cannot starve the readers of real batches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn rows_of_unknown_batches_draw_nothing() {
+    let app = TestApp::spawn_with(Backend::Sqlite, |s: &mut Settings| {
+        s.rate_limits.enabled = true;
+    })
+    .await;
+    let receipt = play(&app, &PrivateKeySigner::random(), 1).await.remove(0);
+    for batch_id in 1..=60 {
+        app.get(&format!("/api/arcade/seed-batches/{batch_id}/rows/0"))
+            .await
+            .error(404, "seed_batch_not_found");
+    }
+    let batch = format!(
+        "/api/arcade/seed-batches/{}",
+        receipt["proofs"]["batch"]["batch_id"]
+    );
+    app.get(&batch).await.ok();
+    app.get(&row_path(&receipt)).await.ok();
+    app.audit().await;
+}

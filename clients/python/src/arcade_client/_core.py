@@ -108,7 +108,8 @@ def seed_row(v: Verifiers, trust: dict[str, Any], batches: dict[Any, Any],
     """The row of a receipt's seed with its batch's signed root, one read of a few kilobytes
     whatever the batch's size (audit/bet.mjs's seedRow): `(batches, also)`, the batch added as
     `signed_batches` checks it and the row's failures against the receipt. A batch already in
-    `batches` is not read again; a row the arcade does not have fails."""
+    `batches` is not read again, and an answer adds no other batch than the receipt's; a row the
+    arcade does not have fails."""
     from .checks.batches import judge_row, signed_batches
     from .checks.rounds import is_unsigned
 
@@ -123,5 +124,9 @@ def seed_row(v: Verifiers, trust: dict[str, Any], batches: dict[Any, Any],
             raise
         why = f"seed batch {claim['batch_id']} index {claim['index']}: the arcade answered {error.status} {error.code}: {error}"
         return batches, [{"check": "batch_row", "why": why}]
-    found = signed_batches(v, trust, [answer["batch"]] if isinstance(answer, dict) and answer.get("batch") else [])
-    return {**batches, **found}, judge_row(v, answer, receipt)
+    answered = answer.get("batch") if isinstance(answer, dict) else None
+    if not isinstance(answered, dict) or answered.get("batch_id") != claim["batch_id"]:
+        got = answered.get("batch_id") if isinstance(answered, dict) else None
+        why = f"asked for seed batch {claim['batch_id']} index {claim['index']}, the arcade answered a row of batch {got!r}"
+        return batches, [{"check": "batch_row", "why": why}]
+    return {**batches, **signed_batches(v, trust, [answered])}, judge_row(v, answer, receipt)
