@@ -10,6 +10,7 @@ use arcade_server::settings::Settings;
 use serde_json::{Value, json};
 
 use crate::helpers::{Backend, TestApp, recover, signer};
+use crate::on_both_backends;
 
 /// The most a verifier may read to prove one round, receipt included.
 const ONE_ROUND_BYTES: usize = 8 * 1024;
@@ -128,9 +129,8 @@ mod one_round_proves_itself_in_a_few_kilobytes {
 
 /// A batch's detail in pages of `limit` rows: following `next_from` reads every used index once,
 /// in order, and the last page says null.
-async fn the_detail_comes_in_pages(backend: Backend) {
-    let app = TestApp::spawn_with(backend, |s: &mut Settings| s.seeds.batch_size = 64).await;
-    play(&app, &PrivateKeySigner::random(), 7).await;
+async fn the_detail_comes_in_pages(app: &TestApp) {
+    play(app, &PrivateKeySigner::random(), 7).await;
     let batches = app.get("/api/arcade/seed-batches").await.ok();
     let batch = batches
         .as_array()
@@ -186,27 +186,15 @@ async fn the_detail_comes_in_pages(backend: Backend) {
         .await
         .error(422, "validation_error");
     }
-    app.audit().await;
 }
 
-mod the_detail_comes_in_pages {
-    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-    async fn sqlite() {
-        super::the_detail_comes_in_pages(crate::helpers::Backend::Sqlite).await;
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-    async fn postgres() {
-        super::the_detail_comes_in_pages(crate::helpers::Backend::Postgres).await;
-    }
-}
+on_both_backends!(the_detail_comes_in_pages);
 
 /// An open round's row shows its commitment alone (its id plays it); an index no commit took
 /// and a batch never published are 404s that say which; a malformed index is a 422.
-async fn rows_show_what_is_revealed_and_refuse_what_is_not_there(backend: Backend) {
-    let app = TestApp::spawn(backend).await;
+async fn rows_show_what_is_revealed_and_refuse_what_is_not_there(app: &TestApp) {
     let player = PrivateKeySigner::random();
-    let receipt = play(&app, &player, 1).await.remove(0);
+    let receipt = play(app, &player, 1).await.remove(0);
     app.commit(&player).await;
     let batch_id = &receipt["proofs"]["batch"]["batch_id"];
     let index = receipt["proofs"]["batch"]["index"].as_i64().unwrap();
@@ -247,26 +235,9 @@ async fn rows_show_what_is_revealed_and_refuse_what_is_not_there(backend: Backen
             .await
             .error(422, "validation_error");
     }
-    app.audit().await;
 }
 
-mod rows_show_what_is_revealed_and_refuse_what_is_not_there {
-    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-    async fn sqlite() {
-        super::rows_show_what_is_revealed_and_refuse_what_is_not_there(
-            crate::helpers::Backend::Sqlite,
-        )
-        .await;
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-    async fn postgres() {
-        super::rows_show_what_is_revealed_and_refuse_what_is_not_there(
-            crate::helpers::Backend::Postgres,
-        )
-        .await;
-    }
-}
+on_both_backends!(rows_show_what_is_revealed_and_refuse_what_is_not_there);
 
 /// A verifier that reads a row right after each play is not refused for it: rows draw from their
 /// own bucket, not the heavy reads', which a client reading whole batches spends.
