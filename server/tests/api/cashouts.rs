@@ -409,7 +409,13 @@ async fn cashouts_that_cannot_debit_cost_no_chain_call(app: &PaidApp) {
     app.arcade.books.catch_up().await.unwrap();
     let alone = calls();
     app.cash_out(&player, 400).await.ok();
-    assert_eq!(honest_calls, calls() - alone, "the refusals made RPC calls");
+    // Waiting for the receipt polls the chain once or twice more or less with timing; a refusal
+    // that called the chain would add at least 64 calls.
+    let alone = calls() - alone;
+    assert!(
+        honest_calls <= alone + 2,
+        "the refusals made RPC calls: {honest_calls} with the flood, {alone} alone"
+    );
     assert_eq!(app.chips(player.address()).await, 200);
     assert_eq!(
         app.token_balance(player.address()).await,
