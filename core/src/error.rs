@@ -81,6 +81,17 @@ impl CallError {
     pub fn code(&self) -> &'static str {
         "invalid_call"
     }
+
+    /// The call's field the error is about.
+    pub fn field(&self) -> &'static str {
+        match self {
+            Self::DiceTargetOutOfRange { .. } => "target",
+            Self::RouletteNumberOutOfRange { .. }
+            | Self::RouletteNumberRequired
+            | Self::RouletteNumberNotAllowed => "number",
+            Self::Invalid { field, .. } => field,
+        }
+    }
 }
 
 /// A wager the limits refuse. Payouts are never clipped: a wager is either allowed whole or refused.

@@ -25,6 +25,12 @@ const SCALE: u64 = 99 << 32;
 /// What a limbo call's target must be.
 const TARGET_RULE: &str = "must be a multiplier from 1.01 to 1000000.00 with at most two decimals";
 
+/// [`LimboCall::parse`]'s language as a regular expression: a target from 1.01 to 1000000.00
+/// written with at most two decimals and no leading zero. The inputs' schemas publish it, and
+/// a test holds the two to each other.
+pub const TARGET_PATTERN: &str =
+    r"^(?:1\.(?:0[1-9]|[1-9][0-9]?)|(?:[2-9]|[1-9][0-9]{1,5})(?:\.[0-9]{1,2})?|1000000(?:\.00?)?)$";
+
 /// A validated limbo call: the target multiplier, in hundredths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LimboCall {
@@ -40,12 +46,12 @@ impl LimboCall {
         }
     }
 
-    /// A call on a target written as a decimal: digits, then optionally `.` and one or two
-    /// digits (`"2"`, `"2.5"`, `"1000000.00"`).
+    /// A call on a target written as a decimal: digits without a leading zero, then optionally
+    /// `.` and one or two digits (`"2"`, `"2.5"`, `"1000000.00"`).
     pub fn parse(text: &str) -> Result<Self, CallError> {
         let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
         let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-        if whole.is_empty() || whole.len() > 9 || !digits(whole) {
+        if whole.is_empty() || whole.len() > 7 || whole.starts_with('0') || !digits(whole) {
             return Err(target_error());
         }
         if fraction.len() > 2 || !digits(fraction) || (text.ends_with('.')) {

@@ -214,7 +214,7 @@ const PLAYS = [
   ['roulette', { bet: 'straight', number: 17 }],
   ['roulette', { bet: 'red' }],
   ['limbo', { target: '2.00' }],
-  ['limbo', { target: 1.5 }],
+  ['limbo', { target: 3 }],
 ];
 
 test('every game’s receipt is signed, matches its fields, and is the same on /verify and the feed', async () => {

@@ -102,7 +102,7 @@ class OfficialPythonMcpClient(unittest.TestCase):
             for tool, bet in [("arcade_flip", {"call": "tails"}),
                               ("arcade_dice", {"target": 30, "direction": "under"}),
                               ("arcade_roulette", {"bet": "straight", "number": 17}),
-                              ("arcade_limbo", {"target": 1.5})]:
+                              ("arcade_limbo", {"target": "1.50"})]:
                 round_ = await call("arcade_commit", {"address": account.address, "signature": signature})
                 await call("arcade_round", {"round_id": round_["round_id"]})
                 played = await call(tool, {"round_id": round_["round_id"], "wager": 5,

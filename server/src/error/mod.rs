@@ -18,7 +18,7 @@ use arcade_core::{CallError, LimitError};
 use salvo::http::StatusCode;
 
 use crate::identity::SignatureError;
-use crate::inputs::ValidationError;
+use crate::inputs::{FieldError, ValidationError};
 use crate::proofs::play::PlaySignatureError;
 use crate::rate_limits::RateLimited;
 use crate::service::error::ServiceError;
@@ -62,8 +62,6 @@ pub enum ApiError {
     InsufficientChips { balance: i64, wager: u64 },
     #[error("{0}")]
     Limit(LimitError),
-    #[error("{0}")]
-    InvalidCall(CallError),
     #[error(transparent)]
     Signature(#[from] SignatureError),
     #[error(transparent)]
@@ -221,8 +219,21 @@ impl From<LimitError> for ApiError {
 }
 
 impl From<CallError> for ApiError {
+    /// A call outside what its game accepts is a 422 like every other invalid field, in every
+    /// game and over MCP: one problem at the call's field, in the game's own words.
     fn from(error: CallError) -> Self {
-        Self::InvalidCall(error)
+        let at = [serde_json::json!("body"), serde_json::json!(error.field())];
+        let problem = match error {
+            CallError::RouletteNumberRequired => {
+                FieldError::new(&at, "missing", format!("Field required: {error}"), None)
+            }
+            CallError::DiceTargetOutOfRange { target: given }
+            | CallError::RouletteNumberOutOfRange { number: given } => {
+                FieldError::value_error(&at, error, serde_json::json!(given))
+            }
+            _ => FieldError::value_error(&at, error, serde_json::Value::Null),
+        };
+        Self::Validation(ValidationError::one(problem))
     }
 }
 

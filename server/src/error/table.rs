@@ -32,7 +32,6 @@ error_table! {
     WAGER_ABOVE_LIMIT: 400 "wager_above_limit" "above the largest wager (with max_wager)",
     PAYOUT_ABOVE_LIMIT: 400 "payout_above_limit" "a win would pay more profit than the payout limit (with max_wager)",
     DAILY_WIN_CAP: 400 "daily_win_cap" "a win would take today's net winnings above the daily cap",
-    INVALID_CALL: 400 "invalid_call" "the game's parameters are outside what it accepts",
     PLAY_SIGNATURE_INVALID: 400 "play_signature_invalid" "play_signature is not a 65-byte hex signature",
     BUY_IN_REQUIRED: 400 "buy_in_required" "a cashout needs a purchase first",
     PAYMENT_IDENTIFIER_INVALID: 400 "payment_identifier_invalid" "the payment's payment-identifier is not 16 to 128 of A-Z, a-z, 0-9, - and _",
@@ -82,7 +81,6 @@ impl ApiError {
             Self::Validation(_) => VALIDATION,
             Self::InsufficientChips { .. } | Self::CashoutAboveBalance { .. } => INSUFFICIENT_CHIPS,
             Self::Limit(limit) => limit_kind(limit),
-            Self::InvalidCall(_) => INVALID_CALL,
             Self::Signature(signature) => signature_kind(signature),
             Self::PlaySignature(PlaySignatureError::Invalid(_)) => PLAY_SIGNATURE_INVALID,
             Self::PlaySignature(PlaySignatureError::Mismatch { .. }) => PLAY_SIGNATURE_MISMATCH,
@@ -206,7 +204,11 @@ mod tests {
         for limit in limits {
             assert_eq!(limit_kind(&limit).code, limit.code());
         }
-        let call = CallError::DiceTargetOutOfRange { target: 0 };
-        assert_eq!(ApiError::InvalidCall(call).kind().code, call.code());
+        let call = ApiError::from(CallError::RouletteNumberRequired);
+        assert_eq!(call.kind(), VALIDATION, "a call outside its game is a 422");
+        assert_eq!(
+            call.body()["detail"][0]["loc"],
+            serde_json::json!(["body", "number"])
+        );
     }
 }

@@ -7,6 +7,8 @@
 //! fields), `enum`, `minimum`/`maximum`, `minLength`/`maxLength` (in characters), `pattern`,
 //! `required`, `additionalProperties: false`. A property may carry `x-rule`, a sentence: a
 //! `pattern` or `minLength` it fails is then reported as pydantic's `value_error` with it.
+//! The game calls' own keywords (roulette's `if`/`then`/`else`, limbo's `anyOf` target) state
+//! the core's rule, which the call's parse enforces; its refusal is the same 422, at the field.
 
 use serde_json::{Map, Number, Value, json};
 

@@ -12,7 +12,7 @@ use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::fields::{Choice, ClientSeedText};
+use super::fields::{Choice, ClientSeedText, Named};
 use super::{Input, Place, schema};
 use crate::service::play::Play;
 
@@ -169,6 +169,7 @@ pub struct DiceInput {
 /// European roulette (single zero, pockets 0 to 36): a straight number (36x), red, black, odd,
 /// even, low or high (2x), a dozen or a column (3x).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[schemars(transform = straight_bets_name_a_number)]
 pub struct RouletteInput {
     #[serde(flatten)]
     pub round: RoundFields,
@@ -180,25 +181,56 @@ pub struct RouletteInput {
     pub number: Option<i64>,
 }
 
+/// The core's rule for a roulette call ([`RouletteBet::new`]), stated in the schema: a straight
+/// bet needs `number`, and every other bet leaves it out (or null). The core enforces it; the
+/// schema says it, so a request the document calls valid is never refused as malformed.
+fn straight_bets_name_a_number(schema: &mut rmcp::schemars::Schema) {
+    let straight = BetKind::Straight.name();
+    schema.insert(
+        "if".into(),
+        serde_json::json!({ "properties": { "bet": { "const": straight } }, "required": ["bet"] }),
+    );
+    schema.insert(
+        "then".into(),
+        serde_json::json!({ "properties": { "number": { "type": "integer" } }, "required": ["number"] }),
+    );
+    schema.insert(
+        "else".into(),
+        serde_json::json!({ "properties": { "number": { "type": "null" } } }),
+    );
+}
+
 /// Limbo: a multiplier from 1.00 to 1000000.00 is drawn (Stake's crash point, in integers);
 /// win if it reaches your target. The payout is 99% of the fair odds of the target, exactly.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 pub struct LimboInput {
     #[serde(flatten)]
     pub round: RoundFields,
-    /// The multiplier to reach: 1.01 to 1000000.00 with at most two decimals, as a string
-    /// (`"2.00"`) or a number (`2`). A win returns a hair under `target` times the wager; the
-    /// receipt shows it in hundredths (`params.target_hundredths`).
+    /// The multiplier to reach: 1.01 to 1000000.00 as text with at most two decimals
+    /// (`"2.50"`), or a whole number from 2 to 1000000 (`2`). A win returns a hair under
+    /// `target` times the wager; the receipt shows it in hundredths (`params.target_hundredths`).
     pub target: LimboTarget,
 }
 
-/// A limbo target as sent: a decimal string or a JSON number.
+/// A limbo target as sent: decimal text, or a whole JSON number (a JSON number is a binary
+/// float, so hundredths go as text, where they are exact).
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(untagged, expecting = "a decimal string such as \"2.00\" or a number")]
+#[serde(
+    untagged,
+    expecting = "decimal text such as \"2.50\" or a whole number"
+)]
 pub enum LimboTarget {
-    Text(#[schemars(regex(pattern = super::patterns::TWO_PLACES), example = &"2.00")] String),
-    Number(#[schemars(range(min = 1.01, max = 1_000_000))] f64),
+    Text(
+        #[schemars(regex(pattern = arcade_core::limbo::TARGET_PATTERN), example = &"2.50")] String,
+    ),
+    Number(#[schemars(with = "i64", range(min = 2, max = 1_000_000))] f64),
 }
+
+/// What a target given as a JSON number must be.
+const WHOLE_TARGET: CallError = CallError::Invalid {
+    field: "target",
+    rule: "given as a number must be a whole multiplier from 2 to 1000000; send hundredths as text (\"2.50\")",
+};
 
 impl Input for LimboInput {
     const PLACE: Place = Place::Body;
@@ -214,8 +246,11 @@ impl GameInput for LimboInput {
     fn call(&self) -> Result<Call, CallError> {
         let call = match &self.target {
             LimboTarget::Text(text) => LimboCall::parse(text),
-            // A JSON number as its shortest decimal: 2.5 is "2.5", 1e6 is "1000000".
-            LimboTarget::Number(number) => LimboCall::parse(&number.to_string()),
+            // A whole JSON number as its decimal: 2.0 is "2", 1e6 is "1000000".
+            LimboTarget::Number(number) if number.fract() == 0.0 => {
+                LimboCall::parse(&number.to_string()).map_err(|_| WHOLE_TARGET)
+            }
+            LimboTarget::Number(_) => Err(WHOLE_TARGET),
         };
         Ok(Call::Limbo(call?))
     }

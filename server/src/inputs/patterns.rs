@@ -14,11 +14,12 @@ use crate::address::ADDRESS_PATTERN;
 /// Unicode's control characters (general category Cc), which `char::is_control` refuses.
 pub const NO_CONTROL_CHARACTERS: &str = r"^[^\u0000-\u001F\u007F-\u009F]*$";
 
-/// A decimal with at most two places (limbo's target as text: `"2.00"`).
-pub const TWO_PLACES: &str = r"^[0-9]{1,7}(\.[0-9]{1,2})?$";
-
 /// Every pattern the inputs' field types use.
-pub const PATTERNS: [&str; 3] = [ADDRESS_PATTERN, NO_CONTROL_CHARACTERS, TWO_PLACES];
+pub const PATTERNS: [&str; 3] = [
+    ADDRESS_PATTERN,
+    NO_CONTROL_CHARACTERS,
+    arcade_core::limbo::TARGET_PATTERN,
+];
 
 #[derive(Debug, thiserror::Error)]
 #[error("the input pattern {pattern:?} does not compile: {source}")]
@@ -122,5 +123,35 @@ mod tests {
         assert!(!matches("(", "("));
         assert!(matches(NO_CONTROL_CHARACTERS, "a seed"));
         assert!(!matches(NO_CONTROL_CHARACTERS, "a\u{7}seed"));
+    }
+
+    /// The limbo target's published pattern is the core's parse, exactly: on every target in
+    /// hundredths written every way it can be (and around the bounds, with leading zeros, signs,
+    /// exponents and stray dots), the one accepts what the other does.
+    #[test]
+    fn the_limbo_target_pattern_is_the_cores_parse() {
+        use arcade_core::LimboCall;
+        use arcade_core::limbo::TARGET_PATTERN;
+        let mut texts: Vec<String> = Vec::new();
+        let hundredths = (0..=2_000u64)
+            .chain((99_999_000..=100_001_000).step_by(7))
+            .chain([999_999, 1_000_000, 1_000_001, 10_000_000, 99_999_999]);
+        for n in hundredths {
+            let (whole, cents) = (n / 100, n % 100);
+            texts.push(format!("{whole}.{cents:02}"));
+            texts.push(format!("{whole}.{}", cents / 10));
+            texts.push(format!("{whole}"));
+            texts.push(format!("0{whole}.{cents:02}"));
+            texts.push(format!("{whole}.{cents:02}0"));
+            texts.push(format!("{whole}."));
+        }
+        texts.extend(["", ".", ".5", "-2", "+2", "2e2", " 2", "2 ", "1,5", "２"].map(String::from));
+        let mut accepted = 0;
+        for text in &texts {
+            let parsed = LimboCall::parse(text).is_ok();
+            assert_eq!(matches(TARGET_PATTERN, text), parsed, "{text:?}");
+            accepted += usize::from(parsed);
+        }
+        assert!(accepted > 1_000, "{accepted}");
     }
 }

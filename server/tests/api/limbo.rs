@@ -1,4 +1,4 @@
-//! Limbo over REST: a target as a decimal string or a number plays; the receipt carries the
+//! Limbo over REST: a target as decimal text or a whole number plays; the receipt carries the
 //! target and the result in hundredths, verifies on `/verify`, and its numbers are the
 //! addendum's; every refused target changes nothing (the chips stay, the round stays open).
 
@@ -19,7 +19,7 @@ async fn a_target_as_text_or_number_plays_and_verifies(app: &TestApp) {
         (json!("2.00"), 200),
         (json!(2), 200),
         (json!("1.5"), 150),
-        (json!(1.01), 101),
+        (json!(3.0), 300),
         (json!("501"), 50_100),
     ] {
         let round_id = app.commit(&player).await;
@@ -53,27 +53,33 @@ async fn refused_targets_change_nothing(app: &TestApp) {
     app.fund(player.address(), 1_000).await;
     let round_id = app.commit(&player).await;
     let chips = app.chips(player.address()).await;
-    // The target's own rule, in its words.
+    // The target's own rule, in its words: hundredths as text, a JSON number only whole.
     for target in [
         json!("1.00"),
         json!("1000000.01"),
         json!(1.015),
+        json!(1.5),
+        json!(1),
+        json!("02.00"),
         json!("0"),
         json!("2.001"),
         json!("abc"),
         json!(0.5),
         json!("-2"),
     ] {
-        app.post("/api/arcade/limbo", &limbo(&round_id, 1, target))
+        // A 422 at the target, as every game words a call outside what it accepts.
+        let refused = app
+            .post("/api/arcade/limbo", &limbo(&round_id, 1, target))
             .await
-            .error(400, "invalid_call");
+            .invalid(&[json!("body"), json!("target")], "value_error");
+        assert_eq!(refused["code"], "validation_error");
     }
     // Neither a string nor a number.
     let answer = app
         .post("/api/arcade/limbo", &limbo(&round_id, 1, json!(true)))
         .await
         .invalid(&[json!("body")], "value_error");
-    assert!(answer.to_string().contains("a decimal string"), "{answer}");
+    assert!(answer.to_string().contains("decimal text"), "{answer}");
     // 1000.00x pays far above the payout limit: no wager fits.
     let refused = app
         .post("/api/arcade/limbo", &limbo(&round_id, 1, json!("1000.00")))

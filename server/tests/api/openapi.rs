@@ -62,6 +62,23 @@ async fn the_document_states_the_interface_version_and_every_constraint() {
         let wager = &schemas[game]["properties"]["wager"];
         assert_eq!(wager["maximum"], 1000, "{game}: the wager limit");
     }
+    // Each game's call rule is in the document, so a request it calls valid is never a 422:
+    // a straight bet names its number and no other bet does; limbo's target is the core's
+    // pattern as text, or a whole number.
+    let roulette = &schemas["RouletteInput"];
+    assert_eq!(roulette["if"]["properties"]["bet"]["const"], "straight");
+    assert_eq!(roulette["then"]["required"], json!(["number"]));
+    assert_eq!(roulette["else"]["properties"]["number"]["type"], "null");
+    let target = &schemas["LimboInput"]["properties"]["target"]["anyOf"];
+    assert_eq!(target[0]["pattern"], arcade_core::limbo::TARGET_PATTERN);
+    assert_eq!(
+        (
+            &target[1]["type"],
+            &target[1]["minimum"],
+            &target[1]["maximum"]
+        ),
+        (&json!("integer"), &json!(2), &json!(1_000_000))
+    );
     let chips = &schemas["CashoutInput"]["properties"]["chips"];
     assert_eq!(
         (chips["minimum"].as_i64(), chips["maximum"].as_i64()),

@@ -127,12 +127,12 @@ async fn roulette_numbers_belong_to_straight_bets(app: &TestApp) {
         json!({ "round_id": round_id, "client_seed": "s", "wager": 5, "bet": "red", "number": 5 });
     app.post("/api/arcade/roulette", &with_number)
         .await
-        .error(400, "invalid_call");
+        .invalid(&[json!("body"), json!("number")], "value_error");
     let without =
         json!({ "round_id": round_id, "client_seed": "s", "wager": 5, "bet": "straight" });
     app.post("/api/arcade/roulette", &without)
         .await
-        .error(400, "invalid_call");
+        .invalid(&[json!("body"), json!("number")], "missing");
     let null_number = json!({ "round_id": round_id, "client_seed": "s", "wager": 5, "bet": "odd", "number": null });
     app.post("/api/arcade/roulette", &null_number).await.ok();
 }
@@ -197,3 +197,86 @@ async fn free_chips_are_granted_once(app: &TestApp) {
     .ok();
 }
 on_both_backends!(free_chips_are_granted_once);
+
+/// One kind of mistake, one answer in every game and over MCP: a call outside what its game
+/// accepts (a dice target, a roulette number, a straight bet without one, a limbo target, as text
+/// or as a number) is a 422 `validation_error` at that field, and the round stays open.
+async fn a_call_outside_its_game_is_one_422_everywhere(app: &TestApp) {
+    let player = PrivateKeySigner::random();
+    app.claim_free(&player).await;
+    let round_id = app.commit(&player).await;
+    let mcp = crate::mcp_client::McpSession::open(&app.base_url).await;
+    let base = json!({ "round_id": round_id, "client_seed": "one", "wager": 1 });
+    let with = |extra: serde_json::Value| {
+        let mut body = base.clone();
+        body.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        body
+    };
+    for (path, tool, call, field) in [
+        ("dice", "arcade_dice", json!({ "target": 0 }), "target"),
+        (
+            "dice",
+            "arcade_dice",
+            json!({ "target": 100, "direction": "over" }),
+            "target",
+        ),
+        (
+            "roulette",
+            "arcade_roulette",
+            json!({ "bet": "straight", "number": 37 }),
+            "number",
+        ),
+        (
+            "roulette",
+            "arcade_roulette",
+            json!({ "bet": "straight" }),
+            "number",
+        ),
+        (
+            "roulette",
+            "arcade_roulette",
+            json!({ "bet": "red", "number": 3 }),
+            "number",
+        ),
+        (
+            "limbo",
+            "arcade_limbo",
+            json!({ "target": "1000000.01" }),
+            "target",
+        ),
+        (
+            "limbo",
+            "arcade_limbo",
+            json!({ "target": 2_000_000 }),
+            "target",
+        ),
+        (
+            "limbo",
+            "arcade_limbo",
+            json!({ "target": "1.00" }),
+            "target",
+        ),
+    ] {
+        let body = with(call.clone());
+        let refused = app.post(&format!("/api/arcade/{path}"), &body).await;
+        assert_eq!(refused.status, 422, "{path} {call}: {}", refused.body);
+        assert_eq!(refused.body["code"], "validation_error", "{path} {call}");
+        let at = refused.body["detail"][0]["loc"].clone();
+        assert_eq!(
+            at,
+            json!(["body", field]),
+            "{path} {call}: {}",
+            refused.body
+        );
+        let answered = mcp.call(tool, body).await;
+        assert_eq!(
+            crate::mcp_client::tool_error(&answered),
+            "validation_error",
+            "{tool} {call}: {answered}"
+        );
+    }
+    app.post("/api/arcade/flip", &flip(&round_id, 1)).await.ok();
+}
+on_both_backends!(a_call_outside_its_game_is_one_422_everywhere);
