@@ -62,11 +62,13 @@ pub async fn seed_batch(
         from: rows.0.from(),
         limit: rows.0.limit(),
     };
-    let _reading = arcade
+    let reading = arcade
         .seed_batches
         .begin_page(caller(depot), batch_id, page.limit)
         .await?;
-    Ok(Json(arcade.seed_batches.one(batch_id, page).await?))
+    Ok(Json(
+        arcade.seed_batches.one(reading, batch_id, page).await?,
+    ))
 }
 
 /// One used index of a seed batch with the batch's signed root: everything that places a
@@ -79,9 +81,11 @@ pub async fn seed_row(
 ) -> Result<Json<SeedRowView>, ApiError> {
     let arcade = arcade(depot)?;
     let SeedRowPath { batch_id, index } = input.0;
-    let _reading = arcade
+    let reading = arcade
         .seed_batches
         .begin_row(caller(depot), batch_id)
         .await?;
-    Ok(Json(arcade.seed_batches.row(batch_id, index).await?))
+    Ok(Json(
+        arcade.seed_batches.row(reading, batch_id, index).await?,
+    ))
 }

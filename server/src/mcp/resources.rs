@@ -153,7 +153,7 @@ impl ArcadeTools {
                     return Err(unknown(uri));
                 }
                 let input: SeedRowPath = inputs::parse(row, Place::Path).map_err(protocol_error)?;
-                let _reading = self
+                let reading = self
                     .arcade
                     .seed_batches
                     .begin_row(caller, input.batch_id)
@@ -162,7 +162,7 @@ impl ArcadeTools {
                 json(
                     self.arcade
                         .seed_batches
-                        .row(input.batch_id, input.index)
+                        .row(reading, input.batch_id, input.index)
                         .await,
                 )
             }
@@ -172,13 +172,18 @@ impl ArcadeTools {
                     from: 0,
                     limit: SeedRowsQuery::DEFAULT_LIMIT,
                 };
-                let _reading = self
+                let reading = self
                     .arcade
                     .seed_batches
                     .begin_page(caller, input.batch_id, page.limit)
                     .await
                     .map_err(protocol_error)?;
-                json(self.arcade.seed_batches.one(input.batch_id, page).await)
+                json(
+                    self.arcade
+                        .seed_batches
+                        .one(reading, input.batch_id, page)
+                        .await,
+                )
             }
         }?;
         Ok(ReadResourceResult::new(vec![

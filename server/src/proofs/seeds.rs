@@ -96,9 +96,9 @@ impl SeedBook {
         seed_of(&self.batch_key(batch), index)
     }
 
-    /// Whether the tree of batch `batch_id` is built and kept (reading a path from it is cheap).
-    pub fn keeps(&self, batch_id: i64) -> bool {
-        self.trees().kept.contains_key(&batch_id)
+    /// The tree of batch `batch_id` if it is built and kept (asking for it keeps it longer).
+    pub fn kept(&self, batch_id: i64) -> Option<Arc<Tree>> {
+        self.trees().get(batch_id)
     }
 
     /// The tree of a batch of `size` seeds: built once, then kept while it is asked for.

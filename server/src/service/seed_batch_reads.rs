@@ -2,46 +2,72 @@
 //! of the detail is a heavy read of its rows; one row is a proof read (its own bucket: a few
 //! queries and a path from the kept tree). A read that must first build the batch's tree (not
 //! kept: an old batch, or one asked for after many others) also counts the batch's own seeds.
-//! A batch that was never published is refused before anything is drawn.
+//! A batch that was never published is refused before anything is drawn. A row priced on its
+//! tree being kept is served from that tree, held by the read, so no read builds a tree it was
+//! not priced for.
+
+use std::sync::Arc;
+
+use arcade_core::merkle::Tree;
 
 use super::seed_batches::{SeedBatchError, SeedBatches};
 use crate::rate_limits::{Caller, HeavyRead, Operation};
 
+/// A read of a batch's rows under way: the kept tree it was priced on, if it was, and the heavy
+/// read a page (or a row whose tree must be built) holds until the answer is built.
+#[derive(Debug)]
+#[must_use = "the read is under way while this is held"]
+pub struct BatchRead<'a> {
+    pub(super) tree: Option<Arc<Tree>>,
+    _heavy: Option<HeavyRead<'a>>,
+}
+
 impl SeedBatches {
-    /// Starts a read of a page of up to `rows` rows of batch `batch_id`.
+    /// Starts a read of a page of up to `rows` rows of batch `batch_id`: a heavy read of those
+    /// rows, and of the batch's seeds when its tree is not kept.
     pub async fn begin_page(
         &self,
         caller: Caller,
         batch_id: i64,
         rows: u64,
-    ) -> Result<HeavyRead<'_>, SeedBatchError> {
-        let rows = rows.saturating_add(self.tree_cost(batch_id).await?);
-        Ok(self.rate_limits.heavy_read(caller, rows)?)
+    ) -> Result<BatchRead<'_>, SeedBatchError> {
+        let seeds = self.seeds_of(batch_id).await?;
+        let tree = self.seeds.book.kept(batch_id);
+        let cost = if tree.is_some() {
+            rows
+        } else {
+            rows.saturating_add(seeds)
+        };
+        Ok(BatchRead {
+            tree,
+            _heavy: Some(self.rate_limits.heavy_read(caller, cost)?),
+        })
     }
 
-    /// Starts a read of one row of batch `batch_id`: held until the answer is built when it is
-    /// a heavy read.
+    /// Starts a read of one row of batch `batch_id`: a proof read when its tree is kept, else a
+    /// heavy read of the batch's seeds.
     pub async fn begin_row(
         &self,
         caller: Caller,
         batch_id: i64,
-    ) -> Result<Option<HeavyRead<'_>>, SeedBatchError> {
-        match self.tree_cost(batch_id).await? {
-            0 => {
-                self.rate_limits.operation(caller, Operation::ProofRead)?;
-                Ok(None)
-            }
-            seeds => Ok(Some(self.rate_limits.heavy_read(caller, seeds)?)),
+    ) -> Result<BatchRead<'_>, SeedBatchError> {
+        let seeds = self.seeds_of(batch_id).await?;
+        if let Some(tree) = self.seeds.book.kept(batch_id) {
+            self.rate_limits.operation(caller, Operation::ProofRead)?;
+            return Ok(BatchRead {
+                tree: Some(tree),
+                _heavy: None,
+            });
         }
+        Ok(BatchRead {
+            tree: None,
+            _heavy: Some(self.rate_limits.heavy_read(caller, seeds)?),
+        })
     }
 
-    /// The rows a read costs before its own: the batch's seeds when its tree must be built.
-    async fn tree_cost(&self, batch_id: i64) -> Result<u64, SeedBatchError> {
+    /// The batch's size, as a count of rows; a batch never published is `NotFound`.
+    async fn seeds_of(&self, batch_id: i64) -> Result<u64, SeedBatchError> {
         let size = self.size_of(batch_id).await?;
-        if self.row_builds_tree(batch_id) {
-            Ok(u64::try_from(size).unwrap_or(u64::MAX))
-        } else {
-            Ok(0)
-        }
+        Ok(u64::try_from(size).unwrap_or(u64::MAX))
     }
 }

@@ -6,9 +6,13 @@
 //! comes in pages of rows; one row comes with its batch's signed root, all a verifier needs to
 //! place a round's seed in the batch, whatever the batch's size.
 
+use std::sync::Arc;
+
+use arcade_core::merkle::Tree;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
+use super::seed_batch_reads::BatchRead;
 use super::seed_batches::SeedBatchError;
 use super::seed_batches::SeedBatches;
 use super::{now_ms, rfc3339};
@@ -83,9 +87,10 @@ impl SeedBatches {
         Ok(batches.into_iter().map(|b| self.batch_view(b)).collect())
     }
 
-    /// A page of a batch's used indices.
+    /// A page of a batch's used indices, under the read [`SeedBatches::begin_page`] started.
     pub async fn one(
         &self,
+        read: BatchRead<'_>,
         batch_id: i64,
         page: RowsPage,
     ) -> Result<SeedBatchView, SeedBatchError> {
@@ -103,13 +108,19 @@ impl SeedBatches {
                 next
             });
         let mut view = self.batch_view(batch);
-        view.rounds = Some(self.seed_uses(batch_id, rounds).await?);
+        view.rounds = Some(self.seed_uses(batch_id, rounds, read.tree.as_ref()).await?);
         view.next_from = Some(next_from.flatten());
         Ok(view)
     }
 
-    /// One used index of a batch, with the batch.
-    pub async fn row(&self, batch_id: i64, index: i64) -> Result<SeedRowView, SeedBatchError> {
+    /// One used index of a batch, with the batch, under the read [`SeedBatches::begin_row`]
+    /// started.
+    pub async fn row(
+        &self,
+        read: BatchRead<'_>,
+        batch_id: i64,
+        index: i64,
+    ) -> Result<SeedRowView, SeedBatchError> {
         let batch = self.find(batch_id).await?;
         let row = self
             .rounds_marked(batch_id, index, 1)
@@ -117,16 +128,14 @@ impl SeedBatches {
             .into_iter()
             .find(|(round, _)| round.seed_index == Some(index))
             .ok_or(SeedBatchError::NoRow { batch_id, index })?;
-        let row = self.seed_uses(batch_id, vec![row]).await?.remove(0);
+        let row = self
+            .seed_uses(batch_id, vec![row], read.tree.as_ref())
+            .await?
+            .remove(0);
         Ok(SeedRowView {
             batch: self.batch_view(batch),
             row,
         })
-    }
-
-    /// Whether reading a row of the batch builds its tree first (a heavy read).
-    pub fn row_builds_tree(&self, batch_id: i64) -> bool {
-        !self.seeds.book.keeps(batch_id)
     }
 
     async fn find(&self, batch_id: i64) -> Result<seed_batch::Model, SeedBatchError> {
@@ -135,14 +144,16 @@ impl SeedBatches {
             .ok_or(SeedBatchError::NotFound(batch_id))
     }
 
-    /// Rounds as shown: their seeds once revealed, their audit paths.
+    /// Rounds as shown: their seeds once revealed, their audit paths (from `held`, when it is
+    /// the batch's tree).
     async fn seed_uses(
         &self,
         batch_id: i64,
         rounds: Vec<(round::Model, Option<i64>)>,
+        held: Option<&Arc<Tree>>,
     ) -> Result<Vec<SeedUse>, SeedBatchError> {
         let indices = rounds.iter().map(|(r, _)| r.seed_index.unwrap_or_default());
-        let paths = self.audit_paths(batch_id, indices).await?;
+        let paths = self.audit_paths(batch_id, indices, held).await?;
         let mut uses = Vec::with_capacity(rounds.len());
         for ((mut round, bet_id), audit_path) in rounds.into_iter().zip(paths) {
             if round.state == RoundState::Spent || round.expired_at.is_some() {

@@ -23,6 +23,7 @@ use crate::store::Db;
 use crate::store::entities::{round, seed_batch};
 use crate::store::seed_batches::Taken;
 use arcade_core::Commitment;
+use arcade_core::merkle::Tree;
 
 pub use super::seed_batch_views::{RowsPage, SeedBatchView, SeedRowView, SeedUse};
 
@@ -322,31 +323,52 @@ impl SeedBatches {
     /// The audit path of seed `index` of a batch, as hex; empty if no tree gives the batch's
     /// published root (a verifier then finds the seed outside it).
     fn audit_path(&self, batch_id: i64, shape: &Shape, index: i64) -> Vec<String> {
+        path_in(self.published_tree(batch_id, shape, None).as_deref(), index)
+    }
+
+    /// The tree that gives the batch's published root: `held`, a tree the caller already has
+    /// (a read priced on the tree being kept serves from that very tree, even if the book has
+    /// dropped it since), else the book's, built if it is not kept.
+    fn published_tree(
+        &self,
+        batch_id: i64,
+        shape: &Shape,
+        held: Option<&Arc<Tree>>,
+    ) -> Option<Arc<Tree>> {
+        if let Some(tree) = held.filter(|tree| tree.root() == shape.root) {
+            return Some(tree.clone());
+        }
         let key = BatchKey {
             id: batch_id,
             salt: shape.salt.as_deref(),
         };
-        let Some(tree) = self.seeds.book.published_tree(key, shape.size, &shape.root) else {
-            return Vec::new();
-        };
-        usize::try_from(index)
-            .map(|index| tree.audit_path(index))
-            .unwrap_or_default()
-            .iter()
-            .map(|hash| arcade_core::hex::encode(hash))
-            .collect()
+        self.seeds.book.published_tree(key, shape.size, &shape.root)
     }
 
-    /// The audit paths of several indices of one batch.
+    /// The audit paths of several indices of one batch, from `held` when it is the batch's tree.
     pub(super) async fn audit_paths(
         &self,
         batch_id: i64,
         indices: impl Iterator<Item = i64>,
+        held: Option<&Arc<Tree>>,
     ) -> Result<Vec<Vec<String>>, SeedBatchError> {
         let shape = self.shape(batch_id).await?;
+        let tree = self.published_tree(batch_id, &shape, held);
         Ok(indices
-            .map(|index| self.audit_path(batch_id, &shape, index))
+            .map(|index| path_in(tree.as_deref(), index))
             .collect())
+    }
+}
+
+/// Seed `index`'s audit path in `tree`, as hex; empty without a tree.
+fn path_in(tree: Option<&Tree>, index: i64) -> Vec<String> {
+    match (tree, usize::try_from(index)) {
+        (Some(tree), Ok(index)) => tree
+            .audit_path(index)
+            .iter()
+            .map(|hash| arcade_core::hex::encode(hash))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
