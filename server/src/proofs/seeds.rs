@@ -7,6 +7,7 @@
 //! (RFC 9162) is over its seeds' commitments.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use arcade_core::merkle::{Tree, leaf_hash};
@@ -20,10 +21,20 @@ use sha2::Sha256;
 /// per batch and kept, not built per play.
 const TREES_KEPT: usize = 64;
 
+/// This instance's latest batches, whose trees are never dropped: commits take seeds from them
+/// and plays settle them, so no reader of old rounds (each asking for another batch's tree)
+/// can make an honest commit or play build its tree again.
+const TREES_PINNED: usize = 4;
+
 /// The seeds secret and the trees of the batches in use.
 pub struct SeedBook {
     secret: Vec<u8>,
     trees: Mutex<Trees>,
+    /// Per batch whose tree is being built, held by its one builder: others asking meanwhile
+    /// wait for that build instead of building the same tree again.
+    building: Mutex<HashMap<i64, Arc<Mutex<()>>>>,
+    /// Trees built so far (each build is three hashes per seed).
+    builds: AtomicU64,
 }
 
 /// Built trees by batch, each with when it was last asked for.
@@ -31,6 +42,8 @@ pub struct SeedBook {
 struct Trees {
     kept: HashMap<i64, KeptTree>,
     asked: u64,
+    /// The batches whose trees stay, newest last (at most `TREES_PINNED`).
+    pinned: std::collections::VecDeque<i64>,
 }
 
 struct KeptTree {
@@ -46,7 +59,8 @@ impl Trees {
         Some(kept.tree.clone())
     }
 
-    /// Keeps `tree`, dropping the least recently asked for beyond `TREES_KEPT`.
+    /// Keeps `tree`, dropping the least recently asked for beyond `TREES_KEPT` (never a
+    /// pinned one).
     fn keep(&mut self, batch_id: i64, tree: Arc<Tree>) {
         self.asked += 1;
         let last_asked = self.asked;
@@ -55,6 +69,7 @@ impl Trees {
             let Some(oldest) = self
                 .kept
                 .iter()
+                .filter(|(batch_id, _)| !self.pinned.contains(batch_id))
                 .min_by_key(|(_, kept)| kept.last_asked)
                 .map(|(batch_id, _)| *batch_id)
             else {
@@ -84,6 +99,8 @@ impl SeedBook {
         Self {
             secret: secret.as_bytes().to_vec(),
             trees: Mutex::default(),
+            building: Mutex::default(),
+            builds: AtomicU64::new(0),
         }
     }
 
@@ -101,14 +118,58 @@ impl SeedBook {
         self.trees().get(batch_id)
     }
 
-    /// The tree of a batch of `size` seeds: built once, then kept while it is asked for.
+    /// The tree of a batch this instance just published, kept (and never dropped) while it is
+    /// among the instance's `TREES_PINNED` latest: its commits and plays never build it again.
+    pub fn pin(&self, batch: BatchKey<'_>, size: i64) -> Arc<Tree> {
+        let tree = self.tree(batch, size);
+        let mut trees = self.trees();
+        if !trees.pinned.contains(&batch.id) {
+            trees.pinned.push_back(batch.id);
+            if trees.pinned.len() > TREES_PINNED {
+                trees.pinned.pop_front();
+            }
+        }
+        tree
+    }
+
+    /// The tree of a batch of `size` seeds: built once, then kept while it is asked for. One
+    /// build at a time per batch: a caller asking while it is built waits for it (and blocks its
+    /// thread, so async callers ask from a blocking task).
     pub fn tree(&self, batch: BatchKey<'_>, size: i64) -> Arc<Tree> {
         if let Some(tree) = self.trees().get(batch.id) {
             return tree;
         }
+        let builder = self
+            .building
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(batch.id)
+            .or_default()
+            .clone();
+        let _one_build = builder.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tree) = self.trees().get(batch.id) {
+            return tree;
+        }
         let tree = Arc::new(tree_of(&self.batch_key(batch), size));
+        self.builds.fetch_add(1, Ordering::Relaxed);
         self.trees().keep(batch.id, tree.clone());
+        self.building
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&batch.id);
         tree
+    }
+
+    /// Drops batch `batch_id`'s tree (a batch built but never published: its id was taken).
+    pub fn forget(&self, batch_id: i64) {
+        let mut trees = self.trees();
+        trees.kept.remove(&batch_id);
+        trees.pinned.retain(|pinned| *pinned != batch_id);
+    }
+
+    /// How many trees were built so far.
+    pub fn builds(&self) -> u64 {
+        self.builds.load(Ordering::Relaxed)
     }
 
     /// The tree of a published batch whose root is `root`, built once and kept: under this
@@ -245,6 +306,49 @@ mod tests {
         let again = book.tree(old(1_000), 4);
         assert!(!Arc::ptr_eq(&early, &again));
         assert_eq!(early.root(), again.root());
+    }
+
+    #[test]
+    fn the_latest_pinned_trees_stay_however_many_others_are_asked_for() {
+        let book = SeedBook::new("s");
+        let pinned: Vec<Arc<Tree>> = (1..=i64::try_from(TREES_PINNED).unwrap() + 1)
+            .map(|batch_id| book.pin(salted(batch_id, "aa"), 4))
+            .collect();
+        let many = i64::try_from(TREES_KEPT).unwrap() * 2;
+        for batch_id in 100..100 + many {
+            book.tree(old(batch_id), 4);
+        }
+        // The latest four stay built; the first, pinned before them, went like any other.
+        for (batch_id, tree) in (2..).zip(&pinned[1..]) {
+            let again = book.kept(batch_id).expect("a pinned tree was dropped");
+            assert!(Arc::ptr_eq(tree, &again));
+        }
+        assert!(book.kept(1).is_none());
+        assert_eq!(book.trees().kept.len(), TREES_KEPT);
+    }
+
+    #[test]
+    fn callers_asking_for_one_tree_at_once_share_one_build() {
+        let book = Arc::new(SeedBook::new("s"));
+        let start = Arc::new(std::sync::Barrier::new(8));
+        let trees: Vec<Arc<Tree>> = (0..8)
+            .map(|_| {
+                let (book, start) = (book.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    book.tree(salted(9, "ab"), 50_000)
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|thread| thread.join().unwrap())
+            .collect();
+        assert_eq!(book.builds(), 1, "the same tree built more than once");
+        assert!(trees.iter().all(|tree| Arc::ptr_eq(tree, &trees[0])));
+        assert!(book.building.lock().unwrap().is_empty());
+        // Another batch is built on its own.
+        book.tree(salted(10, "ab"), 4);
+        assert_eq!(book.builds(), 2);
     }
 
     #[test]

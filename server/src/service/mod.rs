@@ -17,7 +17,7 @@
 //! | `plays` | flip, dice, roulette, … (settle a round) | db, limits, clock, `auth`, `proofs`, `receipts`, the writer's queue | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`, in memory `play_book.rs`) |
 //! | `receipts` | verify a bet, recent bets, the audit feed | db, house wallets, `proofs`, the settled mark | `receipts.rs` (a result as shown: `shown_result.rs`), its pages bounded by `settled_mark.rs` |
 //! | `proofs` | a receipt's batch place and signatures; checking a play's signature | `seed_batches`, the signed marks | `proofs.rs`; the marks: `signed_marks.rs` |
-//! | `seed_batches` | publishing seed batches, a seed's place in its batch, the batches as the public sees them | db, the seeds, house wallets, clock | `seed_batches.rs`, `seed_batch_views.rs` |
+//! | `seed_batches` | publishing seed batches, a seed's place in its batch, the batches as the public sees them | db, the seeds, house wallets, clock | `seed_batches.rs`, its audit paths: `seed_batch_paths.rs`, `seed_batch_views.rs` |
 //! | `stats` | games listing, house stats | the floor (db, house wallets, snapshot), limits, round settings, the signer, the marks | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
 //! | `auth` | the auth statement, verifying signatures, rotating | db, identity, rate limits | `auth.rs` |
 //! | `expiry` | expiring rounds left open | db, clock | `expiry.rs` |
@@ -49,6 +49,7 @@ pub mod reconcile;
 pub mod round_clock;
 pub mod round_ids;
 pub mod rounds;
+mod seed_batch_paths;
 mod seed_batch_reads;
 mod seed_batch_views;
 pub mod seed_batches;

@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex};
 
 use sea_orm::ConnectionTrait;
 
-use super::proofs::BatchPlace;
 use super::round_clock::RoundClock;
 use super::rounds::random_bytes;
 use super::{HouseWallets, now_ms};
@@ -23,7 +22,6 @@ use crate::store::Db;
 use crate::store::entities::{round, seed_batch};
 use crate::store::seed_batches::Taken;
 use arcade_core::Commitment;
-use arcade_core::merkle::Tree;
 
 pub use super::seed_batch_views::{RowsPage, SeedBatchView, SeedRowView, SeedUse};
 
@@ -44,6 +42,9 @@ pub struct Seeds {
     pub instance: String,
     /// Held while this instance publishes a batch.
     publishing: tokio::sync::Mutex<()>,
+    /// One build at a time of a tree not kept (an old batch's, asked for by a reader): such
+    /// builds take at most one core, and their callers wait here, not on blocking threads.
+    pub(super) building: tokio::sync::Semaphore,
     /// Each batch's size and salt (fixed once published).
     shapes: Mutex<HashMap<i64, Shape>>,
     /// Per batch, the highest index this instance committed: taking one at or below it means
@@ -53,11 +54,11 @@ pub struct Seeds {
 
 /// What a batch's audit paths need besides its id.
 #[derive(Debug, Clone)]
-struct Shape {
-    size: i64,
-    salt: Option<String>,
+pub(super) struct Shape {
+    pub(super) size: i64,
+    pub(super) salt: Option<String>,
     /// The published root the paths lead to.
-    root: [u8; 32],
+    pub(super) root: [u8; 32],
 }
 
 impl Seeds {
@@ -69,6 +70,7 @@ impl Seeds {
             batch_size: i64::try_from(batch_size.max(1)).unwrap_or(i64::MAX),
             instance,
             publishing: tokio::sync::Mutex::new(()),
+            building: tokio::sync::Semaphore::new(1),
             shapes: Mutex::default(),
             issued: Mutex::default(),
         }
@@ -135,6 +137,11 @@ impl SeedBatches {
         self.seeds.batch_size
     }
 
+    /// Seed batch trees built since start (each three hashes per seed).
+    pub fn tree_builds(&self) -> u64 {
+        self.seeds.book.builds()
+    }
+
     /// This running instance: the owner of the batches it publishes.
     pub fn instance(&self) -> &str {
         &self.seeds.instance
@@ -150,27 +157,36 @@ impl SeedBatches {
         }
         // An id already taken (a chance of one in millions per batch) is drawn again.
         for _ in 0..8 {
-            let batch = self.new_batch()?;
+            let batch = self.new_batch().await?;
             let batch_id = batch.id;
             if store::seed_batches::publish(&self.db, batch).await? {
                 tracing::info!(batch_id, "published a seed batch");
                 return Ok(());
             }
+            // Its tree is not that id's published batch's.
+            self.seeds.book.forget(batch_id);
         }
         Err(ServiceError::internal(NoBatchId))
     }
 
-    /// A new batch: a random id and salt, its tree's root signed.
-    fn new_batch(&self) -> Result<seed_batch::Model, ServiceError> {
+    /// A new batch: a random id and salt, its tree's root signed (the tree built on a blocking
+    /// thread, beside the commits it is published ahead of).
+    async fn new_batch(&self) -> Result<seed_batch::Model, ServiceError> {
         let id = u64::from_be_bytes(random_bytes::<8>()?) % (BATCH_IDS - 1) + 1;
         let id = i64::try_from(id).map_err(ServiceError::internal)?;
         let salt = alloy::hex::encode(random_bytes::<32>()?);
         let size = self.seeds.batch_size;
-        let key = BatchKey {
-            id,
-            salt: Some(&salt),
-        };
-        let root = arcade_core::hex::encode(&self.seeds.book.tree(key, size).root());
+        let (seeds, key_salt) = (self.seeds.clone(), salt.clone());
+        let root = tokio::task::spawn_blocking(move || {
+            let key = BatchKey {
+                id,
+                salt: Some(&key_salt),
+            };
+            seeds.book.pin(key, size).root()
+        })
+        .await
+        .map_err(ServiceError::internal)?;
+        let root = arcade_core::hex::encode(&root);
         let created_at = now_ms();
         let domain = self.seeds.signer.domain();
         let typed = typed::seed_batch(&domain, id, size, &root, created_at / 1000);
@@ -269,7 +285,7 @@ impl SeedBatches {
     }
 
     /// A published batch's size and salt.
-    async fn shape(&self, batch_id: i64) -> Result<Shape, SeedBatchError> {
+    pub(super) async fn shape(&self, batch_id: i64) -> Result<Shape, SeedBatchError> {
         self.shape_on(&self.db, batch_id).await
     }
 
@@ -303,72 +319,6 @@ impl SeedBatches {
             .unwrap_or_else(|e| e.into_inner())
             .insert(batch_id, shape.clone());
         Ok(shape)
-    }
-
-    /// Where seed `index` of a batch sits: the batch's size and the audit path.
-    pub(super) async fn seed_place(
-        &self,
-        batch_id: i64,
-        index: i64,
-    ) -> Result<BatchPlace, SeedBatchError> {
-        let shape = self.shape(batch_id).await?;
-        Ok(BatchPlace {
-            batch_id,
-            index,
-            size: shape.size,
-            audit_path: self.audit_path(batch_id, &shape, index),
-        })
-    }
-
-    /// The audit path of seed `index` of a batch, as hex; empty if no tree gives the batch's
-    /// published root (a verifier then finds the seed outside it).
-    fn audit_path(&self, batch_id: i64, shape: &Shape, index: i64) -> Vec<String> {
-        path_in(self.published_tree(batch_id, shape, None).as_deref(), index)
-    }
-
-    /// The tree that gives the batch's published root: `held`, a tree the caller already has
-    /// (a read priced on the tree being kept serves from that very tree, even if the book has
-    /// dropped it since), else the book's, built if it is not kept.
-    fn published_tree(
-        &self,
-        batch_id: i64,
-        shape: &Shape,
-        held: Option<&Arc<Tree>>,
-    ) -> Option<Arc<Tree>> {
-        if let Some(tree) = held.filter(|tree| tree.root() == shape.root) {
-            return Some(tree.clone());
-        }
-        let key = BatchKey {
-            id: batch_id,
-            salt: shape.salt.as_deref(),
-        };
-        self.seeds.book.published_tree(key, shape.size, &shape.root)
-    }
-
-    /// The audit paths of several indices of one batch, from `held` when it is the batch's tree.
-    pub(super) async fn audit_paths(
-        &self,
-        batch_id: i64,
-        indices: impl Iterator<Item = i64>,
-        held: Option<&Arc<Tree>>,
-    ) -> Result<Vec<Vec<String>>, SeedBatchError> {
-        let shape = self.shape(batch_id).await?;
-        let tree = self.published_tree(batch_id, &shape, held);
-        Ok(indices
-            .map(|index| path_in(tree.as_deref(), index))
-            .collect())
-    }
-}
-
-/// Seed `index`'s audit path in `tree`, as hex; empty without a tree.
-fn path_in(tree: Option<&Tree>, index: i64) -> Vec<String> {
-    match (tree, usize::try_from(index)) {
-        (Some(tree), Ok(index)) => tree
-            .audit_path(index)
-            .iter()
-            .map(|hash| arcade_core::hex::encode(hash))
-            .collect(),
-        _ => Vec::new(),
     }
 }
 

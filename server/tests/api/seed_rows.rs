@@ -289,3 +289,52 @@ async fn rows_of_unknown_batches_draw_nothing() {
     app.get(&row_path(&receipt)).await.ok();
     app.audit().await;
 }
+
+/// Readers of old rounds, each in another batch, never make an honest player's commit or play
+/// build its batch's tree again: this instance's latest batches stay built however many other
+/// trees the readers ask for (a tree cache they could otherwise churn).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn readers_of_old_batches_never_make_a_play_rebuild_its_tree() {
+    let app = TestApp::spawn_with(Backend::Sqlite, |s: &mut Settings| {
+        s.seeds.batch_size = 2;
+        s.rate_limits.enabled = false;
+    })
+    .await;
+    // 150 rounds over 75 batches: more than the 64 trees kept.
+    let old = play(&app, &PrivateKeySigner::random(), 150).await;
+    let batches = &app.arcade.seed_batches;
+    for _ in 0..2 {
+        for receipt in &old {
+            let bet = &receipt["bet_id"];
+            app.get(&format!("/api/arcade/verify/{bet}")).await.ok();
+        }
+    }
+    let published = || async {
+        app.get("/api/arcade/seed-batches")
+            .await
+            .ok()
+            .as_array()
+            .unwrap()
+            .len() as u64
+    };
+    let (before, published_before) = (batches.tree_builds(), published().await);
+    let honest = PrivateKeySigner::random();
+    app.fund(honest.address(), 1).await;
+    let round_id = app.commit(&honest).await;
+    let body =
+        json!({ "round_id": round_id, "client_seed": "honest", "wager": 1, "call": "heads" });
+    let played = app.post("/api/arcade/flip", &body).await.ok();
+    // A batch published meanwhile is built once, as it is published; nothing else is built.
+    assert_eq!(
+        batches.tree_builds() - before,
+        published().await - published_before,
+        "the honest round's batch tree was built again after the readers"
+    );
+    assert!(
+        !played["proofs"]["batch"]["audit_path"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    app.audit().await;
+}
