@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use alloy::primitives::B256;
+use alloy::primitives::{Address, B256};
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +42,18 @@ pub struct Signed {
     pub signature: String,
     #[salvo(schema(value_type = Object))]
     pub typed_data: TypedData,
+}
+
+impl Signed {
+    /// Who signed it: the address its signature recovers to over its typed data's EIP-712
+    /// hash; `None` if either does not parse.
+    pub fn signer(&self) -> Option<Address> {
+        let typed: alloy::dyn_abi::TypedData =
+            serde_json::from_value(self.typed_data.to_value()).ok()?;
+        let hash = typed.eip712_signing_hash().ok()?;
+        let signature: alloy::primitives::Signature = self.signature.parse().ok()?;
+        signature.recover_address_from_prehash(&hash).ok()
+    }
 }
 
 /// A commit answer's proofs.
@@ -94,6 +106,11 @@ impl Proofs {
         round: &mut round::Model,
     ) -> Result<(), SeedBatchError> {
         self.seed_batches.fill_server_seed(conn, round).await
+    }
+
+    /// The house's signer: who signs Commitments and Receipts.
+    pub(super) fn house_signer(&self) -> Address {
+        self.seed_batches.seeds.signer.address()
     }
 
     /// The signed marks: from which bet on receipts carry proofs, and sign `house_agent`.

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use alloy::primitives::Address;
 use arcade_core::wire::{CallParams, ParamsInput, ReceiptInput};
 use arcade_core::{
     Call, Checks, ClaimedResult, FAIRNESS_VERSION, Game, GameResult, Mismatch, Receipt, verify,
@@ -14,7 +15,7 @@ use super::proofs::{BetSignatures, Proofs, ReceiptProofs};
 use super::seed_batches::SeedBatchError;
 use super::settled_mark::SettledMark;
 use super::shown_result::ShownResult;
-use super::verdict::{self, Verdict};
+use super::verdict::{self, Judged, Verdict};
 use super::{HouseWallets, rfc3339};
 use crate::address;
 use crate::service::error::{ServiceError, wraps_service_error};
@@ -168,12 +169,19 @@ impl BetReceipt {
     }
 
     /// Re-derives this receipt with `arcade-core` exactly as an outside verifier would.
-    fn verify(self) -> Result<VerifiedBet, ServiceError> {
+    /// `house`: the house's signer, whose the Commitment and Receipt must be.
+    fn verify(self, house: Address) -> Result<VerifiedBet, ServiceError> {
         let input: ReceiptInput =
             serde_json::from_value(json!(self)).map_err(ServiceError::internal)?;
         let receipt = Receipt::try_from(input).map_err(ServiceError::internal)?;
         let verification = verify(&receipt).map_err(ServiceError::internal)?;
-        let (verdict, reason) = verdict::judge(verification.verified(), self.proofs.as_ref());
+        let (verdict, reason) = verdict::judge(&Judged {
+            rederived: verification.verified(),
+            proofs: self.proofs.as_ref(),
+            house,
+            player: &self.address,
+            house_agent: self.house_agent,
+        });
         Ok(VerifiedBet {
             checks: verification.checks,
             verdict,
@@ -221,7 +229,8 @@ impl Receipts {
         let (bet, round) = store::rounds::bet(&self.db, bet_id)
             .await?
             .ok_or(ReceiptError::BetNotFound(bet_id))?;
-        Ok(self.receipt(&bet, &round).await?.verify()?)
+        let house = self.proofs.house_signer();
+        Ok(self.receipt(&bet, &round).await?.verify(house)?)
     }
 
     /// A settled round's receipt with its proofs.
