@@ -113,6 +113,11 @@ impl Proofs {
         self.seed_batches.seeds.signer.address()
     }
 
+    /// The signed root of batch `batch_id`.
+    pub(super) async fn batch_root(&self, batch_id: i64) -> Result<[u8; 32], SeedBatchError> {
+        Ok(self.seed_batches.shape(batch_id).await?.root)
+    }
+
     /// The signed marks: from which bet on receipts carry proofs, and sign `house_agent`.
     pub fn marks(&self) -> &SignedMarks {
         &self.marks

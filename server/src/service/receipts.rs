@@ -169,8 +169,13 @@ impl BetReceipt {
     }
 
     /// Re-derives this receipt with `arcade-core` exactly as an outside verifier would.
-    /// `house`: the house's signer, whose the Commitment and Receipt must be.
-    fn verify(self, house: Address) -> Result<VerifiedBet, ServiceError> {
+    /// `house`: the house's signer, whose the Commitment and Receipt must be; `batch_root`: the
+    /// signed root of its seed's batch.
+    fn verify(
+        self,
+        house: Address,
+        batch_root: Option<[u8; 32]>,
+    ) -> Result<VerifiedBet, ServiceError> {
         let input: ReceiptInput =
             serde_json::from_value(json!(self)).map_err(ServiceError::internal)?;
         let receipt = Receipt::try_from(input).map_err(ServiceError::internal)?;
@@ -181,6 +186,8 @@ impl BetReceipt {
             house,
             player: &self.address,
             house_agent: self.house_agent,
+            commitment: &self.commitment,
+            batch_root,
         });
         Ok(VerifiedBet {
             checks: verification.checks,
@@ -230,7 +237,14 @@ impl Receipts {
             .await?
             .ok_or(ReceiptError::BetNotFound(bet_id))?;
         let house = self.proofs.house_signer();
-        Ok(self.receipt(&bet, &round).await?.verify(house)?)
+        let batch_root = match round.batch_id {
+            Some(batch_id) => Some(self.proofs.batch_root(batch_id).await?),
+            None => None,
+        };
+        Ok(self
+            .receipt(&bet, &round)
+            .await?
+            .verify(house, batch_root)?)
     }
 
     /// A settled round's receipt with its proofs.

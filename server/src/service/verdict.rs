@@ -9,8 +9,9 @@
 use alloy::primitives::Address;
 use serde::{Serialize, Serializer};
 
-use super::proofs::ReceiptProofs;
+use super::proofs::{BatchPlace, ReceiptProofs};
 use crate::address;
+use arcade_core::merkle::{leaf_hash, verify_inclusion};
 
 /// A round's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +49,10 @@ pub struct Judged<'a> {
     pub player: &'a str,
     /// The round was played by one of the house's own agents.
     pub house_agent: bool,
+    /// The round's commitment (64 hex), the leaf its audit path starts from.
+    pub commitment: &'a str,
+    /// The signed root of its seed's batch (`None` for a round from before batches).
+    pub batch_root: Option<[u8; 32]>,
 }
 
 /// The verdict of a round, and why: a proof it carries that does not hold (a signature that
@@ -86,6 +91,13 @@ pub fn judge(round: &Judged<'_>) -> (Verdict, String) {
         (by.is_none() || signed.signer() != by).then_some(why)
     })
     .collect();
+    let mut broken = broken;
+    if let Some(batch) = &proofs.batch
+        && !(batch.audit_path.is_empty() && batch.size > 1)
+        && !leads_to_root(round, batch)
+    {
+        broken.push("the seed's audit path does not lead to its batch's signed root");
+    }
     if !broken.is_empty() {
         return (Verdict::Fail, broken.join("; "));
     }
@@ -121,16 +133,38 @@ pub fn judge(round: &Judged<'_>) -> (Verdict, String) {
     )
 }
 
+/// Whether the round's commitment, by its audit path, is under its batch's signed root.
+fn leads_to_root(round: &Judged<'_>, batch: &BatchPlace) -> bool {
+    let path: Option<Vec<[u8; 32]>> = batch
+        .audit_path
+        .iter()
+        .map(|hash| arcade_core::hex::decode32(hash))
+        .collect();
+    let (Some(path), Some(root), Some(leaf)) = (
+        path,
+        round.batch_root,
+        arcade_core::hex::decode32(round.commitment),
+    ) else {
+        return false;
+    };
+    let (Ok(index), Ok(size)) = (u64::try_from(batch.index), u64::try_from(batch.size)) else {
+        return false;
+    };
+    verify_inclusion(index, size, &leaf_hash(&leaf), &path, &root)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::proofs::HouseSigner;
     use crate::proofs::typed::{self, CommitmentMessage};
-    use crate::service::proofs::{BatchPlace, Signed};
+    use crate::service::proofs::Signed;
 
     const HOUSE: &str = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
     const OTHER: &str = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
     const PLAYER: &str = "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199";
+    /// The commitment the tests' rounds name: leaf 0 of a batch of two.
+    static COMMITMENT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| "ab".repeat(32));
 
     /// A Commitment signed by `key`, as a receipt shows it.
     fn commitment_by(key: &str) -> Signed {
@@ -162,6 +196,10 @@ mod tests {
             house,
             player: PLAYER,
             house_agent: false,
+            commitment: &COMMITMENT,
+            batch_root: Some(
+                arcade_core::merkle::Tree::new(vec![leaf_hash(&[0xab; 32]), [1; 32]]).root(),
+            ),
         })
     }
 
@@ -170,8 +208,8 @@ mod tests {
         let batch = Some(BatchPlace {
             batch_id: 1,
             index: 0,
-            size: 1,
-            audit_path: Vec::new(),
+            size: 2,
+            audit_path: vec![arcade_core::hex::encode(&[1; 32])],
         });
         let held = ReceiptProofs {
             batch: batch.clone(),
@@ -207,5 +245,28 @@ mod tests {
         });
         assert_eq!(verdict, Verdict::Fail, "{why}");
         assert!(why.contains("Play signature is not its player's"), "{why}");
+    }
+
+    #[test]
+    fn an_audit_path_that_does_not_lead_to_the_signed_root_fails() {
+        let place = |sibling: [u8; 32]| BatchPlace {
+            batch_id: 1,
+            index: 0,
+            size: 2,
+            audit_path: vec![arcade_core::hex::encode(&sibling)],
+        };
+        let proofs = |sibling| ReceiptProofs {
+            batch: Some(place(sibling)),
+            commitment: Some(commitment_by(HOUSE)),
+            ..ReceiptProofs::default()
+        };
+        let (verdict, why) = judged(&proofs([1; 32]));
+        assert_eq!(verdict, Verdict::NotProven, "the path holds: {why}");
+        let (verdict, why) = judged(&proofs([2; 32]));
+        assert_eq!(verdict, Verdict::Fail, "{why}");
+        assert_eq!(
+            why,
+            "the seed's audit path does not lead to its batch's signed root"
+        );
     }
 }
