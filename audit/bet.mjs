@@ -20,13 +20,18 @@ export async function readArcade({ api, proofs, pin = {}, signal }) {
 /**
  * The row of a receipt's seed with its batch's signed root (one read of a few kilobytes,
  * whatever the batch's size): `{batches, also}`, the batch as `signedBatches` checks it and the
- * row's failures against the receipt (`judgeRow`). A batch already in `batches` is not read
- * again, and an answer never adds or replaces any other batch than the one the receipt names. A
+ * row's failures against the receipt (`judgeRow`). Every receipt's own row is read and judged;
+ * a batch already in `batches` keeps the root it was first signed with, and a row answered
+ * under another root or size for it fails `batch_row` (an arcade showing two roots for one
+ * batch). An answer never adds or replaces any other batch than the one the receipt names. A
  * row the arcade does not have fails; an arcade that cannot be reached throws.
  */
 export async function seedRow({ api, wasm, proofs, trust, batches = new Map(), signal }, receipt) {
   const claim = receipt?.proofs?.batch;
-  if (!claim || !proofs || isUnsigned(receipt.proofs) || batches.has(claim.batch_id)) return { batches, also: [] };
+  if (!claim || !proofs || isUnsigned(receipt.proofs)) return { batches, also: [] };
+  if (!Number.isSafeInteger(claim.batch_id) || !Number.isSafeInteger(claim.index)) {
+    return { batches, also: [{ check: 'batch_row', why: `the receipt names seed batch ${JSON.stringify(claim.batch_id)} index ${JSON.stringify(claim.index)}: not whole numbers` }] };
+  }
   let answer;
   try {
     answer = await fetchBatchRow(api, claim.batch_id, claim.index, { signal });
@@ -36,6 +41,14 @@ export async function seedRow({ api, wasm, proofs, trust, batches = new Map(), s
   }
   if (answer?.batch?.batch_id !== claim.batch_id) {
     return { batches, also: [{ check: 'batch_row', why: `asked for seed batch ${claim.batch_id} index ${claim.index}, the arcade answered a row of batch ${JSON.stringify(answer?.batch?.batch_id)}` }] };
+  }
+  const before = batches.get(claim.batch_id);
+  if (before) {
+    const also = judgeRow({ wasm }, answer, receipt);
+    if (answer.batch.merkle_root !== before.merkle_root || answer.batch.size !== before.size) {
+      also.push({ check: 'batch_row', why: `seed batch ${claim.batch_id} index ${claim.index} was answered under root ${answer.batch.merkle_root} of ${answer.batch.size} seeds, not the root ${before.merkle_root} of ${before.size} read for it before` });
+    }
+    return { batches, also };
   }
   const known = new Map([...batches, ...signedBatches({ proofs, trust }, [answer.batch])]);
   return { batches: known, also: judgeRow({ wasm }, answer, receipt) };
@@ -87,17 +100,23 @@ export async function verifyReceipt({ api, receipt, modules, pin, signal, player
   if (typeof parsed !== 'object' || parsed === null) return { verdict: refusedVerdict({ check: 'receipt', why: 'not a receipt: not a JSON object' }), receipt: null };
   let arcade = { trust: null, batches: new Map() };
   let also = [];
+  let unreachable = null;
   if (!isUnsigned(parsed.proofs) && api && modules.proofs) {
-    // Unreachable, the proofs are simply not checked: the verdict says "not proven".
-    const read = async () => {
-      const known = await readArcade({ api, proofs: modules.proofs, pin, signal });
-      const row = await seedRow({ api, ...modules, ...known, signal }, parsed);
-      return { arcade: { ...known, batches: row.batches }, also: row.also };
-    };
-    const found = await read().catch(rethrowAbort);
-    if (!(found instanceof Error)) ({ arcade, also } = found);
+    // Unreachable, or answering an error, what the arcade did not answer is not checked: the
+    // verdict says "not proven" and that it could not be checked, never that the receipt
+    // failed for it; every proof that can be checked without it still is (and may fail).
+    const known = await readArcade({ api, proofs: modules.proofs, pin, signal }).catch(rethrowAbort);
+    if (known instanceof Error) {
+      unreachable = `the manifest: ${refusal(known)}`;
+    } else {
+      arcade = known;
+      const row = await seedRow({ api, ...modules, ...known, signal }, parsed).catch(rethrowAbort);
+      if (row instanceof Error) unreachable = `the seed batch row: ${refusal(row)}`;
+      else ({ batches: arcade.batches, also } = row);
+    }
   }
-  return { verdict: judgeRound({ ...modules, ...arcade }, parsed, { from: FROM_READER, player, commit, also }), receipt: parsed };
+  const context = { ...modules, ...arcade, unreachable };
+  return { verdict: judgeRound(context, parsed, { from: FROM_READER, player, commit, also }), receipt: parsed };
 }
 
 /**

@@ -11,20 +11,24 @@ export const PAGE = 1000;
 const MAX_WAITS = 60;
 /** Longest single wait, in seconds, whatever `Retry-After` says. */
 const MAX_WAIT_S = 60;
-/** Tries of one request whose connection dropped before an answer came. */
+/** Tries of one request whose connection dropped (or whose answer did not come) in time. */
 const MAX_ATTEMPTS = 3;
+/** Longest one request may take, its body read included: an answer trickled forever ends. */
+const READ_TIMEOUT_MS = 30_000;
 
 const networkError = (message, extra = {}) => Object.assign(new Error(message), { network: true, ...extra });
 
 /**
  * Fetches once, asking again on a dropped connection: the feed is judged page by page, so a
  * kept-alive connection may sit idle past the server's timeout and be closed just as it is
- * reused. A GET changes nothing, so asking again is safe.
+ * reused. A GET changes nothing, so asking again is safe. Each try, its body included, ends
+ * after READ_TIMEOUT_MS (a `TimeoutError`, not the caller's abort).
  */
 async function fetchOnce(url, signal) {
   for (let attempt = 1; ; attempt++) {
+    const timeout = AbortSignal.timeout(READ_TIMEOUT_MS);
     try {
-      return await fetch(url, { signal });
+      return await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
     } catch (error) {
       if (error.name === 'AbortError' || attempt >= MAX_ATTEMPTS) throw error;
     }

@@ -7,7 +7,8 @@
 //                           commitment they were shown, their client seed, call and wager);
 //   consistent, not proven  re-derived, but nothing the house cannot redo holds it: a receipt the
 //                           reader brought without proofs, a round from before signing began,
-//                           proofs that could not be checked here, a play its player did not
+//                           proofs that could not be checked here (the arcade did not answer,
+//                           headlined "could not check"), a play its player did not
 //                           sign (only the house says which commitment the player was shown), or
 //                           a doubt the caller found (the floor: a client seed used before).
 //                           Never shown as "provably fair";
@@ -97,7 +98,7 @@ function checkPlay({ proofs, trust }, receipt, expected) {
  * What a receipt's proofs say: `{failures, unproven}`, each failure `{check, why}` (none when
  * every proof holds), `unproven` why they prove nothing though none fails (null when they do).
  */
-export function checkProofs({ wasm, proofs, trust, batches }, receipt) {
+export function checkProofs({ wasm, proofs, trust, batches, unreachable = null }, receipt) {
   const found = [];
   const fail = (check, why) => found.push({ check, why });
   const { batch, commitment, receipt: signed } = receipt.proofs;
@@ -123,6 +124,8 @@ export function checkProofs({ wasm, proofs, trust, batches }, receipt) {
   }
   if (!batch) return { failures: found, unproven };
   const published = batches?.get(batch.batch_id);
+  // A batch the arcade did not answer for (`unreachable`) is not checked here, nor failed.
+  if (!published && unreachable) return { failures: found, unproven };
   if (!published) return { failures: [...found, { check: 'batch', why: `seed batch ${batch.batch_id} is not published` }], unproven };
   if (published.problem) fail('batch_signature', `seed batch ${batch.batch_id}: ${published.problem}`);
   if (batch.size !== published.size) fail('inclusion', `batch size ${batch.size}, published ${published.size}`);
@@ -226,8 +229,11 @@ function judgeProofs(context, receipt, from) {
       : 'no house proofs: anyone can build a receipt that re-derives; only the house\'s signatures and seed batch prove one');
   }
   if (!proofs) return unproven('its proofs could not be checked here: the signature module is not available');
-  if (!trust || !isAddress(trust.signer)) return unproven('its proofs were not checked: there is no signer to check them against');
+  const couldNot = context.unreachable ? `could not check its proofs: ${context.unreachable}; check it again once the arcade answers` : null;
+  if (!trust || !isAddress(trust.signer)) return unproven(couldNot ?? 'its proofs were not checked: there is no signer to check them against');
   const checked = checkProofs(context, receipt);
+  // What the arcade did not answer is not proven; every proof it did answer is still checked.
+  if (couldNot) return { proven: false, failures: checked.failures, unproven: couldNot };
   return { proven: checked.unproven === null, ...checked };
 }
 
@@ -251,8 +257,9 @@ function reasonOf(verdict, { failures, unproven, receipt, trust, player }) {
  * seed). What the player holds, when given: `player`, their address (another fails `player`),
  * and `commit`, their commit answer (`checkAgainstCommit`).
  * Returns `{verdict, bet_id, signer, signer_pinned, player, check, failures, reason, unsigned,
- * unsigned_play, doubted, proofs_hold, round, report}`: `unsigned` when the receipt carries no
- * house proofs, `unsigned_play` when it is not proven only because its player did not sign the
+ * unsigned_play, could_not_check, doubted, proofs_hold, round, report}`: `unsigned` when the
+ * receipt carries no house proofs, `could_not_check` when its proofs went unchecked because the
+ * arcade did not answer what checks them (`context.unreachable` says how), `unsigned_play` when it is not proven only because its player did not sign the
  * play (every house proof holding), `doubted` when only because of `doubt`, `proofs_hold` when
  * every proof it carries holds (the house's and the player's Play), whatever else failed.
  */
@@ -287,6 +294,7 @@ export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, 
     reason: reasonOf(verdict, { failures, unproven, receipt, trust, player }),
     unsigned: isUnsigned(receipt?.proofs),
     unsigned_play: verdict === NOT_PROVEN && unproven === PLAY_UNSIGNED,
+    could_not_check: verdict === NOT_PROVEN && Boolean(context.unreachable) && unproven === proof.unproven && !isUnsigned(receipt?.proofs),
     doubted,
     proofs_hold: proof.proven && proof.failures.length === 0,
     round,
@@ -298,13 +306,14 @@ export function judgeRound(context, receipt, { asked = null, from = FROM_HOUSE, 
 export function refusedVerdict({ check, why, betId = null, trust = null }) {
   return {
     verdict: FAIL, bet_id: betId, signer: trust?.signer ?? null, signer_pinned: trust?.pinned ?? false, player: null,
-    check, failures: [{ check, why }], reason: `${check}: ${why}`, unsigned: false, unsigned_play: false, doubted: false, proofs_hold: false, round: null, report: null,
+    check, failures: [{ check, why }], reason: `${check}: ${why}`, unsigned: false, unsigned_play: false, could_not_check: false, doubted: false, proofs_hold: false, round: null, report: null,
   };
 }
 
 /** The headline a person reads first. */
 export function headline(verdict) {
   if (verdict.verdict === PASS) return 'PASS: provably fair';
+  if (verdict.could_not_check) return 'CONSISTENT, NOT PROVEN: could not check its proofs';
   if (verdict.verdict === NOT_PROVEN) return 'CONSISTENT, NOT PROVEN';
   return `FAIL: ${verdict.check}`;
 }

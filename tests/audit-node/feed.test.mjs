@@ -115,3 +115,26 @@ test('a row answer that names another batch fails the round and leaves the known
     await server.close();
   }
 });
+
+test('every round reads its own row, even of a batch read before; a row under another root for that batch fails', async () => {
+  const { wasm } = await import('./liar.mjs');
+  const known = new Map([[7, { batch_id: 7, size: 4000, merkle_root: 'kept', problem: null }]]);
+  let root = 'kept';
+  const server = await pagingServer(() => ({ batch: { ...page(0, 0, 1, null), merkle_root: root }, row: row(3) }));
+  try {
+    const receipt = { bet_id: 1, proofs: { batch: { batch_id: 7, index: 3, size: 4000, audit_path: [] }, commitment: { signature: '0x1' }, receipt: { signature: '0x2' } } };
+    const same = await seedRow({ api: server.url, wasm, proofs: {}, trust: {}, batches: known }, receipt);
+    assert.equal(server.reads(), 1, 'the row was read although its batch was known');
+    assert.ok(same.also.length > 0, 'the row itself was judged (an open row for a settled receipt)');
+    assert.ok(!same.also.some((f) => /read for it before/.test(f.why)), JSON.stringify(same.also));
+    root = 'other';
+    const moved = await seedRow({ api: server.url, wasm, proofs: {}, trust: {}, batches: known }, receipt);
+    assert.equal(server.reads(), 2);
+    const twoRoots = moved.also.find((f) => /read for it before/.test(f.why));
+    assert.equal(twoRoots?.check, 'batch_row', JSON.stringify(moved.also));
+    assert.match(twoRoots.why, /under root other of 4000 seeds, not the root kept of 4000/);
+    assert.equal(moved.batches, known, 'the root first read stays');
+  } finally {
+    await server.close();
+  }
+});

@@ -87,6 +87,13 @@ const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Forwards one request; the answer rewritten by `lie` when it has a rewrite for the path. */
 async function forward(upstream, lie, req, res) {
   const url = new URL(req.url, upstream);
+  const refused = lie.refuse?.(url);
+  if (refused !== undefined) {
+    // The arcade failing (or seeming to): an error status with the arcade's error body.
+    res.writeHead(refused, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ code: 'unavailable', detail: 'the service is unavailable; try again shortly' }));
+    return;
+  }
   const made = lie.serve?.(url);
   if (made !== undefined) {
     // An answer the real arcade never gave (a seed batch the liar signed): JSON, as the arcade's.
@@ -115,8 +122,9 @@ async function forward(upstream, lie, req, res) {
 
 /**
  * Starts the proxy before `upstream`; `use(lie)` sets the case: `{rewrite(url) → async
- * (answer) → answer | undefined, delay(url) → ms, serve(url) → answer | undefined}` (`serve`:
- * answered by the liar itself, never asked of the arcade; null: honest). Returns `{url, use,
+ * (answer) → answer | undefined, delay(url) → ms, serve(url) → answer | undefined, refuse(url) →
+ * status | undefined}` (`serve`: answered by the liar itself, never asked of the arcade;
+ * `refuse`: answered with that error status instead; null: honest). Returns `{url, use,
  * close}`.
  */
 export async function startLiar(upstream) {

@@ -14,7 +14,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { startServer } from '../api-node/server.mjs';
 import { lyingCases, matches, cell } from './cases.mjs';
-import { startLiar } from './liar.mjs';
+import { proofs, startLiar, wasm } from './liar.mjs';
+import { verifyReceipt } from '../../audit/bet.mjs';
 import { newSeedsSecret } from './lucky.mjs';
 import { playMany } from './players.mjs';
 import { saveCells, table } from './table.mjs';
@@ -235,4 +236,29 @@ test('marks raised, every proof stripped, every row hidden: nothing fails, yet t
   const pinned = await runAudit(liar.url, '--json', '--signer', signer, '--marks', `${honest.signed_from},${honest.house_agent_signed_from}`);
   assert.equal(pinned.code, 1, pinned.stdout.slice(0, 3000));
   assert.match(pinned.report.failures.find((f) => f.check === 'marks').why, /the signed marks moved/);
+});
+
+test('a receipt brought by its reader while the arcade fails its row read: "could not check", never failed or passed', async () => {
+  const [betId] = await betIds();
+  const receipt = await (await fetch(`${server.baseUrl}/api/arcade/verify/${betId}`)).json();
+  const modules = { wasm, proofs };
+  const rows = /^\/api\/arcade\/seed-batches\/\d+\/rows\/\d+$/;
+  liar.use({ refuse: (url) => (rows.test(url.pathname) ? 503 : undefined) });
+  const { verdict } = await verifyReceipt({ api: liar.url, receipt: JSON.stringify(receipt), modules, pin: { signer } });
+  assert.equal(verdict.verdict, 'consistent, not proven', verdict.reason);
+  assert.equal(verdict.could_not_check, true);
+  assert.match(verdict.reason, /could not check its proofs: the seed batch row: .*503 unavailable/);
+  const { headline } = await import('../../audit/verdicts.mjs');
+  assert.equal(headline(verdict), 'CONSISTENT, NOT PROVEN: could not check its proofs');
+  // What needs no row is still checked: a Receipt signature changed fails, row or no row.
+  const signature = receipt.proofs.receipt.signature;
+  const forged = { ...receipt, proofs: { ...receipt.proofs, receipt: { ...receipt.proofs.receipt, signature: `${signature.slice(0, 10)}${signature[10] === '0' ? '1' : '0'}${signature.slice(11)}` } } };
+  const refused = await verifyReceipt({ api: liar.url, receipt: JSON.stringify(forged), modules, pin: { signer } });
+  assert.equal(refused.verdict.verdict, 'fail', refused.verdict.reason);
+  assert.ok(refused.verdict.failures.some((f) => f.check === 'receipt_signature'), refused.verdict.reason);
+  // The arcade answering again, the same receipt is proven.
+  liar.use(null);
+  const again = await verifyReceipt({ api: liar.url, receipt: JSON.stringify(receipt), modules, pin: { signer } });
+  assert.equal(again.verdict.verdict, 'pass', again.verdict.reason);
+  assert.equal(again.verdict.could_not_check, false);
 });
