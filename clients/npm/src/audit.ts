@@ -93,15 +93,26 @@ export class Verifier {
 
   /**
    * A round just played: the receipt against the player's own commit answer and address,
-   * every proof checked. The first round of each seed batch reads its row (the batch's signed
-   * root, a few kilobytes), kept for the batch's later rounds. Returns the verdict and the
-   * milliseconds judging took (that read not counted); throws VerificationError unless it passes.
+   * every proof checked. Each round reads its own row of its seed batch (a few kilobytes: the
+   * row, its audit path and the batch's signed root); the root first read for a batch is kept,
+   * and a later row under another root fails; a row not answered leaves the round not proven.
+   * Returns the verdict and the milliseconds judging took (that read not counted); throws
+   * VerificationError unless it passes.
    */
   async checkPlay(receipt: Receipt, commit: unknown, player: string): Promise<{ verdict: Verdict; ms: number }> {
-    const { batches, also } = await seedRow({ api: this.baseUrl, ...modules(), ...this.arcade }, receipt);
-    this.arcade = { ...this.arcade, batches };
+    // A row the arcade does not answer leaves the round not proven, every other check still
+    // made: the round was played, so its verdict is never an error about the read.
+    let also: unknown[] = [];
+    let unreachable: string | null = null;
+    try {
+      const row = await seedRow({ api: this.baseUrl, ...modules(), ...this.arcade }, receipt);
+      this.arcade = { ...this.arcade, batches: row.batches };
+      also = row.also;
+    } catch (error) {
+      unreachable = `the seed batch row: ${(error as Error).message}`;
+    }
     const started = performance.now();
-    const verdict = slim(judgeRound({ ...modules(), ...this.arcade }, receipt, { from: FROM_HOUSE, player, commit, also }));
+    const verdict = slim(judgeRound({ ...modules(), ...this.arcade, unreachable }, receipt, { from: FROM_HOUSE, player, commit, also }));
     const ms = performance.now() - started;
     requirePass(verdict, receipt);
     return { verdict, ms };

@@ -1,14 +1,20 @@
 // Chips bought over x402 with the official client (@x402/fetch + @x402/evm), under a spending
 // cap the caller sets: a tier whose price (the manifest's, then the 402 challenge's) is above
 // what is left of the cap is refused before any payment is signed. Without a cap nothing is
-// bought.
+// bought. A decimal cap is read at a dollar token's 6 decimals, this package's own: never at
+// what the arcade says (a house stating 18 would turn "0.05" into a cap of billions). A payment
+// is charged to the cap as it is signed, whatever the answer: a signed authorization can be
+// settled by whoever holds it, so a refused or lost purchase still spent what it signed.
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { parseUnits } from 'viem';
 
-import { ArcadeError, SpendingCapError } from './errors.js';
+import { ArcadeError, SpendingCapError, UnsupportedServerError } from './errors.js';
 import type { ArcadeAccount } from './account.js';
 import type { Purchase } from './types.js';
+
+/** The decimals of the dollar tokens the arcade sells chips for (USDC's, the test dollar's). */
+export const DOLLAR_DECIMALS = 6;
 
 /** A cap in the token's base units (bigint), or a decimal amount of the token (`"0.50"`). */
 export type SpendCap = bigint | string;
@@ -33,15 +39,16 @@ function listedPrice(manifest: any, tier: string): bigint {
 
 /** Spends from one cap, one purchase at a time (calls made together wait their turn). */
 export class Purse {
-  /** The token's decimals, as the manifest gives them. */
-  readonly decimals: number;
+  /** The token's decimals: a dollar token's, whatever the manifest says (it must agree). */
+  readonly decimals = DOLLAR_DECIMALS;
   /** The cap, in base units. */
   readonly cap: bigint;
   private spent = 0n;
   private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly account: ArcadeAccount, private readonly manifest: any, cap: SpendCap | undefined) {
-    this.decimals = manifest.token?.decimals ?? 6;
+    const stated = manifest.token?.decimals;
+    if (stated !== undefined && stated !== DOLLAR_DECIMALS) throw new UnsupportedServerError('token.decimals', stated, [DOLLAR_DECIMALS]);
     this.cap = capOf(cap, this.decimals);
   }
 
@@ -61,12 +68,15 @@ export class Purse {
     const listed = listedPrice(this.manifest, tier);
     if (listed > this.remaining) throw new SpendingCapError(tier, listed, this.remaining);
     let refused: SpendingCapError | null = null;
-    let charged = 0n;
     const client = new x402Client().register('eip155:*', new ExactEvmScheme(this.account));
     client.setSpendControls({ allowedAssets: [{ network: this.manifest.network, asset: this.manifest.asset }] });
     client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
-      charged = BigInt(selectedRequirements.amount);
-      if (charged <= this.remaining) return;
+      const charged = BigInt(selectedRequirements.amount);
+      if (charged <= this.remaining) {
+        // Spent as it is signed: the answer may be refused or lost after the payment is taken.
+        this.spent += charged;
+        return;
+      }
       refused = new SpendingCapError(tier, charged, this.remaining);
       return { abort: true, reason: refused.message };
     });
@@ -78,7 +88,6 @@ export class Purse {
     }
     const body: any = await response.json().catch(() => null);
     if (!response.ok) throw new ArcadeError(body?.code ?? body?.error ?? `http_${response.status}`, response.status, body?.detail ?? body?.errorMessage ?? 'purchase refused', body);
-    this.spent += charged;
     return body as Purchase;
   }
 }

@@ -43,6 +43,29 @@ for (const [field, rewrite, check] of PLAY_LIES) {
   });
 }
 
+test('a rigged round whose row read is refused still fails every check that needs no row; an honest one is not proven', async () => {
+  const arcade = await Arcade.connect(proxy.url, { account: await freePlayer(stack.baseUrl) });
+  proxy.refuse = (method, path) => (path.includes('/rows/') ? 503 : undefined);
+  try {
+    await assert.rejects(arcade.flip({ wager: 1, call: 'heads' }), (error) => {
+      assert.ok(error instanceof VerificationError, `${error}`);
+      assert.equal(error.check, 'not_proven', error.message);
+      assert.match(error.message, /could not check its proofs: the seed batch row/);
+      return true;
+    });
+    proxy.rewrite = PLAY_LIES.find(([field]) => field === 'the payout')[1];
+    await assert.rejects(arcade.flip({ wager: 1, call: 'heads' }), (error) => {
+      assert.ok(error instanceof VerificationError, `${error}`);
+      assert.equal(error.check, 'rederive', error.message);
+      table.push(['the payout, the row read answered 503', error.name, error.check]);
+      return true;
+    });
+  } finally {
+    proxy.refuse = null;
+    proxy.rewrite = null;
+  }
+});
+
 test('the signer in a later manifest: the pinned signer holds, verify and audit name the signer check', async () => {
   const arcade = await Arcade.connect(proxy.url, { account: await freePlayer(stack.baseUrl) });
   const round = await arcade.flip({ wager: 1, call: 'tails' });

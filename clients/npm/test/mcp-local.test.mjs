@@ -101,6 +101,14 @@ test('without a key the server refuses to start: nonzero exit, the reason on std
   assert.equal(keyArg.status, 2);
   assert.match(keyArg.stderr, /never taken from an argument/);
   assert.ok(!keyArg.stderr.includes(DEMO_PAYER_KEY.slice(2)), 'the key is not repeated');
+  // A key given where a value goes (a flag's value, or the key file variable) is not repeated either.
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME };
+  for (const [extra, more] of [[['--max-spend', DEMO_PAYER_KEY], {}], [[`--key-file=${DEMO_PAYER_KEY}`], {}], [[], { ARCADE_KEY_FILE: DEMO_PAYER_KEY }]]) {
+    const misplaced = spawnSync(command, [...args, ...extra], { cwd: project, encoding: 'utf8', env: { ...env, ...more }, timeout: 30_000 });
+    assert.equal(misplaced.status, 2, misplaced.stderr);
+    assert.match(misplaced.stderr, /looks like a private key/);
+    assert.ok(!misplaced.stderr.includes(DEMO_PAYER_KEY.slice(2)), `the key is not repeated: ${misplaced.stderr}`);
+  }
 });
 
 test('the README host config, run verbatim: the tools, each with its input and output schema', async () => {

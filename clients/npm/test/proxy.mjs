@@ -15,21 +15,27 @@ const pass = (headers) => Object.fromEntries([...Object.entries(headers)].filter
 
 /**
  * Starts the proxy: `{url, log, rewrite, drop, stop}`. `rewrite(method, path, json)` returns
- * the JSON to answer instead (undefined: as it was); `drop(method, path)` true drops that answer
- * once. `log` lists `{method, path, headers, dropped, body}` of every request passed on.
+ * the JSON to answer instead (undefined: as it was); `drop(method, path, headers)` true drops
+ * that answer once; `refuse(method, path)` an error status answers it instead of the arcade. `log` lists `{method, path, headers, dropped, body}` of every request passed on.
  */
 export async function startProxy(upstream) {
-  const proxy = { rewrite: null, drop: null, log: [] };
+  const proxy = { rewrite: null, drop: null, refuse: null, log: [] };
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const path = req.url;
     const entry = { method: req.method, path, headers: req.headers, dropped: false, body: null };
     proxy.log.push(entry);
+    const refused = proxy.refuse?.(req.method, path.split('?')[0]);
+    if (refused !== undefined && refused !== null) {
+      res.writeHead(refused, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 'unavailable', detail: 'the service is unavailable' }));
+      return;
+    }
     const answer = await fetch(new URL(path, upstream), {
       method: req.method, headers: pass(req.headers), body: body.length > 0 ? body : undefined,
     });
     let out = Buffer.from(await answer.arrayBuffer());
-    if (proxy.drop?.(req.method, path)) {
+    if (proxy.drop?.(req.method, path, req.headers)) {
       proxy.drop = null;
       entry.dropped = true;
       entry.body = JSON.parse(out.toString('utf8'));

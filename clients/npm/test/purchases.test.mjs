@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 
 import { privateKeyToAccount } from 'viem/accounts';
 
-import { Arcade, SpendingCapError } from '../dist/index.js';
+import { Arcade, SpendingCapError, UnsupportedServerError } from '../dist/index.js';
 import { startProxy } from './proxy.mjs';
 import { DEMO_PAYER_KEY, countingAccount, startStack } from './stack.mjs';
 
@@ -84,4 +84,33 @@ test('purchases asked for together take turns: under a cap for one, one is bough
   assert.equal(second.status, 'rejected');
   assert.ok(second.reason instanceof SpendingCapError, `${second.reason}`);
   assert.equal(arcade.spendable, 0n);
+});
+
+test('a manifest stating other decimals than a dollar token\'s is refused at connect: a decimal cap is never read at the house\'s word', async () => {
+  proxy.rewrite = (method, path, json) => (path === '/api/arcade/manifest' ? { ...json, token: { ...json.token, decimals: 18 } } : undefined);
+  const { account, signatures } = countingAccount(privateKeyToAccount(DEMO_PAYER_KEY));
+  try {
+    await assert.rejects(Arcade.connect(proxy.url, { account, maxSpend: '0.05' }), (error) => {
+      assert.ok(error instanceof UnsupportedServerError, `${error}`);
+      assert.equal(error.field, 'token.decimals');
+      return true;
+    });
+  } finally {
+    proxy.rewrite = null;
+  }
+  assert.deepEqual(signatures, { messages: 0, typedData: 0 });
+  assert.deepEqual(payments(), [], 'no payment was sent');
+  proxy.log.length = 0;
+});
+
+test('a payment whose answer is lost still counts against the cap: the next purchase beyond what is left is refused before signing', async () => {
+  const { account, signatures } = countingAccount(privateKeyToAccount(DEMO_PAYER_KEY));
+  const arcade = await Arcade.connect(proxy.url, { account, maxSpend: '0.15' });
+  proxy.drop = (method, path, headers) => path.startsWith('/api/arcade/chips') && Boolean(headers['payment-signature']);
+  await assert.rejects(arcade.buyChips('small'));
+  assert.equal(purchases().filter((entry) => entry.dropped).length, 1, 'the paid answer was dropped');
+  assert.equal(arcade.spendable, 50_000n, 'the signed payment was charged');
+  await assert.rejects(arcade.buyChips('small'), { name: 'SpendingCapError' });
+  assert.equal(signatures.typedData, 1, 'nothing more was signed');
+  proxy.log.length = 0;
 });

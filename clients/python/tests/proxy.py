@@ -1,6 +1,7 @@
 """A lying house for the tests: an HTTP proxy in front of the real arcade that passes every
-request on and, when told, rewrites one JSON answer (`rewrite`) or drops one answer after the
-arcade acted on the request (`drop`: the connection is closed, nothing is answered)."""
+request on and, when told, rewrites one JSON answer (`rewrite`), drops one answer after the
+arcade acted on the request (`drop`: the connection is closed, nothing is answered), or answers
+an error status itself without asking the arcade (`refuse`)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ HOP = {"host", "connection", "content-length", "transfer-encoding", "keep-alive"
 
 class Proxy:
     """`url`, `log` (`{method, path, headers, dropped, body}` of every request passed on),
-    `rewrite(method, path, json)` (the JSON to answer instead, or None), `drop(method, path)`."""
+    `rewrite(method, path, json)` (the JSON to answer instead, or None), `drop(method, path)`,
+    `refuse(method, path)` (the error status to answer instead, or None)."""
 
     def __init__(self, upstream: str) -> None:
         self.upstream = upstream.rstrip("/")
         self.rewrite: Callable[[str, str, Any], Any] | None = None
         self.drop: Callable[[str, str], bool] | None = None
+        self.refuse: Callable[[str, str], int | None] | None = None
         self.log: list[dict[str, Any]] = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -42,6 +45,15 @@ class Proxy:
             def _pass(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length) if length else None
+                refused = proxy.refuse(self.command, self.path.split("?")[0]) if proxy.refuse else None
+                if refused is not None:
+                    out = json.dumps({"code": "unavailable", "detail": "the service is unavailable"}).encode()
+                    self.send_response(refused)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(out)))
+                    self.end_headers()
+                    self.wfile.write(out)
+                    return
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP}
                 entry = {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in headers.items()},
                          "dropped": False, "body": None}

@@ -72,8 +72,16 @@ class LyingHouse(unittest.TestCase):
         for field, error, check in TABLE:
             print(f"  {field} -> {error} ({check})")
 
+    def shared_player(self) -> Arcade:
+        """One player for the tests that need no fresh one (free chips are limited per client)."""
+        if getattr(type(self), "shared", None) is None:
+            type(self).shared = Arcade.connect(self.proxy.url, account=free_player(self.stack.base_url))
+        shared: Arcade = type(self).shared
+        return shared
+
     def tearDown(self) -> None:
         self.proxy.rewrite = None
+        self.proxy.refuse = None
 
     def test_each_rewritten_field_is_named(self) -> None:
         for field, rewrite, check in PLAY_LIES:
@@ -105,6 +113,58 @@ class LyingHouse(unittest.TestCase):
         self.assertEqual(refused.exception.check, "signer")
         self.proxy.rewrite = None
         self.assertTrue(arcade.verify(played.bet_id).verified, "the same bet, the honest manifest: verified")
+
+    def test_a_later_round_of_a_batch_read_before_is_checked_against_its_own_row(self) -> None:
+        """Every round reads its own row: a row the house misreports for the second round of a
+        batch is caught, and so is a row shown under another root than the batch's first."""
+        rows = "/api/arcade/seed-batches/"
+
+        def row_of_another_bet(method: str, path: str, answer: Any) -> Any:
+            if path.startswith(rows) and "/rows/" in path:
+                answer["row"]["bet_id"] += 1
+                return answer
+            return None
+
+        def another_root(method: str, path: str, answer: Any) -> Any:
+            if path.startswith(rows) and "/rows/" in path:
+                answer["batch"]["merkle_root"] = flip_hex(answer["batch"]["merkle_root"])
+                return answer
+            return None
+
+        # Its first round reads its batch.
+        arcade = self.shared_player()
+        self.assertTrue(arcade.flip(wager=1, call="heads").verified)
+        for lie, rewrite, check in [("a row naming another bet", row_of_another_bet, "batch_row"),
+                                    ("a row under another root", another_root, "batch_listing")]:
+            with self.subTest(lie=lie):
+                self.proxy.rewrite = rewrite
+                try:
+                    with self.assertRaises(VerificationError) as caught:
+                        arcade.flip(wager=1, call="heads")
+                finally:
+                    self.proxy.rewrite = None
+                failures = caught.exception.verdict["failures"]
+                self.assertEqual(caught.exception.check, check, str(caught.exception))
+                if rewrite is another_root:
+                    self.assertTrue(any(f["check"] == "batch_row" and "read for it before" in f["why"]
+                                        for f in failures), failures)
+                TABLE.append((f"{lie}, the batch's second round", "VerificationError", caught.exception.check))
+
+    def test_a_rigged_round_whose_row_is_refused_still_fails_every_check_that_needs_no_row(self) -> None:
+        """The house settles a round that does not re-derive and answers its row read 503: the
+        round is still judged (no error about the read), and fails `rederive`; an honest round
+        whose row is refused is not proven, never passed."""
+        arcade = self.shared_player()
+        self.proxy.refuse = lambda method, path: 503 if "/rows/" in path else None
+        with self.assertRaises(VerificationError) as honest:
+            arcade.flip(wager=1, call="heads")
+        self.assertEqual(honest.exception.check, "not_proven", str(honest.exception))
+        self.assertIn("could not check its proofs: the seed batch row", str(honest.exception))
+        self.proxy.rewrite = on_play(lambda r: r.update(payout=r["payout"] + 1))
+        with self.assertRaises(VerificationError) as rigged:
+            arcade.flip(wager=1, call="heads")
+        self.assertEqual(rigged.exception.check, "rederive", str(rigged.exception))
+        TABLE.append(("the payout, the row read answered 503", "VerificationError", rigged.exception.check))
 
     def test_a_server_announcing_another_fairness_version_is_refused(self) -> None:
         self.proxy.rewrite = lambda m, p, j: {**j, "fairness_versions": [2]} if p == "/api/arcade/manifest" else None

@@ -11,7 +11,7 @@ from eth_account import Account
 from proxy import Proxy
 from stack import DEMO_PAYER_KEY, CountingAccount, start_stack
 
-from arcade_client import Arcade, AsyncArcade, SpendingCapError
+from arcade_client import Arcade, AsyncArcade, SpendingCapError, UnsupportedServerError
 
 
 class CappedPurchases(unittest.TestCase):
@@ -77,6 +77,42 @@ class CappedPurchases(unittest.TestCase):
                 with self.assertRaises(SpendingCapError):
                     await arcade.buy_chips("micro")
         asyncio.run(main())
+        self.assertEqual(self.account.signatures["typed_data"], 1)
+
+    def test_a_manifest_stating_other_decimals_is_refused_at_connect(self) -> None:
+        """A decimal cap is read at a dollar token's 6 decimals, never at the house's word."""
+        self.proxy.rewrite = lambda m, p, j: (
+            {**j, "token": {**j["token"], "decimals": 18}} if p == "/api/arcade/manifest" else None)
+        try:
+            with self.assertRaises(UnsupportedServerError) as caught:
+                Arcade.connect(self.proxy.url, account=self.account, max_spend="0.05")
+        finally:
+            self.proxy.rewrite = None
+        self.assertEqual(caught.exception.field, "token.decimals")
+        self.assertEqual(self.account.signatures, {"messages": 0, "typed_data": 0})
+        self.assertEqual(self.purchases(), [])
+
+    def test_a_payment_whose_answer_is_lost_still_counts_against_the_cap(self) -> None:
+        arcade = Arcade.connect(self.proxy.url, account=self.account, max_spend="0.15")
+        self.proxy.drop = lambda method, path: path.startswith("/api/arcade/chips") and bool(
+            self.proxy.log and "payment-signature" in self.proxy.log[-1]["headers"])
+        with self.assertRaises(Exception):
+            arcade.buy_chips("small")
+        self.proxy.drop = None
+        self.assertEqual(len([e for e in self.purchases() if e["dropped"]]), 1, "the paid answer was dropped")
+        self.assertEqual(arcade.spendable, 50_000, "the signed payment was charged")
+        with self.assertRaises(SpendingCapError):
+            arcade.buy_chips("small")
+        self.assertEqual(self.account.signatures["typed_data"], 1)
+
+    def test_async_purchases_asked_for_together_take_turns(self) -> None:
+        async def main() -> list[object]:
+            async with await AsyncArcade.connect(self.proxy.url, account=self.account, max_spend="0.01") as arcade:
+                return list(await asyncio.gather(*[arcade.buy_chips("micro") for _ in range(4)], return_exceptions=True))
+        outcomes = asyncio.run(main())
+        bought = [o for o in outcomes if isinstance(o, dict)]
+        refused = [o for o in outcomes if isinstance(o, SpendingCapError)]
+        self.assertEqual((len(bought), len(refused)), (1, 3), outcomes)
         self.assertEqual(self.account.signatures["typed_data"], 1)
 
 

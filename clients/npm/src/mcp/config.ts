@@ -52,6 +52,7 @@ function flagsOf(argv: readonly string[]): Partial<Record<Flag, string>> {
     if (!(name in FLAGS)) throw new ConfigError(name.startsWith('-') ? `unknown option ${name}` : 'unexpected argument (not shown)');
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === '') throw new ConfigError(`${name} needs a value`);
+    if (KEY.test(value.trim())) throw new ConfigError(`the value of ${name} looks like a private key, refused (it was exposed: use another key); ${NO_KEY_IN_ARGS}`);
     found[FLAGS[name as keyof typeof FLAGS]] = value;
   }
   return found;
@@ -61,6 +62,7 @@ function flagsOf(argv: readonly string[]): Partial<Record<Flag, string>> {
 function keyOf(keyFile: string | undefined, env: NodeJS.ProcessEnv): { key: Hex; keySource: string } {
   const inEnv = env.ARCADE_PRIVATE_KEY?.trim() || undefined;
   const file = keyFile ?? (env.ARCADE_KEY_FILE?.trim() || undefined);
+  if (file && KEY.test(file)) throw new ConfigError('ARCADE_KEY_FILE holds what looks like a private key, not a path: set ARCADE_PRIVATE_KEY to the key, or ARCADE_KEY_FILE to the path of a file holding it');
   if (inEnv && file) throw new ConfigError('both ARCADE_PRIVATE_KEY and a key file are given: give the key one way');
   if (!inEnv && !file) throw new ConfigError(`no private key: set ARCADE_PRIVATE_KEY, or pass --key-file PATH (or set ARCADE_KEY_FILE)`);
   let text = inEnv;

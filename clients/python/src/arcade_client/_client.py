@@ -59,8 +59,7 @@ def connect(account: Any, max_spend: SpendCap | None, pin: dict[str, Any] | None
     manifest = (yield Request("GET", "/api/arcade/manifest")).json
     compatibility = check_manifest(manifest)
     verifier = yield from Verifier.open(manifest, pin)
-    decimals = int((manifest.get("token") or {}).get("decimals", 6))
-    purse = Purse(account, manifest, cap_of(max_spend, decimals))
+    purse = Purse(account, manifest, cap_of(max_spend))
     return State(Session(account), verifier, purse, compatibility)
 
 

@@ -107,16 +107,21 @@ def seed_row(v: Verifiers, trust: dict[str, Any], batches: dict[Any, Any],
              receipt: Any) -> Flow[tuple[dict[Any, Any], list[dict[str, Any]]]]:
     """The row of a receipt's seed with its batch's signed root, one read of a few kilobytes
     whatever the batch's size (audit/bet.mjs's seedRow): `(batches, also)`, the batch added as
-    `signed_batches` checks it and the row's failures against the receipt. A batch already in
-    `batches` is not read again, and an answer adds no other batch than the receipt's; a row the
-    arcade does not have fails."""
+    `signed_batches` checks it and the row's failures against the receipt. Every receipt's own
+    row is read and judged; a batch already in `batches` keeps the root it was first read with,
+    and a row answered under another root or size for it fails `batch_row` (two roots for one
+    batch). An answer adds no other batch than the receipt's; a row the arcade does not have
+    fails."""
     from .checks.batches import judge_row, signed_batches
     from .checks.rounds import is_unsigned
 
     proofs = (receipt or {}).get("proofs") if isinstance(receipt, dict) else None
     claim = (proofs or {}).get("batch") or {}
-    if not claim or is_unsigned(proofs) or claim.get("batch_id") in batches:
+    if not claim or is_unsigned(proofs):
         return batches, []
+    if not all(isinstance(claim.get(k), int) and not isinstance(claim.get(k), bool) for k in ("batch_id", "index")):
+        why = f"the receipt names seed batch {claim.get('batch_id')!r} index {claim.get('index')!r}: not whole numbers"
+        return batches, [{"check": "batch_row", "why": why}]
     try:
         answer = (yield Request("GET", f"/api/arcade/seed-batches/{claim['batch_id']}/rows/{claim['index']}")).json
     except ArcadeError as error:
@@ -129,4 +134,13 @@ def seed_row(v: Verifiers, trust: dict[str, Any], batches: dict[Any, Any],
         got = answered.get("batch_id") if isinstance(answered, dict) else None
         why = f"asked for seed batch {claim['batch_id']} index {claim['index']}, the arcade answered a row of batch {got!r}"
         return batches, [{"check": "batch_row", "why": why}]
+    before = batches.get(claim["batch_id"])
+    if before is not None:
+        also = judge_row(v, answer, receipt)
+        if (answered.get("merkle_root"), answered.get("size")) != (before.get("merkle_root"), before.get("size")):
+            also.append({"check": "batch_row", "why": (
+                f"seed batch {claim['batch_id']} index {claim['index']} was answered under root "
+                f"{answered.get('merkle_root')} of {answered.get('size')} seeds, not the root "
+                f"{before.get('merkle_root')} of {before.get('size')} read for it before")})
+        return batches, also
     return {**batches, **signed_batches(v, trust, [answered])}, judge_row(v, answer, receipt)

@@ -60,7 +60,11 @@ class AsyncArcade:
         return self._state.purse.remaining
 
     async def buy_chips(self, tier: str = "small") -> dict[str, Any]:
-        """As `Arcade.buy_chips`, with the async x402 client."""
+        """As `Arcade.buy_chips`, with the async x402 client; purchases made together wait their turn."""
+        async with self._state.purse.turn:
+            return await self._buy_now(tier)
+
+    async def _buy_now(self, tier: str) -> dict[str, Any]:
         purse = self._state.purse
         purse.check_listed(tier)
         transport = x402_httpx_transport(purse.async_client(tier))

@@ -1,10 +1,15 @@
 """Chips bought over x402 with the official client (PyPI `x402`, its exact EVM scheme), under a
 spending cap the caller sets: a tier whose price (the manifest's, then the 402 challenge's, in a
 hook that runs before any payment is created) is above what is left of the cap is refused
-before anything is signed. Without a cap nothing is bought."""
+before anything is signed. Without a cap nothing is bought. A decimal cap is read at a dollar
+token's 6 decimals, this package's own: never at what the arcade says (a house stating 18 would
+turn "0.05" into a cap of billions). A payment is charged to the cap as it is signed, whatever
+the answer: a signed authorization can be settled by whoever holds it, so a refused or lost
+purchase still spent what it signed. One purchase at a time per purse (async callers queue)."""
 
 from __future__ import annotations
 
+import asyncio
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -13,12 +18,22 @@ from x402.mechanisms.evm import EthAccountSigner
 from x402.mechanisms.evm.exact.register import register_exact_evm_client
 from x402.schemas.hooks import AbortResult
 
-from .errors import ArcadeError, SpendingCapError
+from .errors import ArcadeError, SpendingCapError, UnsupportedServerError
 
 SpendCap = int | str | Decimal
 
+#: The decimals of the dollar tokens the arcade sells chips for (USDC's, the test dollar's).
+DOLLAR_DECIMALS = 6
 
-def cap_of(cap: SpendCap | None, decimals: int) -> int:
+
+def check_decimals(manifest: dict[str, Any]) -> None:
+    """UnsupportedServerError when the manifest states other decimals than a dollar token's."""
+    stated = (manifest.get("token") or {}).get("decimals")
+    if stated is not None and stated != DOLLAR_DECIMALS:
+        raise UnsupportedServerError("token.decimals", stated, [DOLLAR_DECIMALS])
+
+
+def cap_of(cap: SpendCap | None, decimals: int = DOLLAR_DECIMALS) -> int:
     """The cap in base units: an int as is, a decimal string (or Decimal) at the token's decimals."""
     if cap is None:
         return 0
@@ -48,12 +63,14 @@ class Purse:
     """Spends from one cap, one purchase at a time."""
 
     def __init__(self, account: Any, manifest: dict[str, Any], cap: int) -> None:
+        check_decimals(manifest)
         self.account = account
         self.manifest = manifest
         self.cap = cap
         self.spent = 0
         self.refused: SpendingCapError | None = None
-        self.charged = 0
+        #: Held by an async purchase from before its check to its answer.
+        self.turn = asyncio.Lock()
 
     @property
     def remaining(self) -> int:
@@ -64,14 +81,16 @@ class Purse:
         price = listed_price(self.manifest, tier)
         if price > self.remaining:
             raise SpendingCapError(tier, price, self.remaining)
-        self.refused, self.charged = None, 0
+        self.refused = None
 
     def _before_payment(self, tier: str) -> Any:
         def hook(context: Any) -> AbortResult | None:
-            self.charged = int(context.selected_requirements.amount)
-            if self.charged <= self.remaining:
+            charged = int(context.selected_requirements.amount)
+            if charged <= self.remaining:
+                # Spent as it is signed: the answer may be refused or lost after the payment is taken.
+                self.spent += charged
                 return None
-            self.refused = SpendingCapError(tier, self.charged, self.remaining)
+            self.refused = SpendingCapError(tier, charged, self.remaining)
             return AbortResult(reason=str(self.refused))
         return hook
 
@@ -90,10 +109,9 @@ class Purse:
         return client
 
     def settle(self, status: int, body: Any) -> dict[str, Any]:
-        """The purchase from the arcade's answer (the cap charged), or ArcadeError."""
+        """The purchase from the arcade's answer (the cap already charged), or ArcadeError."""
         if status >= 400 or not isinstance(body, dict):
             body = body if isinstance(body, dict) else {}
             code = body.get("code") or body.get("error") or f"http_{status}"
             raise ArcadeError(str(code), status, str(body.get("detail") or body.get("errorMessage") or "purchase refused"), body)
-        self.spent += self.charged
         return body

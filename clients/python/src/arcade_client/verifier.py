@@ -65,12 +65,19 @@ class Verifier:
 
     def check_play(self, receipt: Any, commit: Any, player: str) -> Flow[tuple[dict[str, Any], float]]:
         """A round just played, against the player's commit answer and address: `(verdict, ms)`
-        (ms: judging only; the first round of each batch reads its row, the batch's signed root,
-        not counted); VerificationError unless it passes."""
-        self.batches, also = yield from seed_row(self.wasm, self.trust, self.batches, receipt)
+        (ms: judging only; the read of the round's own batch row, under the batch's signed root
+        kept from its first read, not counted); VerificationError unless it passes."""
+        # A row the arcade does not answer leaves the round not proven, every other check still
+        # made: the round was played, so its verdict is never an error about the read.
+        also: list[dict[str, Any]] = []
+        unreachable = None
+        try:
+            self.batches, also = yield from seed_row(self.wasm, self.trust, self.batches, receipt)
+        except Exception as error:  # any failed read: the verdict says which
+            unreachable = f"the seed batch row: {error}"
         started = time.perf_counter()
-        verdict = slim(judge_round(self.context(), receipt, source=FROM_HOUSE, player=player, commit=commit,
-                                   also=also))
+        context = {**self.context(), "unreachable": unreachable}
+        verdict = slim(judge_round(context, receipt, source=FROM_HOUSE, player=player, commit=commit, also=also))
         ms = (time.perf_counter() - started) * 1000
         require_pass(verdict, receipt)
         return verdict, ms

@@ -40,9 +40,14 @@ def _judge_proofs(context: dict[str, Any], receipt: dict[str, Any], source: str)
             "no house proofs: anyone can build a receipt that re-derives; only the house's signatures and seed batch prove one")
     if context.get("wasm") is None:
         return unproven("its proofs could not be checked here: the signature module is not available")
+    unreachable = context.get("unreachable")
+    could_not = f"could not check its proofs: {unreachable}; check it again once the arcade answers" if unreachable else None
     if not trust or not is_address(trust.get("signer")):
-        return unproven("its proofs were not checked: there is no signer to check them against")
+        return unproven(could_not or "its proofs were not checked: there is no signer to check them against")
     failures, why = check_proofs(context, receipt)
+    if could_not:
+        # What the arcade did not answer is not proven; every proof it did answer is still checked.
+        return {"proven": False, "unproven": could_not, "failures": failures}
     return {"proven": why is None, "unproven": why, "failures": failures}
 
 
@@ -91,6 +96,8 @@ def judge_round(context: dict[str, Any], receipt: Any, *, asked: Any = None, sou
         "reason": _reason(verdict, failures, unproven, receipt, trust, player),
         "unsigned": is_unsigned(field(receipt, "proofs")),
         "unsigned_play": verdict == NOT_PROVEN and unproven == PLAY_UNSIGNED,
+        "could_not_check": verdict == NOT_PROVEN and bool(context.get("unreachable")) and unproven == proof["unproven"]
+        and not is_unsigned(field(receipt, "proofs")),
         "doubted": doubted, "proofs_hold": proof["proven"] and not proof["failures"],
         "round": round_, "report": report,
     }
@@ -102,5 +109,6 @@ def refused_verdict(check: str, why: str, bet_id: Any = None, trust: Any = None)
         "verdict": FAIL, "bet_id": bet_id, "signer": trust["signer"] if trust else None,
         "signer_pinned": trust["pinned"] if trust else False, "player": None, "check": check,
         "failures": [{"check": check, "why": why}], "reason": f"{check}: {why}", "unsigned": False,
-        "unsigned_play": False, "doubted": False, "proofs_hold": False, "round": None, "report": None,
+        "unsigned_play": False, "could_not_check": False, "doubted": False, "proofs_hold": False, "round": None,
+        "report": None,
     }
