@@ -328,3 +328,39 @@ async fn a_play_signature_that_is_not_the_owners_of_this_play_changes_nothing(ap
     );
 }
 on_both_backends!(a_play_signature_that_is_not_the_owners_of_this_play_changes_nothing);
+
+/// A signature in the books that is not whom it must be (a row edited, or a restore under
+/// another key) makes `/verify` fail the round, as every verifier does: the verdict checks
+/// the proofs it shows, not only that they are there.
+async fn verify_fails_a_round_whose_stored_signature_does_not_hold(app: &TestApp) {
+    use arcade_server::entities::bet;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
+    let player = PrivateKeySigner::random();
+    app.fund(player.address(), 1).await;
+    let opened = open(app, &player).await;
+    let domain = domain(app).await;
+    let mut body = json!({ "round_id": opened.round_id, "client_seed": "stored", "wager": 1, "call": "heads" });
+    let typed = play_typed(&domain, &player, &opened.commitment, &body);
+    body["play_signature"] = json!(sign_typed(&player, &typed));
+    let played = app.post("/api/arcade/flip", &body).await.ok();
+    let bet_id = played["bet_id"].as_i64().unwrap();
+    let verify = || async { app.get(&format!("/api/arcade/verify/{bet_id}")).await.ok() };
+    assert_eq!(verify().await["verdict"], "pass");
+    // The house's Receipt signature swapped for the player's signature of the Play.
+    bet::Entity::update_many()
+        .col_expr(
+            bet::Column::ReceiptSignature,
+            Expr::value(played["proofs"]["play"]["signature"].as_str().unwrap()),
+        )
+        .filter(bet::Column::Id.eq(bet_id))
+        .exec(&app.arcade.db)
+        .await
+        .unwrap();
+    let verified = verify().await;
+    assert_eq!(verified["verdict"], "fail", "{verified}");
+    assert_eq!(
+        verified["reason"],
+        "the Receipt signature is not the house signer's"
+    );
+}
+on_both_backends!(verify_fails_a_round_whose_stored_signature_does_not_hold);
