@@ -26,13 +26,12 @@ pub async fn receipts(
 ) -> Result<Json<Feed>, ApiError> {
     let query = input.0;
     let arcade = arcade(depot)?;
-    let _reading = arcade
-        .rate_limits
-        .heavy_read(caller(depot), query.limit())?;
+    let caller = caller(depot);
+    let _reading = arcade.rate_limits.heavy_read(caller, query.limit())?;
     Ok(Json(
         arcade
             .receipts
-            .receipts_after(query.after(), query.limit())
+            .receipts_after(caller, query.after(), query.limit())
             .await?,
     ))
 }

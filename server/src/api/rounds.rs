@@ -70,8 +70,12 @@ pub async fn verify(
     input: Checked<BetPath>,
     depot: &mut Depot,
 ) -> Result<Json<VerifiedBet>, ApiError> {
+    let caller = caller(depot);
     Ok(Json(
-        arcade(depot)?.receipts.verify_bet(input.0.bet_id).await?,
+        arcade(depot)?
+            .receipts
+            .verify_bet(caller, input.0.bet_id)
+            .await?,
     ))
 }
 
@@ -83,5 +87,11 @@ pub async fn round(
     input: Checked<RoundPath>,
     depot: &mut Depot,
 ) -> Result<Json<RoundView>, ApiError> {
-    Ok(Json(arcade(depot)?.rounds.round(&input.0.round_id).await?))
+    let caller = caller(depot);
+    Ok(Json(
+        arcade(depot)?
+            .rounds
+            .round(caller, &input.0.round_id)
+            .await?,
+    ))
 }

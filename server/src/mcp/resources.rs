@@ -121,10 +121,10 @@ impl ArcadeTools {
     ) -> Result<ReadResourceResult, ErrorData> {
         let json = if let Some(id) = uri.strip_prefix(BETS) {
             let input = path::<BetPath>("bet_id", id)?;
-            json(self.arcade.receipts.verify_bet(input.bet_id).await)
+            json(self.arcade.receipts.verify_bet(caller, input.bet_id).await)
         } else if let Some(id) = uri.strip_prefix(ROUNDS) {
             let input = path::<RoundPath>("round_id", id)?;
-            json(self.arcade.rounds.round(&input.round_id).await)
+            json(self.arcade.rounds.round(caller, &input.round_id).await)
         } else if let Some(rest) = uri.strip_prefix(SEED_BATCH) {
             return self.read_seed_batch(uri, rest, caller).await;
         } else {

@@ -159,10 +159,15 @@ impl ArcadeTools {
         output_schema = output::of::<RoundView>(),
         description = "A round as it stands: open, settled (with its receipt) or expired; look here if a game call got no answer."
     )]
-    async fn round(&self, Parameters(input): Parameters<Arguments<RoundPath>>) -> CallToolResult {
+    async fn round(
+        &self,
+        Parameters(input): Parameters<Arguments<RoundPath>>,
+        Extension(request): Extension<Parts>,
+    ) -> CallToolResult {
         answer(
             run(input, async |input| {
-                self.arcade.rounds.round(&input.round_id).await
+                let caller = caller(&request);
+                self.arcade.rounds.round(caller, &input.round_id).await
             })
             .await,
         )
@@ -195,10 +200,15 @@ impl ArcadeTools {
         output_schema = output::of::<VerifiedBet>(),
         description = "Re-derive any played round from its revealed server seed: its commitment, outcome and payout."
     )]
-    async fn verify(&self, Parameters(input): Parameters<Arguments<BetPath>>) -> CallToolResult {
+    async fn verify(
+        &self,
+        Parameters(input): Parameters<Arguments<BetPath>>,
+        Extension(request): Extension<Parts>,
+    ) -> CallToolResult {
         answer(
             run(input, async |input| {
-                self.arcade.receipts.verify_bet(input.bet_id).await
+                let caller = caller(&request);
+                self.arcade.receipts.verify_bet(caller, input.bet_id).await
             })
             .await,
         )

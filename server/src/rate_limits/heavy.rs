@@ -69,13 +69,33 @@ impl HeavyReads {
             .one_at_a_time
             .try_acquire()
             .map_err(|_| ("heavy_read_busy", Duration::from_secs(1)))?;
-        let own = tokens(rows, self.per_client_burst);
-        self.waited(self.per_client.check_key_n(client, own), "heavy_read")?;
-        let shared = tokens(rows, self.total_burst);
-        self.waited(self.total.check_n(shared), "heavy_read_total")?;
+        self.draw(client, 0, rows)?;
         Ok(HeavyRead {
             _one_at_a_time: Some(permit),
         })
+    }
+
+    /// Draws the tokens of `more` rows for `client`, from its own bucket and the shared one,
+    /// beyond the `began_with` rows already drawn: what a read under way (its `HeavyRead` held)
+    /// turns out to cost beyond what it began with. The two draws together take no more than a
+    /// whole bucket, so a read refused for them passes once the bucket is full again.
+    pub fn draw(&self, client: &ClientKey, began_with: u64, more: u64) -> Result<(), Refused> {
+        let total = began_with.saturating_add(more);
+        let beyond = |burst| {
+            let drawn = if began_with == 0 {
+                0
+            } else {
+                tokens(began_with, burst).get()
+            };
+            NonZeroU32::new(tokens(total, burst).get() - drawn)
+        };
+        if let Some(own) = beyond(self.per_client_burst) {
+            self.waited(self.per_client.check_key_n(client, own), "heavy_read")?;
+        }
+        if let Some(shared) = beyond(self.total_burst) {
+            self.waited(self.total.check_n(shared), "heavy_read_total")?;
+        }
+        Ok(())
     }
 
     fn waited(

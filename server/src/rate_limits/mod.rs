@@ -165,14 +165,26 @@ impl RateLimits {
         if !self.enabled {
             return Ok(HeavyRead::unlimited());
         }
+        self.heavy_reads.begin(&key, rows).map_err(refused)
+    }
+
+    /// Draws `more` rows for a heavy read under way that began with `began_with` (`heavy.rs`,
+    /// `HeavyReads::draw`).
+    pub fn heavy_draw(
+        &self,
+        caller: Caller,
+        began_with: u64,
+        more: u64,
+    ) -> Result<(), RateLimited> {
+        let Caller::Client(key) = caller else {
+            return Ok(());
+        };
+        if !self.enabled {
+            return Ok(());
+        }
         self.heavy_reads
-            .begin(&key, rows)
-            .map_err(|(bucket, wait)| {
-                metrics::rate_limited(bucket);
-                RateLimited {
-                    retry_after_s: whole_seconds(wait),
-                }
-            })
+            .draw(&key, began_with, more)
+            .map_err(refused)
     }
 
     fn draw(
@@ -222,6 +234,14 @@ fn quota(bucket: Bucket) -> Quota {
 }
 
 /// Seconds to wait, rounded up (a client told 0 would retry at once and fail again).
+/// A heavy read refused by `bucket`: counted, and told how long to wait.
+fn refused((bucket, wait): heavy::Refused) -> RateLimited {
+    metrics::rate_limited(bucket);
+    RateLimited {
+        retry_after_s: whole_seconds(wait),
+    }
+}
+
 fn whole_seconds(wait: Duration) -> u64 {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     seconds.max(1)

@@ -4,6 +4,7 @@
 //! rebuilt from the stored fields when shown. A receipt's type is its bet's era by the signed
 //! marks (`signed_marks.rs`): one test, `receipt_message`, picks it for signing and for showing.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use alloy::primitives::{Address, B256};
@@ -12,14 +13,16 @@ use serde::{Deserialize, Serialize};
 
 use super::play::{Play, PlayError};
 use super::receipts::BetReceipt;
+use super::seed_batch_reads::BatchRead;
 use super::seed_batches::{SeedBatchError, SeedBatches};
 use super::signed_marks::SignedMarks;
 use crate::address;
 use crate::proofs::play::{self, PlayFields, PlayMessage};
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
 use crate::proofs::{hashes, sign_all};
+use crate::rate_limits::Caller;
 use crate::service::error::ServiceError;
-use crate::store::entities::round;
+use crate::store::entities::{bet, round};
 
 /// The fewest receipts a batch signs on two threads (`Arcade::sign_receipts`): below it, handing
 /// half to the other thread (a wake-up and a reply) saves less than it costs.
@@ -228,6 +231,36 @@ impl Proofs {
             .iter()
             .map(|hash| hash.and_then(|_| signatures.next()))
             .collect())
+    }
+
+    /// Starts a reader's read of a round's proofs, priced as a read of its seed's row
+    /// (`SeedBatches::begin_row`): held until the answer is built.
+    pub(super) async fn begin_read(
+        &self,
+        caller: Caller,
+        round: &round::Model,
+    ) -> Result<Option<BatchRead<'_>>, SeedBatchError> {
+        match round.batch_id {
+            Some(batch_id) => Ok(Some(self.seed_batches.begin_row(caller, batch_id).await?)),
+            None => Ok(None),
+        }
+    }
+
+    /// What a page of these rounds' receipts adds to the heavy read its caller holds
+    /// (`SeedBatches::price_builds`).
+    pub(super) async fn price_builds(
+        &self,
+        caller: Caller,
+        page_rows: u64,
+        rounds: &[(bet::Model, round::Model)],
+    ) -> Result<(), SeedBatchError> {
+        let batch_ids: BTreeSet<i64> = rounds
+            .iter()
+            .filter_map(|(_, round)| round.batch_id)
+            .collect();
+        self.seed_batches
+            .price_builds(caller, page_rows, batch_ids)
+            .await
     }
 
     /// Where the round's seed sits in its batch.

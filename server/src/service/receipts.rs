@@ -18,6 +18,7 @@ use super::shown_result::ShownResult;
 use super::verdict::{self, Judged, Verdict};
 use super::{HouseWallets, rfc3339};
 use crate::address;
+use crate::rate_limits::Caller;
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::Db;
@@ -232,7 +233,13 @@ impl Receipts {
         }
     }
 
-    pub async fn verify_bet(&self, bet_id: i64) -> Result<VerifiedBet, ReceiptError> {
+    /// Bet `bet_id`'s receipt re-derived and judged, for `caller` (priced as a read of its
+    /// seed's row).
+    pub async fn verify_bet(
+        &self,
+        caller: Caller,
+        bet_id: i64,
+    ) -> Result<VerifiedBet, ReceiptError> {
         let (bet, round) = store::rounds::bet(&self.db, bet_id)
             .await?
             .ok_or(ReceiptError::BetNotFound(bet_id))?;
@@ -242,9 +249,21 @@ impl Receipts {
             None => None,
         };
         Ok(self
-            .receipt(&bet, &round)
+            .read_receipt(caller, &bet, &round)
             .await?
             .verify(house, batch_root)?)
+    }
+
+    /// A settled round's receipt for a reader (`caller`), priced as a read of its seed's row:
+    /// a reader of old rounds pays for the tree the answer builds.
+    pub async fn read_receipt(
+        &self,
+        caller: Caller,
+        bet: &bet::Model,
+        round: &round::Model,
+    ) -> Result<BetReceipt, SeedBatchError> {
+        let _reading = self.proofs.begin_read(caller, round).await?;
+        self.receipt(bet, round).await
     }
 
     /// A settled round's receipt with its proofs.
@@ -273,9 +292,16 @@ impl Receipts {
 
     /// Every settled receipt after `after`, in bet order, seeds and proofs included; a page
     /// ends at the settled mark, so no later page can hold a lower id.
-    pub async fn receipts_after(&self, after: i64, limit: u64) -> Result<Feed, ReceiptError> {
+    /// `caller` holds the page's heavy read; the trees the page builds are drawn beside it.
+    pub async fn receipts_after(
+        &self,
+        caller: Caller,
+        after: i64,
+        limit: u64,
+    ) -> Result<Feed, ReceiptError> {
         let up_to = self.settled_mark.settled_up_to(&self.db).await?;
         let rows = store::rounds::settled_between(&self.db, after, up_to, limit).await?;
+        self.proofs.price_builds(caller, limit, &rows).await?;
         let mut receipts = Vec::with_capacity(rows.len());
         for (bet, round) in &rows {
             receipts.push(self.receipt(bet, round).await?);

@@ -233,7 +233,7 @@ impl Rounds {
         Ok(Opened::NoSeed)
     }
 
-    pub async fn round(&self, round_id: &str) -> Result<RoundView, RoundError> {
+    pub async fn round(&self, caller: Caller, round_id: &str) -> Result<RoundView, RoundError> {
         let now = now_ms();
         if !is_issued_form(round_id) {
             return Err(RoundError::NotFound(round_id.to_owned()));
@@ -245,7 +245,7 @@ impl Rounds {
             RoundState::Spent => {
                 let bet = store::rounds::bet_of_round(&self.db, round_id).await?;
                 match bet {
-                    Some(bet) => Some(self.receipts.receipt(&bet, &opened).await?),
+                    Some(bet) => Some(self.receipts.read_receipt(caller, &bet, &opened).await?),
                     None => None,
                 }
             }

@@ -4,8 +4,10 @@
 //! kept: an old batch, or one asked for after many others) also counts the batch's own seeds.
 //! A batch that was never published is refused before anything is drawn. A row priced on its
 //! tree being kept is served from that tree, held by the read, so no read builds a tree it was
-//! not priced for.
+//! not priced for. A reader's receipt (`/verify`, a round, the feed) is priced the same way: a
+//! reader of old rounds pays for the trees its answers build.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use arcade_core::merkle::Tree;
@@ -63,6 +65,27 @@ impl SeedBatches {
             tree: None,
             _heavy: Some(self.rate_limits.heavy_read(caller, seeds)?),
         })
+    }
+
+    /// What a page of receipts adds to the heavy read of `page_rows` rows its caller holds: the
+    /// seeds of each of its batches whose tree is not kept (each built for the page), so a page
+    /// of one receipt per old batch costs what reading those batches' rows would.
+    pub async fn price_builds(
+        &self,
+        caller: Caller,
+        page_rows: u64,
+        batch_ids: BTreeSet<i64>,
+    ) -> Result<(), SeedBatchError> {
+        let mut seeds = 0u64;
+        for batch_id in batch_ids {
+            if self.seeds.book.kept(batch_id).is_none() {
+                seeds = seeds.saturating_add(self.seeds_of(batch_id).await?);
+            }
+        }
+        if seeds > 0 {
+            self.rate_limits.heavy_draw(caller, page_rows, seeds)?;
+        }
+        Ok(())
     }
 
     /// The batch's size, as a count of rows; a batch never published is `NotFound`.

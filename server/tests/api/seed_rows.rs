@@ -338,3 +338,51 @@ async fn readers_of_old_batches_never_make_a_play_rebuild_its_tree() {
     );
     app.audit().await;
 }
+
+/// A reader's receipt is priced as a read of its seed's row: where this instance keeps no tree
+/// of the round's batch (another instance's batch, or one asked for after many others),
+/// `/verify`, the round and a feed page draw a heavy read of the batch's seeds, so a stranger
+/// cycling old rounds is refused before it builds tree after tree; once the tree is kept, the
+/// same receipt costs a proof read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_readers_receipt_of_an_old_batch_pays_for_its_tree() {
+    const SIZE: u64 = 5_000;
+    let first = TestApp::spawn_with(Backend::Sqlite, |s| s.seeds.batch_size = SIZE).await;
+    let second = TestApp::spawn_on(&first.database_url, |s| s.seeds.batch_size = SIZE).await;
+    let a = play(&first, &PrivateKeySigner::random(), 1).await.remove(0);
+    let b = play(&second, &PrivateKeySigner::random(), 1)
+        .await
+        .remove(0);
+    assert_ne!(
+        a["proofs"]["batch"]["batch_id"],
+        b["proofs"]["batch"]["batch_id"]
+    );
+    let reader = TestApp::spawn_on(&first.database_url, |s| {
+        s.seeds.batch_size = SIZE;
+        s.rate_limits.enabled = true;
+    })
+    .await;
+    let builds = || reader.arcade.seed_batches.tree_builds();
+    let before = builds();
+    let verify = |r: &Value| format!("/api/arcade/verify/{}", r["bet_id"]);
+    let round = |r: &Value| format!("/api/arcade/rounds/{}", r["round_id"].as_str().unwrap());
+    // Batch a's 5,000 seeds take the reader's whole heavy bucket.
+    assert_eq!(
+        reader.get(&verify(&a)).await.ok()["verdict"],
+        "consistent, not proven"
+    );
+    assert_eq!(builds(), before + 1);
+    reader.get(&verify(&b)).await.error(429, "rate_limited");
+    reader.get(&round(&b)).await.error(429, "rate_limited");
+    let feed = format!(
+        "/api/arcade/receipts?after={}&limit=1",
+        b["bet_id"].as_i64().unwrap() - 1
+    );
+    reader.get(&feed).await.error(429, "rate_limited");
+    assert_eq!(builds(), before + 1, "a refused read built nothing");
+    // Batch a's tree is kept now: its receipt is a proof read, answered at once.
+    reader.get(&verify(&a)).await.ok();
+    reader.get(&round(&a)).await.ok();
+    assert_eq!(builds(), before + 1);
+    first.audit().await;
+}
