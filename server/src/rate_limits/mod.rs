@@ -233,7 +233,6 @@ fn quota(bucket: Bucket) -> Quota {
         .allow_burst(burst)
 }
 
-/// Seconds to wait, rounded up (a client told 0 would retry at once and fail again).
 /// A heavy read refused by `bucket`: counted, and told how long to wait.
 fn refused((bucket, wait): heavy::Refused) -> RateLimited {
     metrics::rate_limited(bucket);
@@ -242,6 +241,7 @@ fn refused((bucket, wait): heavy::Refused) -> RateLimited {
     }
 }
 
+/// Seconds to wait, rounded up (a client told 0 would retry at once and fail again).
 fn whole_seconds(wait: Duration) -> u64 {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     seconds.max(1)
