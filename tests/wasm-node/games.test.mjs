@@ -19,7 +19,24 @@ const namesTheGame = (code, game) => (e) => {
   return true;
 };
 
+/** The games and one game's result fields as the package's TypeScript types name them. */
+const types = readFileSync(new URL('../../wasm/js/arcade.d.ts', import.meta.url), 'utf8');
+const union = (name) => [...types.match(new RegExp(`export type ${name} = ([^;]+);`))[1].matchAll(/"(\w+)"/g)].map((m) => m[1]);
+const fieldsOf = (name) => [...types.match(new RegExp(`export interface ${name} \\{([^}]*)\\}`))[1].matchAll(/^\s*(\w+)[?]?:|\{\s*(\w+)[?]?:|;\s*(\w+)[?]?:/gm)]
+  .map((m) => m[1] ?? m[2] ?? m[3]);
+const RESULT_TYPES = { coinflip: 'CoinflipResult', dice: 'DiceResult', roulette: 'RouletteResult', limbo: 'LimboResult' };
+
 for (const [name, wasm] of builds) {
+  test(`${name}: the TypeScript types name every game games() lists, and each game's result fields`, () => {
+    assert.deepEqual(union('Game'), wasm.games());
+    const all = [...cases, ...limbo.cases];
+    for (const game of wasm.games()) {
+      const receipt = all.find((c) => c.receipt.game === game).receipt;
+      assert.ok(RESULT_TYPES[game], `${game}: no result type named in this test`);
+      assert.deepEqual(fieldsOf(RESULT_TYPES[game]).sort(), Object.keys(receipt.result).sort(), game);
+    }
+  });
+
   test(`${name}: games() is the core's list, and the glue reads every game of it`, () => {
     assert.deepEqual(wasm.games(), ['coinflip', 'dice', 'roulette', 'limbo']);
     // The golden vectors come from the native core: every game the core lists has some.

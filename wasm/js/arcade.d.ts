@@ -10,8 +10,11 @@ export interface ArcadeError extends Error {
     | "unsupported_version";
 }
 
-/** The games of this package's core: `games()` lists them at run time, in this order. */
-export type Game = "coinflip" | "dice" | "roulette";
+/**
+ * The games of this package's core: `games()` lists them at run time, in this order (the
+ * wasm-node suite fails when this union and `games()` differ).
+ */
+export type Game = "coinflip" | "dice" | "roulette" | "limbo";
 export type Side = "heads" | "tails";
 export type Direction = "under" | "over";
 export type RouletteBet =
@@ -21,7 +24,9 @@ export type RouletteBet =
 export interface CoinflipParams { call: Side }
 export interface DiceParams { target: number; direction?: Direction }
 export interface RouletteParams { bet: RouletteBet; number?: number | null }
-export type Params = CoinflipParams | DiceParams | RouletteParams;
+/** The target multiplier in hundredths: 101 (1.01x) to 100000000 (1000000.00x). */
+export interface LimboParams { target_hundredths: number }
+export type Params = CoinflipParams | DiceParams | RouletteParams | LimboParams;
 
 export interface CoinflipResult { outcome: Side }
 export interface DiceResult {
@@ -34,7 +39,13 @@ export interface DiceResult {
   multiplier: string;
 }
 export interface RouletteResult { pocket: number; color: "red" | "black" | "green" }
-export type GameResult = CoinflipResult | DiceResult | RouletteResult;
+export interface LimboResult {
+  /** The crash point in hundredths; the round wins when it reaches the target. */
+  result_hundredths: number;
+  /** Display form, two decimals, e.g. "8.20". */
+  crash_point: string;
+}
+export type GameResult = CoinflipResult | DiceResult | RouletteResult | LimboResult;
 
 /** A settled round's receipt, as the server returns it. Extra fields are ignored. */
 export interface Receipt {
@@ -47,7 +58,7 @@ export interface Receipt {
   /** Whole chips; a safe integer. */
   wager: number;
   params: Params;
-  result: Partial<CoinflipResult & DiceResult & RouletteResult>;
+  result: Partial<CoinflipResult & DiceResult & RouletteResult & LimboResult>;
   won: boolean;
   payout: number;
   profit: number;
