@@ -15,7 +15,7 @@
 //! | `wallets` | free chips, balance | db, limits, rate limits, `auth` | `wallets.rs` |
 //! | `rounds` | commit (open a round), show a round | db, rate limits, open-round cap, clock, `seed_batches`, `auth`, `receipts` | `rounds.rs`; when a round expires: `round_clock.rs` |
 //! | `plays` | flip, dice, roulette, … (settle a round) | db, limits, clock, `auth`, `proofs`, `receipts`, the writer's queue | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`, in memory `play_book.rs`) |
-//! | `receipts` | verify a bet, recent bets, the audit feed | db, house wallets, `proofs`, the settled mark | `receipts.rs` (a result as shown: `shown_result.rs`), its pages bounded by `settled_mark.rs` |
+//! | `receipts` | verify a bet, recent bets, the audit feed | db, house wallets, `proofs`, the settled mark | `receipts.rs` (a result as shown: `shown_result.rs`; a stored bet read back: `stored_bets.rs`), its pages bounded by `settled_mark.rs` |
 //! | `proofs` | a receipt's batch place and signatures; checking a play's signature | `seed_batches`, the signed marks | `proofs.rs`; the marks: `signed_marks.rs` |
 //! | `seed_batches` | publishing seed batches, a seed's place in its batch, the batches as the public sees them | db, the seeds, house wallets, clock | `seed_batches.rs`, its audit paths: `seed_batch_paths.rs`, `seed_batch_views.rs` |
 //! | `stats` | games listing, house stats | the floor (db, house wallets, snapshot), limits, round settings, the signer, the marks | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
@@ -57,6 +57,7 @@ pub mod settled_mark;
 pub mod shown_result;
 pub mod signed_marks;
 pub mod stats;
+mod stored_bets;
 pub mod treasury;
 pub mod verdict;
 pub mod wallets;
