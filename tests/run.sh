@@ -52,6 +52,9 @@ cargo clippy -p arcade-wasm --target wasm32-unknown-unknown --locked -- -D warni
 cargo clippy -p arcade-proofs --target wasm32-unknown-unknown --locked -- -D warnings
 cargo clippy -p arcade-verifier-abi --target wasm32-unknown-unknown --locked -- -D warnings
 
+stage "documents: every link and named path of the README, docs/, deploy/, tests/ and the clients' READMEs exists"
+node --test tests/docs/
+
 stage "dev chain: anvil and solc (npm), and the committed test token matches a fresh compile"
 (cd server/devnet && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
 

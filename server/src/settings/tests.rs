@@ -105,3 +105,57 @@ fn one_rpc_url_is_a_list_of_one_and_renamed_settings_are_refused() {
         Ok(())
     });
 }
+
+/// Every setting's dotted key: the leaves of the settings as serialized (a rate bucket is one
+/// setting, `{every_ms, burst}`).
+fn setting_keys(value: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(fields) if !fields.contains_key("every_ms") => {
+            for (name, inner) in fields {
+                let key = if prefix.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{prefix}.{name}")
+                };
+                setting_keys(inner, &key, out);
+            }
+        }
+        _ => out.push(prefix.to_owned()),
+    }
+}
+
+/// The keys docs/configuration.md's table names, each written out: its cells abbreviate a
+/// sibling as `.name` after the first (`rate_limits.free`, `.commit`).
+fn documented_keys() -> Vec<String> {
+    let document = include_str!("../../../docs/configuration.md");
+    let mut keys = Vec::new();
+    for line in document.lines().filter(|line| line.starts_with("| `")) {
+        let cell = line.split(" | ").next().unwrap_or_default();
+        let mut section = String::new();
+        for named in cell.split('`').skip(1).step_by(2) {
+            match named.strip_prefix('.') {
+                Some(sibling) => keys.push(format!("{section}.{sibling}")),
+                None => {
+                    section = named.split('.').next().unwrap_or_default().to_owned();
+                    keys.push(named.to_owned());
+                }
+            }
+        }
+    }
+    keys
+}
+
+/// docs/configuration.md documents every setting `Settings` reads, and no other.
+#[test]
+fn the_configuration_document_lists_every_setting_and_no_other() {
+    let mut read = Vec::new();
+    setting_keys(
+        &serde_json::to_value(Settings::default()).expect("settings serialize"),
+        "",
+        &mut read,
+    );
+    read.sort();
+    let mut documented = documented_keys();
+    documented.sort();
+    assert_eq!(documented, read);
+}
