@@ -23,12 +23,10 @@ use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
 use crate::address;
+pub use crate::signatures::{Generation, OLDER_CHECKED, SignatureError, decode_signature};
 use crate::siwx::Siwx;
 
 const CACHE_CAPACITY: usize = 100_000;
-/// Statements before the current one that a refused signature is checked against, to tell its
-/// owner it was revoked (rather than not theirs).
-pub const OLDER_CHECKED: usize = 2;
 /// The line the message states: what signing it does, and what it does not.
 const PURPOSE: &str = "Sign in to the arcade to prove you control this address. Signing authorizes no payment or transfer.";
 
@@ -45,35 +43,6 @@ pub struct AuthStatement {
     pub format: String,
     /// The statement's generation: 0 until the address rotates.
     pub generation: i64,
-}
-
-/// One generation of an address's statement.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Generation {
-    pub number: i64,
-    pub nonce: String,
-    /// Unix milliseconds.
-    pub issued_at: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SignatureError {
-    #[error("a signature of the auth statement is required")]
-    Required,
-    #[error("the signature is not a valid 65-byte hex signature of the auth statement: {0}")]
-    Invalid(String),
-    #[error(
-        "the signature does not sign the current auth statement of {claimed} (against it, it recovers to {recovered}); sign the current statement"
-    )]
-    Mismatch { claimed: String, recovered: String },
-    #[error(
-        "this signature is of an older auth statement of {0}, which its owner has revoked by rotating; sign the current statement"
-    )]
-    Revoked(String),
-    #[error("the SIGN-IN-WITH-X proof is not for this deployment: {0}")]
-    Foreign(String),
-    #[error("the SIGN-IN-WITH-X proof is outside its window: {0}; sign a fresh challenge")]
-    OutOfWindow(String),
 }
 
 pub struct Identity {
@@ -222,13 +191,6 @@ impl Identity {
         }
         verified.insert((address, generation, bytes));
     }
-}
-
-pub(crate) fn decode_signature(text: &str) -> Result<[u8; 65], SignatureError> {
-    let hex = text.strip_prefix("0x").unwrap_or(text);
-    let bytes = alloy::hex::decode(hex).map_err(|e| SignatureError::Invalid(e.to_string()))?;
-    <[u8; 65]>::try_from(bytes.as_slice())
-        .map_err(|_| SignatureError::Invalid(format!("expected 65 bytes, got {}", bytes.len())))
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@ use salvo::oapi::{self, Components, EndpointOutRegister, Operation, ToSchema};
 use serde::{Deserialize, Serialize};
 
 use super::ApiError;
-use super::table::TABLE;
 use crate::inputs::ValidationError;
+use crate::refusal::TABLE;
 
 /// The error body of every non-422 error, for the OpenAPI document (and for clients that read
 /// it, such as the house agents).

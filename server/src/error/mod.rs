@@ -1,26 +1,24 @@
-//! The one place errors become HTTP: each error has a human `detail` (here) and a row of the
-//! error table (`table.rs`: its status, its stable `code` and what it means); its body and
-//! headers are rendered in `render.rs`, and the OpenAPI document lists the table in
-//! `document.rs`. Each service area's domain error becomes an `ApiError` in `from_service.rs`.
-//! 422s carry the FastAPI-shaped validation body; 5xx log their cause and say nothing.
+//! The one place errors become HTTP: a domain error names its own row of the error table, its
+//! sentence and its fields (`crate::refusal`); the edge adds its own refusals, the 422 and the
+//! 402 challenge here, renders bodies and headers in `render.rs`, and lists the table in the
+//! OpenAPI document (`document.rs`). 422s carry the FastAPI-shaped validation body; 5xx log
+//! their cause and say nothing.
 
 mod document;
-mod from_service;
 #[cfg(test)]
 pub(crate) mod layering;
 mod render;
-mod table;
+#[cfg(test)]
+mod tests;
 
+pub use crate::refusal::{ErrorKind, TABLE};
 pub use document::ErrorBody;
-pub use table::{ErrorKind, TABLE};
 
-use arcade_core::{CallError, LimitError};
+use arcade_core::CallError;
 use salvo::http::StatusCode;
 
-use crate::identity::SignatureError;
 use crate::inputs::{FieldError, ValidationError};
-use crate::proofs::play::PlaySignatureError;
-use crate::rate_limits::RateLimited;
+use crate::refusal::{self, Refusal};
 use crate::service::error::ServiceError;
 use crate::service::purchases::PurchaseError;
 use crate::store::DbErr;
@@ -54,86 +52,17 @@ impl Challenge {
     }
 }
 
+/// What the edges answer: a domain error (a refusal or a failure, naming its own row of the
+/// error table), an invalid request, the 402 challenge, or one of the edge's own refusals.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("the request is not valid")]
     Validation(ValidationError),
-    #[error("{balance} chips cannot cover a wager of {wager}")]
-    InsufficientChips { balance: i64, wager: u64 },
-    #[error("{0}")]
-    Limit(LimitError),
-    #[error(transparent)]
-    Signature(#[from] SignatureError),
-    #[error(transparent)]
-    PlaySignature(#[from] PlaySignatureError),
-    #[error("round {0} was opened by another address")]
-    RoundNotYours(String),
-    #[error("no round {0}")]
-    RoundNotFound(String),
-    #[error("no seed batch {0}")]
-    SeedBatchNotFound(i64),
-    #[error(
-        "no commit took index {index} of seed batch {batch_id}: rows run from 0 to the batch's `used` - 1"
-    )]
-    SeedRowNotFound { batch_id: i64, index: i64 },
-    #[error("round {round_id} has already been played{}", match .bet_id { Some(id) => format!(" by another call (bet {id}); a repeat of that call gets its receipt"), None => String::new() })]
-    RoundSpent {
-        round_id: String,
-        /// The bet that settled it, if it settled.
-        bet_id: Option<i64>,
-    },
-    #[error("round {0} expired unplayed (no chips were taken); commit a new one")]
-    RoundExpired(String),
-    #[error("this address already holds {max} open rounds; play or let some expire first")]
-    TooManyOpenRounds { max: i64 },
-    #[error(transparent)]
-    RateLimited(#[from] RateLimited),
-    #[error("no settled bet {0}")]
-    BetNotFound(i64),
-    #[error("{0} has already claimed its free chips")]
-    FreeAlreadyClaimed(String),
     #[error("{}", .0.refusal)]
     PaymentRequired(Box<Challenge>),
+    /// A service area's answer: its row, sentence and fields are its own (`crate::refusal`).
     #[error("{0}")]
-    PaymentIdentifierInvalid(String),
-    #[error("{0}")]
-    PaymentIdentifierConflict(String),
-    #[error("the chain cannot be reached; nothing was charged or credited ({0})")]
-    ChainUnavailable(String),
-    #[error("chip purchases are not available: no chain is configured")]
-    PaymentsUnavailable,
-    #[error("the house cannot pay this cashout now ({0}); nothing was debited, try again later")]
-    HouseUnderfunded(String),
-    #[error(
-        "the books are matching the house's transactions on the chain ({0} not matched yet, as after a restore of the database); nothing was taken, try again shortly"
-    )]
-    BooksBehind(u64),
-    #[error(
-        "{0} never bought chips; free chips can be played but a buy-in is required before a cashout"
-    )]
-    BuyInRequired(String),
-    #[error("{balance} chips cannot cover a cashout of {chips}")]
-    CashoutAboveBalance { balance: i64, chips: i64 },
-    #[error(
-        "only {cashable} of the {balance} chips can be cashed out: the rest are free chips (play money: the free grant and what free chips won back), which can be played but not cashed out"
-    )]
-    CashoutExceedsCashable {
-        chips: i64,
-        cashable: i64,
-        balance: i64,
-    },
-    #[error("no cashout {0}")]
-    CashoutNotFound(i64),
-    #[error("{0}")]
-    IdempotencyKeyInvalid(String),
-    #[error("{0}")]
-    IdempotencyKeyConflict(String),
-    #[error("{}; the {} chips are back in the balance", .receipt.error.as_deref().unwrap_or("the transfer was not sent"), .receipt.chips)]
-    CashoutNotSent {
-        /// The chain did not answer (503), rather than refusing the transfer (502).
-        chain_down: bool,
-        receipt: Box<crate::service::cashouts::CashoutReceipt>,
-    },
+    Refused(Box<dyn Refusal>),
     #[error("requests from the browser origin {0:?} are not allowed here")]
     OriginForbidden(String),
     #[error("no such resource; the whole flow, with a link to every entry point, is at /llms.txt")]
@@ -149,47 +78,27 @@ pub enum ApiError {
     PayloadTooLarge,
     #[error("not ready: {}", .0.failing().join(", "))]
     NotReady(Box<crate::service::readiness::Readiness>),
-    /// The cause is logged, never shown.
-    #[error(
-        "the database cannot be reached now; retry after {DATABASE_RETRY_AFTER_S} s. What was done before it failed stays done and is never done twice: a play sent again replays its round, a cashout sent again under its Idempotency-Key answers the first (without one it would be a second cashout: read GET /api/arcade/cashout/{{id}} or the balance first), a payment sent again with the same authorization is counted once"
-    )]
-    DatabaseUnavailable(String),
-    #[error("internal error")]
-    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
-/// Seconds a client is told to wait after `database_unavailable`.
-pub const DATABASE_RETRY_AFTER_S: u64 = 2;
+impl<E: Refusal> From<E> for ApiError {
+    fn from(refusal: E) -> Self {
+        Self::Refused(Box::new(refusal))
+    }
+}
 
 impl ApiError {
+    /// A defect: the cause is logged, the caller hears `internal`.
     pub fn internal(error: impl std::error::Error + Send + Sync + 'static) -> Self {
-        Self::Internal(Box::new(error))
+        ServiceError::internal(error).into()
     }
 
-    /// A failure with `cause`: the outage it is when the database could not be reached
-    /// (anywhere among its causes), else internal.
-    pub fn from_cause(cause: Box<dyn std::error::Error + Send + Sync>) -> Self {
-        if crate::store::outage::is_unavailable_cause(cause.as_ref()) {
-            Self::DatabaseUnavailable(cause.to_string())
-        } else {
-            Self::Internal(cause)
-        }
-    }
-
-    /// A purchase that did not happen: a 402 with `required` (the resource's offer) unless
-    /// the chain or the service failed.
+    /// A purchase that did not happen: a 402 with `required` (the resource's offer) when the
+    /// refusal's row is a 402, else its own answer (the chain or the service failed, the
+    /// payment-identifier was refused).
     pub fn purchase(refusal: PurchaseError, mut required: PaymentRequired) -> Self {
         match refusal {
-            PurchaseError::Unavailable => Self::PaymentsUnavailable,
-            PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
-            PurchaseError::Internal(error) => Self::from_cause(error),
-            PurchaseError::RateLimited(limited) => Self::RateLimited(limited),
-            refusal @ PurchaseError::IdentifierInvalid(_) => {
-                Self::PaymentIdentifierInvalid(refusal.to_string())
-            }
-            refusal @ PurchaseError::IdentifierConflict(_) => {
-                Self::PaymentIdentifierConflict(refusal.to_string())
-            }
+            PurchaseError::Internal(cause) => ServiceError::from_cause(cause).into(),
+            refusal if refusal.kind().status != 402 => refusal.into(),
             refusal => {
                 required.error = refusal.reason().map(str::to_owned);
                 Self::PaymentRequired(Box::new(Challenge { required, refusal }))
@@ -204,17 +113,26 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         self.kind().code
     }
+
+    /// This error's row of the table.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Validation(_) => refusal::VALIDATION,
+            Self::PaymentRequired(challenge) => challenge.refusal.kind(),
+            Self::Refused(refused) => refused.kind(),
+            Self::OriginForbidden(_) => refusal::ORIGIN_FORBIDDEN,
+            Self::NotFound => refusal::NOT_FOUND,
+            Self::WasmNotBuilt => refusal::WASM_NOT_BUILT,
+            Self::MethodNotAllowed => refusal::METHOD_NOT_ALLOWED,
+            Self::PayloadTooLarge => refusal::PAYLOAD_TOO_LARGE,
+            Self::NotReady(_) => refusal::NOT_READY,
+        }
+    }
 }
 
 impl From<ValidationError> for ApiError {
     fn from(error: ValidationError) -> Self {
         Self::Validation(error)
-    }
-}
-
-impl From<LimitError> for ApiError {
-    fn from(error: LimitError) -> Self {
-        Self::Limit(error)
     }
 }
 
@@ -244,14 +162,16 @@ impl From<DbErr> for ApiError {
 }
 
 impl ApiError {
-    /// 5xx causes are logged here and never shown to the caller.
+    /// 5xx causes are logged here (a failure's `Debug` carries its cause) and never shown to
+    /// the caller.
     pub fn log_if_internal(&self) {
-        match self {
-            Self::Internal(cause) => {
-                tracing::error!(error = %cause, source = ?cause.source(), "request failed");
-            }
-            Self::DatabaseUnavailable(cause) => {
-                tracing::warn!(error = %cause, "request answered 503: the database cannot be reached");
+        let Self::Refused(refused) = self else {
+            return;
+        };
+        match refused.kind() {
+            refusal::INTERNAL => tracing::error!(error = ?refused, "request failed"),
+            refusal::DATABASE_UNAVAILABLE => {
+                tracing::warn!(error = ?refused, "request answered 503: the database cannot be reached");
             }
             _ => {}
         }
@@ -260,8 +180,8 @@ impl ApiError {
     /// Seconds the client should wait before sending again (`Retry-After`), if the error says.
     pub fn retry_after_s(&self) -> Option<u64> {
         match self {
-            Self::RateLimited(limited) => Some(limited.retry_after_s),
-            Self::DatabaseUnavailable(_) | Self::BooksBehind(_) => Some(DATABASE_RETRY_AFTER_S),
+            Self::Refused(refused) => refused.retry_after_s(),
+            Self::PaymentRequired(challenge) => challenge.refusal.retry_after_s(),
             _ => None,
         }
     }

@@ -5,7 +5,7 @@ use salvo::prelude::*;
 use serde_json::{Map, Value, json};
 
 use super::ApiError;
-use crate::service::purchases::PurchaseError;
+use crate::refusal::Refusal;
 use crate::x402::wire::encode_header;
 use crate::x402::{PAYMENT_REQUIRED_HEADER, PAYMENT_RESPONSE_HEADERS};
 
@@ -18,71 +18,37 @@ impl ApiError {
             body["code"] = json!(self.code());
             return body;
         }
-        let mut body = self.embedded();
+        let mut body = self.fields();
+        if let Some(seconds) = self.retry_after_s() {
+            body.insert("retry_after_s".into(), json!(seconds));
+        }
         body.insert("detail".into(), json!(self.to_string()));
         body.insert("code".into(), json!(self.code()));
-        for (name, value) in self.details() {
-            body.insert(name.into(), value);
-        }
         Value::Object(body)
     }
 
-    /// What the body is built on: the x402 challenge itself (so agents reading bodies see what
-    /// headers say), the refunded cashout (its id, status and balance), or nothing.
-    fn embedded(&self) -> Map<String, Value> {
-        let value = match self {
-            Self::PaymentRequired(challenge) => json!(challenge.required),
-            Self::CashoutNotSent { receipt, .. } => json!(receipt),
-            Self::NotReady(readiness) => json!(readiness),
-            _ => return Map::new(),
-        };
-        match value {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
-    }
-
-    /// Fields that help the caller act on the error.
-    fn details(&self) -> Vec<(&'static str, Value)> {
+    /// What helps the caller act on the error: the refusal's own fields; for a 402 the x402
+    /// challenge itself too (so agents reading bodies see what headers say); for a readiness
+    /// failure the checks.
+    fn fields(&self) -> Map<String, Value> {
         match self {
-            Self::InsufficientChips { balance, wager } => {
-                vec![("balance", json!(balance)), ("wager", json!(wager))]
+            Self::Refused(refused) => refused.details(),
+            Self::PaymentRequired(challenge) => {
+                let mut fields = object(json!(challenge.required));
+                fields.extend(challenge.refusal.details());
+                fields
             }
-            Self::Limit(limit) => limit
-                .max_wager()
-                .map(|max| vec![("max_wager", json!(max))])
-                .unwrap_or_default(),
-            Self::PaymentRequired(challenge) => payment_details(&challenge.refusal),
-            Self::CashoutAboveBalance { balance, .. } => vec![("balance", json!(balance))],
-            Self::CashoutExceedsCashable {
-                cashable, balance, ..
-            } => vec![("cashable", json!(cashable)), ("balance", json!(balance))],
-            Self::RoundSpent {
-                bet_id: Some(bet_id),
-                ..
-            } => vec![("bet_id", json!(bet_id))],
-            Self::RateLimited(_) | Self::DatabaseUnavailable(_) | Self::BooksBehind(_) => {
-                vec![("retry_after_s", json!(self.retry_after_s()))]
-            }
-            Self::TooManyOpenRounds { max } => vec![("max_open_rounds", json!(max))],
-            _ => Vec::new(),
+            Self::NotReady(readiness) => object(json!(readiness)),
+            _ => Map::new(),
         }
     }
 }
 
-/// A refused purchase's settlement transaction, and the state of an authorization presented
-/// before.
-fn payment_details(refusal: &PurchaseError) -> Vec<(&'static str, Value)> {
-    let mut details = Vec::new();
-    if let Some(transaction) = refusal.transaction() {
-        details.push(("transaction", json!(transaction)));
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
     }
-    if let PurchaseError::AlreadyPresented { state, tx_hash, .. } = refusal {
-        let state = crate::service::purchases::payment_state(*state);
-        details.push(("state", json!(state)));
-        details.push(("tx_hash", json!(tx_hash)));
-    }
-    details
 }
 
 impl Scribe for ApiError {

@@ -39,7 +39,7 @@ mod tests {
 
     #[test]
     fn a_missing_bet_is_resource_not_found_with_the_rest_code() {
-        let error = protocol_error(ApiError::BetNotFound(7));
+        let error = protocol_error(crate::service::receipts::ReceiptError::BetNotFound(7));
         assert_eq!(error.code, ErrorCode::RESOURCE_NOT_FOUND);
         assert_eq!(error.data.unwrap()["code"], "bet_not_found");
         assert!(error.message.starts_with("bet_not_found: "));

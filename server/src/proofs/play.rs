@@ -80,6 +80,15 @@ pub enum PlaySignatureError {
     },
 }
 
+impl crate::refusal::Refusal for PlaySignatureError {
+    fn kind(&self) -> crate::refusal::ErrorKind {
+        match self {
+            Self::Invalid(_) => crate::refusal::PLAY_SIGNATURE_INVALID,
+            Self::Mismatch { .. } => crate::refusal::PLAY_SIGNATURE_MISMATCH,
+        }
+    }
+}
+
 /// The typed data the player signs, as a receipt shows it.
 pub fn typed_data(domain: &serde_json::Value, m: &PlayMessage<'_>) -> TypedData {
     static TYPES: LazyLock<Box<RawValue>> = LazyLock::new(types_of::<Play>);

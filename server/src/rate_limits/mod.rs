@@ -62,6 +62,16 @@ pub struct RateLimited {
     pub retry_after_s: u64,
 }
 
+impl crate::refusal::Refusal for RateLimited {
+    fn kind(&self) -> crate::refusal::ErrorKind {
+        crate::refusal::RATE_LIMITED
+    }
+
+    fn retry_after_s(&self) -> Option<u64> {
+        Some(self.retry_after_s)
+    }
+}
+
 type Limiter = RateLimiter<ClientKey, BoundedStore, DefaultClock>;
 
 pub struct RateLimits {

@@ -56,6 +56,22 @@ pub enum AuthError {
     Service(#[from] ServiceError),
 }
 
+impl crate::refusal::Refusal for AuthError {
+    fn kind(&self) -> crate::refusal::ErrorKind {
+        match self {
+            Self::Signature(refused) => refused.kind(),
+            Self::Service(failed) => failed.kind(),
+        }
+    }
+
+    fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            Self::Signature(_) => None,
+            Self::Service(failed) => failed.retry_after_s(),
+        }
+    }
+}
+
 wraps_service_error!(AuthError);
 
 /// Proof of address control: the statements and their generations.

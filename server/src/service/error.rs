@@ -3,6 +3,7 @@
 //! (`PlayError`, `CashoutError`, ...) wraps this one; the edge turns both into its answers.
 
 use crate::rate_limits::RateLimited;
+use crate::refusal::{self, DATABASE_RETRY_AFTER_S, ErrorKind, Refusal};
 use crate::service::purchases::PurchaseError;
 use crate::store::DbErr;
 
@@ -13,21 +14,55 @@ pub enum ServiceError {
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
     /// The database cannot be reached now (`store::outage`); the cause is logged. Nothing a
     /// request changes is committed without it, so the caller may simply retry.
-    #[error("the database cannot be reached now")]
+    #[error(
+        "the database cannot be reached now; retry after {DATABASE_RETRY_AFTER_S} s. What was done before it failed stays done and is never done twice: a play sent again replays its round, a cashout sent again under its Idempotency-Key answers the first (without one it would be a second cashout: read GET /api/arcade/cashout/{{id}} or the balance first), a payment sent again with the same authorization is counted once"
+    )]
     DatabaseUnavailable(String),
     /// The chain did not answer; nothing was charged, credited or debited.
-    #[error("the chain cannot be reached ({0})")]
+    #[error("the chain cannot be reached; nothing was charged or credited ({0})")]
     ChainUnavailable(String),
     /// No chain is configured.
-    #[error("no chain is configured")]
+    #[error("chip purchases are not available: no chain is configured")]
     PaymentsUnavailable,
     #[error(transparent)]
     RateLimited(#[from] RateLimited),
 }
 
 impl ServiceError {
+    /// A failure: the outage it is when the database could not be reached (anywhere among its
+    /// causes), else a defect.
     pub fn internal(error: impl std::error::Error + Send + Sync + 'static) -> Self {
-        Self::Internal(Box::new(error))
+        Self::from_cause(Box::new(error))
+    }
+
+    /// A failure with `cause`: the outage it is when the database could not be reached
+    /// (anywhere among its causes), else internal.
+    pub fn from_cause(cause: Box<dyn std::error::Error + Send + Sync>) -> Self {
+        if crate::store::outage::is_unavailable_cause(cause.as_ref()) {
+            Self::DatabaseUnavailable(cause.to_string())
+        } else {
+            Self::Internal(cause)
+        }
+    }
+}
+
+impl Refusal for ServiceError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Internal(_) => refusal::INTERNAL,
+            Self::DatabaseUnavailable(_) => refusal::DATABASE_UNAVAILABLE,
+            Self::ChainUnavailable(_) => refusal::CHAIN_UNAVAILABLE,
+            Self::PaymentsUnavailable => refusal::PAYMENTS_UNAVAILABLE,
+            Self::RateLimited(limited) => limited.kind(),
+        }
+    }
+
+    fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            Self::DatabaseUnavailable(_) => Some(DATABASE_RETRY_AFTER_S),
+            Self::RateLimited(limited) => limited.retry_after_s(),
+            _ => None,
+        }
     }
 }
 
@@ -54,6 +89,8 @@ impl From<PurchaseError> for ServiceError {
         match error {
             PurchaseError::Unavailable => Self::PaymentsUnavailable,
             PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
+            PurchaseError::Internal(cause) => Self::from_cause(cause),
+            PurchaseError::RateLimited(limited) => Self::RateLimited(limited),
             other => Self::internal(other),
         }
     }

@@ -210,6 +210,24 @@ pub enum ReceiptError {
     Service(#[from] ServiceError),
 }
 
+impl crate::refusal::Refusal for ReceiptError {
+    fn kind(&self) -> crate::refusal::ErrorKind {
+        match self {
+            Self::BetNotFound(_) => crate::refusal::BET_NOT_FOUND,
+            Self::SeedBatch(refused) => refused.kind(),
+            Self::Service(failed) => failed.kind(),
+        }
+    }
+
+    fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            Self::BetNotFound(_) => None,
+            Self::SeedBatch(refused) => refused.retry_after_s(),
+            Self::Service(failed) => failed.retry_after_s(),
+        }
+    }
+}
+
 wraps_service_error!(ReceiptError);
 
 /// Receipts of settled rounds: one, the audit feed, the recent ones.

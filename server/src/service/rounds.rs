@@ -66,7 +66,7 @@ pub struct RoundView {
 /// Why a round was not opened or cannot be shown.
 #[derive(Debug, thiserror::Error)]
 pub enum RoundError {
-    #[error("this address already holds {max} open rounds")]
+    #[error("this address already holds {max} open rounds; play or let some expire first")]
     TooManyOpenRounds { max: i64 },
     #[error("no round {0}")]
     NotFound(String),
@@ -76,6 +76,36 @@ pub enum RoundError {
     SeedBatch(#[from] SeedBatchError),
     #[error(transparent)]
     Service(#[from] ServiceError),
+}
+
+impl crate::refusal::Refusal for RoundError {
+    fn kind(&self) -> crate::refusal::ErrorKind {
+        match self {
+            Self::TooManyOpenRounds { .. } => crate::refusal::TOO_MANY_OPEN_ROUNDS,
+            Self::NotFound(_) => crate::refusal::ROUND_NOT_FOUND,
+            Self::Auth(refused) => refused.kind(),
+            Self::SeedBatch(refused) => refused.kind(),
+            Self::Service(failed) => failed.kind(),
+        }
+    }
+
+    fn details(&self) -> serde_json::Map<String, serde_json::Value> {
+        match self {
+            Self::TooManyOpenRounds { max } => {
+                crate::refusal::fields([("max_open_rounds", (*max).into())])
+            }
+            _ => serde_json::Map::new(),
+        }
+    }
+
+    fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            Self::Auth(refused) => refused.retry_after_s(),
+            Self::SeedBatch(refused) => refused.retry_after_s(),
+            Self::Service(failed) => failed.retry_after_s(),
+            _ => None,
+        }
+    }
 }
 
 wraps_service_error!(RoundError);

@@ -54,6 +54,24 @@ pub enum WalletError {
     Service(#[from] ServiceError),
 }
 
+impl crate::refusal::Refusal for WalletError {
+    fn kind(&self) -> crate::refusal::ErrorKind {
+        match self {
+            Self::FreeAlreadyClaimed(_) => crate::refusal::FREE_ALREADY_CLAIMED,
+            Self::Auth(refused) => refused.kind(),
+            Self::Service(failed) => failed.kind(),
+        }
+    }
+
+    fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            Self::FreeAlreadyClaimed(_) => None,
+            Self::Auth(refused) => refused.retry_after_s(),
+            Self::Service(failed) => failed.retry_after_s(),
+        }
+    }
+}
+
 wraps_service_error!(WalletError);
 
 /// Balances and the free grant.

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use alloy::primitives::Address;
 
-use crate::identity::{Generation, SignatureError};
+use crate::signatures::{Generation, SignatureError};
 pub use nonce::Binding;
 use nonce::NonceKey;
 use wire::Info;

@@ -8,7 +8,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use crate::address;
-use crate::identity::Generation;
+use crate::signatures::Generation;
 use alloy::primitives::Address;
 
 /// What a nonce binds besides its window.

@@ -9,7 +9,7 @@ use base64::engine::general_purpose::STANDARD;
 use super::wire::{Declaration, Payload, message};
 use super::{Binding, CLOCK_TOLERANCE_MS, LIFETIME_MS, Siwx, Window};
 use crate::address;
-use crate::identity::{Generation, SignatureError};
+use crate::signatures::{Generation, SignatureError};
 
 const NOW: i64 = 1_800_000_000_000;
 

@@ -7,7 +7,7 @@ use super::nonce::{Binding, NonceKey};
 use super::wire::{Payload, message};
 use super::{CLOCK_TOLERANCE_MS, LIFETIME_MS, Siwx};
 use crate::address;
-use crate::identity::{Generation, OLDER_CHECKED, SignatureError, decode_signature};
+use crate::signatures::{Generation, OLDER_CHECKED, SignatureError, decode_signature};
 
 /// The payload names `address` and this deployment: domain, URI, chain, version and type.
 pub fn fields(siwx: &Siwx, payload: &Payload, acting: &Address) -> Result<(), SignatureError> {

@@ -10,7 +10,7 @@ use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::identity::SignatureError;
+use crate::signatures::SignatureError;
 
 /// The request header that carries the proof.
 pub const HEADER: &str = "SIGN-IN-WITH-X";

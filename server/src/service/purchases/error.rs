@@ -1,7 +1,11 @@
-//! Why a purchase did not happen, in domain terms: the edge (`error/`) turns each into its answer
-//! (a 402 with the x402 challenge and the reason in `error`, or a 503, or a 500).
+//! Why a purchase did not happen, in domain terms, each naming its row of the error table: the
+//! edge (`error/`) answers a 402 row with the x402 challenge and the reason in `error`, any
+//! other as itself (a 400, a 409, a 503, a 500).
 
 use alloy::primitives::{Address, B256};
+use serde_json::{Map, Value};
+
+use crate::refusal::{self, ErrorKind, Refusal};
 
 use crate::store::DbErr;
 use crate::store::entities::payment::PaymentState;
@@ -161,4 +165,41 @@ fn advice(state: PaymentState) -> &'static str {
 /// The state's name, as answers show it.
 pub fn payment_state(state: PaymentState) -> &'static str {
     state_name(state)
+}
+
+impl Refusal for PurchaseError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            Self::PaymentRequired => refusal::PAYMENT_REQUIRED,
+            Self::Malformed(_) => refusal::INVALID_PAYLOAD,
+            Self::AlreadyPresented { .. } => refusal::PAYMENT_ALREADY_USED,
+            Self::Refused { .. } => refusal::PAYMENT_REFUSED,
+            Self::IdentifierInvalid(_) => refusal::PAYMENT_IDENTIFIER_INVALID,
+            Self::IdentifierConflict(_) => refusal::PAYMENT_IDENTIFIER_CONFLICT,
+            Self::Unavailable => refusal::PAYMENTS_UNAVAILABLE,
+            Self::RateLimited(limited) => limited.kind(),
+            Self::ChainDown(_) => refusal::CHAIN_UNAVAILABLE,
+            Self::Internal(_) => refusal::INTERNAL,
+        }
+    }
+
+    /// A refusal's settlement transaction, and the state of an authorization presented before.
+    fn details(&self) -> Map<String, Value> {
+        let mut details = Map::new();
+        if let Some(transaction) = self.transaction() {
+            details.insert("transaction".into(), transaction.into());
+        }
+        if let Self::AlreadyPresented { state, tx_hash, .. } = self {
+            details.insert("state".into(), state_name(*state).into());
+            details.insert("tx_hash".into(), tx_hash.clone().into());
+        }
+        details
+    }
+
+    fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            Self::RateLimited(limited) => limited.retry_after_s(),
+            _ => None,
+        }
+    }
 }

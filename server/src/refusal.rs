@@ -1,13 +1,10 @@
-//! The error table: every `code` a client can receive, with its status and what it means,
-//! written once. `ApiError::kind` picks each error's row (one exhaustive match), the status and
-//! the code come from the row, and the OpenAPI document lists the rows by status.
+//! Refusals, written once: the error table (every `code` a client can receive, with its status
+//! and what it means) and [`Refusal`], by which each domain error names its own row, its
+//! sentence and the fields that help its caller. The edges (`crate::error`) render a refusal
+//! from these alone; nothing here knows HTTP or MCP.
 
 use arcade_core::LimitError;
-
-use super::ApiError;
-use crate::identity::SignatureError;
-use crate::proofs::play::PlaySignatureError;
-use crate::service::purchases::PurchaseError;
+use serde_json::{Map, Value};
 
 /// One row: what a client sees and what it means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,88 +71,55 @@ error_table! {
     DATABASE_UNAVAILABLE: 503 "database_unavailable" "the database cannot be reached now; retry (with retry_after_s and Retry-After): nothing done is done twice",
 }
 
-impl ApiError {
-    /// This error's row of the table.
-    pub fn kind(&self) -> ErrorKind {
+/// Seconds a client is told to wait after `database_unavailable` or `books_behind_chain`.
+pub const DATABASE_RETRY_AFTER_S: u64 = 2;
+
+/// A domain error as its callers are answered: its sentence is its `Display` (the `detail`), and
+/// a failure's cause (a 500, the database out of reach) is in its `Debug` alone, which the
+/// edges log and never show.
+pub trait Refusal: std::fmt::Display + std::fmt::Debug + Send + Sync + 'static {
+    /// Its row of the error table.
+    fn kind(&self) -> ErrorKind;
+    /// Fields that help the caller act on it, beside `detail` and `code` (`max_wager`, ...).
+    fn details(&self) -> Map<String, Value> {
+        Map::new()
+    }
+    /// Seconds the caller should wait before sending again, if it says (`retry_after_s` and
+    /// `Retry-After`).
+    fn retry_after_s(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// `{name: value}` pairs as the fields of [`Refusal::details`].
+pub fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
+    pairs
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), value))
+        .collect()
+}
+
+impl Refusal for LimitError {
+    fn kind(&self) -> ErrorKind {
         match self {
-            Self::Validation(_) => VALIDATION,
-            Self::InsufficientChips { .. } | Self::CashoutAboveBalance { .. } => INSUFFICIENT_CHIPS,
-            Self::Limit(limit) => limit_kind(limit),
-            Self::Signature(signature) => signature_kind(signature),
-            Self::PlaySignature(PlaySignatureError::Invalid(_)) => PLAY_SIGNATURE_INVALID,
-            Self::PlaySignature(PlaySignatureError::Mismatch { .. }) => PLAY_SIGNATURE_MISMATCH,
-            Self::RoundNotYours(_) => ROUND_NOT_YOURS,
-            Self::RoundNotFound(_) => ROUND_NOT_FOUND,
-            Self::SeedBatchNotFound(_) => SEED_BATCH_NOT_FOUND,
-            Self::SeedRowNotFound { .. } => SEED_ROW_NOT_FOUND,
-            Self::RoundSpent { .. } => ROUND_SPENT,
-            Self::RoundExpired(_) => ROUND_EXPIRED,
-            Self::TooManyOpenRounds { .. } => TOO_MANY_OPEN_ROUNDS,
-            Self::RateLimited(_) => RATE_LIMITED,
-            Self::BetNotFound(_) => BET_NOT_FOUND,
-            Self::FreeAlreadyClaimed(_) => FREE_ALREADY_CLAIMED,
-            Self::PaymentRequired(challenge) => payment_kind(&challenge.refusal),
-            Self::BuyInRequired(_) => BUY_IN_REQUIRED,
-            Self::CashoutExceedsCashable { .. } => CASHOUT_EXCEEDS_CASHABLE,
-            Self::CashoutNotFound(_) => CASHOUT_NOT_FOUND,
-            Self::IdempotencyKeyInvalid(_) => IDEMPOTENCY_KEY_INVALID,
-            Self::IdempotencyKeyConflict(_) => IDEMPOTENCY_KEY_CONFLICT,
-            Self::CashoutNotSent {
-                chain_down: true, ..
-            }
-            | Self::ChainUnavailable(_) => CHAIN_UNAVAILABLE,
-            Self::CashoutNotSent { .. } => CASHOUT_FAILED,
-            Self::PaymentIdentifierInvalid(_) => PAYMENT_IDENTIFIER_INVALID,
-            Self::PaymentIdentifierConflict(_) => PAYMENT_IDENTIFIER_CONFLICT,
-            Self::PaymentsUnavailable => PAYMENTS_UNAVAILABLE,
-            Self::HouseUnderfunded(_) => HOUSE_UNDERFUNDED,
-            Self::BooksBehind(_) => BOOKS_BEHIND,
-            Self::OriginForbidden(_) => ORIGIN_FORBIDDEN,
-            Self::NotFound => NOT_FOUND,
-            Self::WasmNotBuilt => WASM_NOT_BUILT,
-            Self::MethodNotAllowed => METHOD_NOT_ALLOWED,
-            Self::PayloadTooLarge => PAYLOAD_TOO_LARGE,
-            Self::NotReady(_) => NOT_READY,
-            Self::DatabaseUnavailable(_) => DATABASE_UNAVAILABLE,
-            Self::Internal(_) => INTERNAL,
+            Self::WagerBelowMinimum { .. } => WAGER_BELOW_MINIMUM,
+            Self::WagerAboveLimit { .. } => WAGER_ABOVE_LIMIT,
+            Self::PayoutAboveLimit { .. } => PAYOUT_ABOVE_LIMIT,
+            Self::DailyWinCap { .. } => DAILY_WIN_CAP,
         }
     }
-}
 
-fn limit_kind(limit: &LimitError) -> ErrorKind {
-    match limit {
-        LimitError::WagerBelowMinimum { .. } => WAGER_BELOW_MINIMUM,
-        LimitError::WagerAboveLimit { .. } => WAGER_ABOVE_LIMIT,
-        LimitError::PayoutAboveLimit { .. } => PAYOUT_ABOVE_LIMIT,
-        LimitError::DailyWinCap { .. } => DAILY_WIN_CAP,
-    }
-}
-
-fn signature_kind(signature: &SignatureError) -> ErrorKind {
-    match signature {
-        SignatureError::Required => SIGNATURE_REQUIRED,
-        SignatureError::Invalid(_) => SIGNATURE_INVALID,
-        SignatureError::Mismatch { .. } => SIGNATURE_MISMATCH,
-        SignatureError::Revoked(_) | SignatureError::OutOfWindow(_) => SIGNATURE_REVOKED,
-        SignatureError::Foreign(_) => SIGNATURE_MISMATCH,
-    }
-}
-
-/// A refused purchase's row; only those that reach a 402 (`ApiError::purchase`) are asked.
-fn payment_kind(refusal: &PurchaseError) -> ErrorKind {
-    match refusal {
-        PurchaseError::PaymentRequired => PAYMENT_REQUIRED,
-        PurchaseError::Malformed(_) => INVALID_PAYLOAD,
-        PurchaseError::AlreadyPresented { .. } => PAYMENT_ALREADY_USED,
-        _ => PAYMENT_REFUSED,
+    fn details(&self) -> Map<String, Value> {
+        match self.max_wager() {
+            Some(max) => fields([("max_wager", max.into())]),
+            None => Map::new(),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;
-
-    use arcade_core::CallError;
 
     use super::*;
 
@@ -168,7 +132,7 @@ mod tests {
     /// The table of errors in docs/api.md is this table, row for row.
     #[test]
     fn docs_api_lists_every_row_and_no_other() {
-        let document = include_str!("../../../docs/api.md");
+        let document = include_str!("../../docs/api.md");
         let listed: Vec<&str> = document
             .lines()
             .filter(|line| line.starts_with("| 4") || line.starts_with("| 5"))
@@ -202,13 +166,7 @@ mod tests {
             },
         ];
         for limit in limits {
-            assert_eq!(limit_kind(&limit).code, limit.code());
+            assert_eq!(limit.kind().code, limit.code());
         }
-        let call = ApiError::from(CallError::RouletteNumberRequired);
-        assert_eq!(call.kind(), VALIDATION, "a call outside its game is a 422");
-        assert_eq!(
-            call.body()["detail"][0]["loc"],
-            serde_json::json!(["body", "number"])
-        );
     }
 }
