@@ -4,8 +4,8 @@ use alloc::vec::Vec;
 
 use crate::error::ReceiptError;
 use crate::game::{GameRules, SignedCall};
+use crate::mismatch::{Check, Mismatch, push_if_differs};
 use crate::payout::WinReturn;
-use crate::verify::{Check, Mismatch, push_if_differs};
 
 /// A side of the coin: both the call and the outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -15,8 +15,8 @@ use core::fmt::Debug;
 use core::hash::Hash;
 
 use crate::error::ReceiptError;
+use crate::mismatch::Mismatch;
 use crate::payout::WinReturn;
-use crate::verify::Mismatch;
 
 /// One game of fairness v1: its call, how `u_0` maps to its outcome, which outcomes win, the
 /// exact return of a win, its receipt's shapes and what its signed receipts carry.

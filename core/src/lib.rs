@@ -48,6 +48,7 @@ mod game;
 pub mod hex;
 mod limits;
 pub mod merkle;
+mod mismatch;
 mod payout;
 pub mod pockets;
 mod round;
@@ -63,6 +64,7 @@ pub use error::{CallError, LimitError, PocketError, ReceiptError, SeedError};
 pub use game::{FromWire, GameRules, SignedCall, ToWire};
 pub use limbo::{LimboCall, LimboResult};
 pub use limits::{Limits, MIN_WAGER};
+pub use mismatch::{Check, Mismatch};
 pub use payout::WinReturn;
 pub use pockets::{Shares, Stake};
 pub use roulette::{BetKind, Color, RouletteBet};
@@ -72,7 +74,4 @@ pub use seed::{
     server_seed_from_bytes,
 };
 pub use stream::{BLOCK_LEN, ByteStream, Draws};
-pub use verify::{
-    Check, Checks, Claimed, ClaimedResult, FAIRNESS_VERSION, Mismatch, Receipt, Verification,
-    verify,
-};
+pub use verify::{Checks, Claimed, ClaimedResult, FAIRNESS_VERSION, Receipt, Verification, verify};

@@ -7,9 +7,9 @@ use alloc::vec::Vec;
 
 use crate::error::{CallError, ReceiptError};
 use crate::game::{GameRules, SignedCall};
+use crate::mismatch::{Check, Mismatch, push_if_differs, push_if_text_differs};
 use crate::payout::WinReturn;
 use crate::stream::Decimal;
-use crate::verify::{Check, Mismatch, push_if_differs, push_if_text_differs};
 
 /// Equally likely draws of `u_0`.
 pub const OUTCOMES: u64 = 1 << 32;

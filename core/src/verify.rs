@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use crate::call::Call;
 use crate::error::ReceiptError;
 use crate::game::GameRules;
+use crate::mismatch::{Check, Mismatch, push_if_differs};
 use crate::round::{GameResult, Round, Settlement};
 use crate::seed::{ClientSeed, Commitment, ServerSeed};
 
@@ -91,44 +92,6 @@ macro_rules! claimed_results {
 }
 
 for_each_game!(claimed_results);
-
-/// The three checks a verifier reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum Check {
-    /// `sha256(server_seed) == commitment`.
-    Commitment,
-    /// The result and win/loss re-derive from the seeds and the call.
-    Outcome,
-    /// The payout and profit follow from the result and the wager.
-    Payout,
-}
-
-impl Check {
-    /// `"commitment"`, `"outcome"` or `"payout"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Commitment => "commitment",
-            Self::Outcome => "outcome",
-            Self::Payout => "payout",
-        }
-    }
-}
-
-/// One field whose claimed value differs from the re-derived one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Mismatch {
-    /// Which check failed.
-    pub check: Check,
-    /// The receipt field, e.g. `result.pocket`.
-    pub field: &'static str,
-    /// The re-derived value, as text.
-    pub derived: String,
-    /// The claimed value, as text.
-    pub claimed: String,
-}
 
 /// Which checks passed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,39 +188,4 @@ fn mismatches(
     push_if_differs(&mut out, Check::Payout, "payout", payout, claimed.payout);
     push_if_differs(&mut out, Check::Payout, "profit", profit, claimed.profit);
     Ok(out)
-}
-
-/// Pushes a mismatch of `field` when the derived and claimed values differ.
-pub(crate) fn push_if_differs<T: PartialEq + ToString>(
-    out: &mut Vec<Mismatch>,
-    check: Check,
-    field: &'static str,
-    derived: T,
-    claimed: T,
-) {
-    if derived != claimed {
-        out.push(Mismatch {
-            check,
-            field,
-            derived: derived.to_string(),
-            claimed: claimed.to_string(),
-        });
-    }
-}
-
-/// An outcome text (a dice schedule's) that must equal the claimed one.
-pub(crate) fn push_if_text_differs(
-    out: &mut Vec<Mismatch>,
-    field: &'static str,
-    derived: String,
-    claimed: &str,
-) {
-    if derived != claimed {
-        out.push(Mismatch {
-            check: Check::Outcome,
-            field,
-            derived,
-            claimed: claimed.to_string(),
-        });
-    }
 }

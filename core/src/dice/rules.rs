@@ -10,8 +10,8 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 use super::{ClaimedRoll, DiceCall, Direction, OUTCOMES, Roll, Schedule};
 use crate::error::ReceiptError;
 use crate::game::{GameRules, SignedCall};
+use crate::mismatch::{Check, Mismatch, push_if_differs, push_if_text_differs};
 use crate::payout::WinReturn;
-use crate::verify::{Check, Mismatch, push_if_differs, push_if_text_differs};
 
 /// Dice's rules (see [`GameRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

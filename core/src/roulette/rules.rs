@@ -6,8 +6,8 @@ use alloc::vec::Vec;
 use super::{BetKind, Color, POCKETS, RouletteBet, color, spin};
 use crate::error::ReceiptError;
 use crate::game::{GameRules, SignedCall};
+use crate::mismatch::{Check, Mismatch, push_if_differs};
 use crate::payout::WinReturn;
-use crate::verify::{Check, Mismatch, push_if_differs};
 
 /// Roulette's rules (see [`GameRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
