@@ -9,12 +9,15 @@ use serde_json::Value;
 
 use super::wasm_dirs::WasmDirs;
 use crate::error::ApiError;
+use crate::housebots::HouseBots;
 use crate::service::Arcade;
 
 /// Request-scoped access to the shared arcade and the body limit.
 #[derive(Clone)]
 pub struct Shared {
     pub arcade: Arc<Arcade>,
+    /// The house's own agents, for their status.
+    pub house_bots: Arc<HouseBots>,
     /// Where clients reach the service (x402 resource URLs are built on it).
     pub base_url: String,
     pub max_body_bytes: usize,

@@ -3,7 +3,7 @@
 use salvo::prelude::*;
 
 use super::checked::Checked;
-use super::edge::arcade;
+use super::edge::{arcade, shared};
 use crate::error::ApiError;
 use crate::housebots::BotsStatus;
 use crate::housebots::message::{Reply, answer};
@@ -13,7 +13,7 @@ use crate::inputs::messages::AgentMessage;
 /// chips, balance, last action and verification failures (which should stay 0).
 #[endpoint(tags("house"))]
 pub async fn status(depot: &mut Depot) -> Result<Json<BotsStatus>, ApiError> {
-    Ok(Json(arcade(depot)?.house_bots.status()))
+    Ok(Json(shared(depot)?.house_bots.status()))
 }
 
 /// Write to the house agents (the interface's `AgentMessage`): a deterministic answer about

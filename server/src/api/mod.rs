@@ -42,7 +42,7 @@ mod chips;
 mod client;
 mod cors;
 mod discovery;
-mod documents;
+pub(crate) mod documents;
 mod edge;
 mod embed;
 mod health;
@@ -71,10 +71,11 @@ use salvo::catcher::Catcher;
 use salvo::prelude::*;
 
 pub use documents::RULES_MD;
-pub use edge::{Shared, body as read_body};
+pub use edge::Shared;
 pub use observe::REQUEST_ID_HEADER;
 use wasm_dirs::WasmDirs;
 
+use crate::housebots::HouseBots;
 use crate::public_url::PublicUrl;
 use crate::service::Arcade;
 use crate::settings::Settings;
@@ -84,6 +85,7 @@ pub const OPENAPI_PATH: &str = "/api/openapi.json";
 
 pub fn service(
     arcade: Arc<Arcade>,
+    house_bots: Arc<HouseBots>,
     public_url: &PublicUrl,
     base_url: String,
     settings: &Settings,
@@ -91,7 +93,13 @@ pub fn service(
     shutdown: CancellationToken,
 ) -> Service {
     let (web, metrics) = (&settings.web, &settings.metrics);
-    let mcp = crate::mcp::router(arcade.clone(), public_url, &settings.mcp, shutdown);
+    let mcp = crate::mcp::router(
+        arcade.clone(),
+        public_url,
+        &settings.mcp,
+        settings.server.max_body_bytes,
+        shutdown,
+    );
     let arcade_routes = arcade_routes();
     let housebot_routes = Router::with_path("api/housebot")
         .push(Router::with_path("status").get(housebot::status))
@@ -132,6 +140,7 @@ pub fn service(
     let router = Router::new()
         .hoop(Shared {
             arcade,
+            house_bots,
             base_url,
             max_body_bytes: settings.server.max_body_bytes,
             wasm,

@@ -68,7 +68,6 @@ use std::sync::Arc;
 use arcade_core::Limits;
 
 use crate::faults::CrashPoint;
-use crate::housebots::HouseBots;
 use crate::identity::Identity;
 use crate::rate_limits::RateLimits;
 use crate::settings::RoundSettings;
@@ -102,8 +101,6 @@ pub struct Arcade {
     pub books: books::Books,
     /// Rate limits per client for the operations that create state or move money.
     pub rate_limits: Arc<RateLimits>,
-    /// The house's own agents (none unless enabled); their addresses are among the house wallets.
-    pub house_bots: HouseBots,
 }
 
 /// What the areas are built from: what start connected, read and decided.
@@ -116,7 +113,6 @@ pub struct Parts {
     pub payments: Option<Payments>,
     /// Crash-safety tests only.
     pub crash_after: Option<CrashPoint>,
-    pub house_bots: HouseBots,
     pub rate_limits: RateLimits,
     /// How many rounds one address may hold open, and for how long.
     pub rounds: RoundSettings,
@@ -189,7 +185,6 @@ impl Arcade {
             proofs,
             expiry,
             rate_limits,
-            house_bots: parts.house_bots,
             db,
         }
     }

@@ -15,7 +15,7 @@ use crate::chain::{Chain, ConnectError};
 use crate::housebots::HouseBots;
 use crate::identity::Identity;
 use crate::proofs::{HouseSigner, SeedBook};
-use crate::public_url::{BadPublicUrl, PublicUrl};
+use crate::public_url::{BadPublicUrl, PublicUrl, is_loopback_host};
 use crate::rate_limits::RateLimits;
 use crate::secrets::DeploymentSecrets;
 use crate::service::expiry::spawn_upkeep;
@@ -34,7 +34,6 @@ use crate::telemetry::metrics;
 use crate::x402::{Terms, ownership};
 
 mod listen;
-pub(crate) use listen::is_loopback;
 use listen::{listeners, stop_on_signal};
 
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
@@ -89,6 +88,8 @@ pub struct Application {
     service: Service,
     base_url: String,
     arcade: Arc<Arcade>,
+    /// The house's own agents (none unless enabled), started once the service listens.
+    house_bots: Arc<HouseBots>,
     reconcile_interval: Duration,
     upkeep_interval: Duration,
     /// Cancelled on SIGINT/SIGTERM: ends MCP sessions and their open streams.
@@ -107,7 +108,7 @@ impl Application {
     ) -> Result<Self, StartupError> {
         crate::inputs::compile_patterns()?;
         let rails = Rails::from_settings(&settings, registry)?;
-        if settings.server.public_url.is_none() && !is_loopback(&settings.server.host) {
+        if settings.server.public_url.is_none() && !is_loopback_host(&settings.server.host) {
             return Err(StartupError::PublicUrlRequired(
                 settings.server.host.clone(),
             ));
@@ -123,19 +124,21 @@ impl Application {
         let signer = HouseSigner::new(secrets.signing_key.expose(), settings.chain.chain_id)?;
         // Before the play writer exists: no receipt is signed before the marks are known.
         let marks = signed_marks::establish(&db, &signer).await?;
-        let arcade = Arc::new(arcade(
+        let (arcade, house_bots) = arcade(
             &settings,
             &secrets,
             (db, payments),
             &public_url,
             (signer, marks),
-        )?);
+        )?;
+        let (arcade, house_bots) = (Arc::new(arcade), Arc::new(house_bots));
         ready(&arcade, &settings).await?;
         let pay_to = arcade.purchases.payments().ok().map(|p| p.terms.pay_to);
         let ownership_proofs = ownership::establish(&settings, pay_to, &public_url.origin())?;
         let shutdown = CancellationToken::new();
         let service = api::service(
             arcade.clone(),
+            house_bots.clone(),
             &public_url,
             base_url.clone(),
             &settings,
@@ -148,6 +151,7 @@ impl Application {
             service,
             base_url,
             arcade,
+            house_bots,
             reconcile_interval: Duration::from_millis(settings.payments.reconcile_interval_ms),
             upkeep_interval: Duration::from_millis(settings.rounds.expire_every_ms.max(100)),
             shutdown,
@@ -196,7 +200,7 @@ impl Application {
             tokio::spawn(server.serve(api::metrics_service(self.arcade.clone())))
         });
         tracing::info!(url = %self.base_url, "arcade listening");
-        self.arcade.house_bots.spawn(&local_url, &self.shutdown);
+        self.house_bots.spawn(&local_url, &self.shutdown);
         server.serve(self.service).await;
         if let Some(reconciler) = reconciler {
             reconciler.abort();
@@ -239,14 +243,15 @@ async fn ready(arcade: &Arcade, settings: &Settings) -> Result<(), StartupError>
 }
 
 /// The service, from the settings and what was connected: the database and the payments, and
-/// the signer with the signed marks.
+/// the signer with the signed marks; and the house's own agents, whose addresses are among its
+/// house wallets.
 fn arcade(
     settings: &Settings,
     secrets: &DeploymentSecrets,
     (db, payments): (store::Db, Option<Payments>),
     public_url: &PublicUrl,
     (signer, marks): (HouseSigner, SignedMarks),
-) -> Result<Arcade, StartupError> {
+) -> Result<(Arcade, HouseBots), StartupError> {
     let rate_limits = RateLimits::new(&settings.rate_limits, random_token()?)?;
     let house_bots = HouseBots::new(&settings.housebots, rate_limits.house_token())?;
     let house_wallets: HashSet<String> = settings
@@ -256,14 +261,13 @@ fn arcade(
         .chain(&house_bots.addresses())
         .map(address::key)
         .collect();
-    Ok(Arcade::new(Parts {
+    let arcade = Arcade::new(Parts {
         db,
         identity: identity(settings, secrets, public_url)?,
         limits: arcade_core::Limits::SPEC,
         house_wallets,
         payments,
         crash_after: settings.faults.crash_after,
-        house_bots,
         rate_limits,
         rounds: settings.rounds.clone(),
         seeds: Seeds::new(
@@ -273,7 +277,8 @@ fn arcade(
             random_token()?,
         ),
         marks,
-    }))
+    });
+    Ok((arcade, house_bots))
 }
 
 fn identity(
