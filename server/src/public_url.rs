@@ -48,13 +48,22 @@ impl PublicUrl {
     /// Whether clients reach the service on this machine only (`127.0.0.1`, `[::1]`,
     /// `localhost`): anything else is reached through a network, usually through a proxy.
     pub fn is_loopback(&self) -> bool {
-        crate::startup::is_loopback(&self.host())
+        is_loopback_host(&self.host())
     }
 }
 
 /// The origin of a URL given as text (an entry of `mcp.allowed_origins`), if it is one.
 pub fn origin_of(text: &str) -> Option<String> {
     PublicUrl::parse(text).ok().map(|url| url.origin())
+}
+
+/// Whether `host` (a name or an interface to listen on) is reachable only from this machine.
+pub fn is_loopback_host(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@ use std::time::Duration;
 use super::Check;
 use crate::api::wasm_dirs::{NOT_FOUND_FIX, WasmDirs};
 use crate::public_url::PublicUrl;
+use crate::public_url::is_loopback_host;
 use crate::service::purchases::rails::{REGISTERED, Rails};
 use crate::settings::Settings;
-use crate::startup::is_loopback;
 use crate::store;
 
 const DATABASE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -90,7 +90,7 @@ fn public_url(settings: &Settings) -> Check {
                 "set server.public_url to the URL clients reach the service at",
             ),
         },
-        None if is_loopback(host) => Check::pass(
+        None if is_loopback_host(host) => Check::pass(
             NAME,
             format!("unset; listening on loopback {host}, so http://{host}:<port> is used"),
         ),

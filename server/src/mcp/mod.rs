@@ -40,6 +40,7 @@ use salvo::http::{Method, ReqBody};
 use salvo::prelude::*;
 use tokio_util::sync::CancellationToken;
 
+use crate::error::ApiError;
 use crate::public_url::PublicUrl;
 use crate::rate_limits::{Caller, ClientKey};
 use crate::service::Arcade;
@@ -52,6 +53,7 @@ pub fn router(
     arcade: Arc<Arcade>,
     public_url: &PublicUrl,
     settings: &McpSettings,
+    max_body_bytes: usize,
     shutdown: CancellationToken,
 ) -> Router {
     let origins = AllowedOrigins::new(public_url, &settings.allowed_origins);
@@ -80,7 +82,7 @@ pub fn router(
     );
     Router::with_path("api/mcp")
         .hoop(origins)
-        .hoop(bounded_body)
+        .hoop(BoundedBody(max_body_bytes))
         .goal(ForClient(TowerServiceCompat::<ReqBody, _, _, _>::compat(
             service,
         )))
@@ -115,18 +117,26 @@ impl<H: Handler> Handler for ForClient<H> {
 }
 
 /// Reads the body within `server.max_body_bytes` (413 beyond it) before rmcp sees it.
-#[handler]
-async fn bounded_body(
-    req: &mut Request,
-    depot: &mut Depot,
-    res: &mut Response,
-    ctrl: &mut FlowCtrl,
-) {
-    match crate::api::read_body(req, depot).await {
-        Ok(bytes) => *req.body_mut() = ReqBody::Once(bytes.into()),
-        Err(error) => {
-            error.render(res);
-            ctrl.skip_rest();
+struct BoundedBody(usize);
+
+#[async_trait]
+impl Handler for BoundedBody {
+    async fn handle(
+        &self,
+        req: &mut Request,
+        _depot: &mut Depot,
+        res: &mut Response,
+        ctrl: &mut FlowCtrl,
+    ) {
+        match req.payload_with_max_size(self.0).await {
+            Ok(bytes) => {
+                let bytes = bytes.to_vec();
+                *req.body_mut() = ReqBody::Once(bytes.into());
+            }
+            Err(_) => {
+                ApiError::PayloadTooLarge.render(res);
+                ctrl.skip_rest();
+            }
         }
     }
 }

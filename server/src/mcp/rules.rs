@@ -2,7 +2,7 @@
 //! this deployment's limits and the free-chip rule, written from the values `arcade_games`
 //! and `/api/arcade/games` list (`LimitsView`) and the round lifetime of the settings.
 
-use crate::api::RULES_MD;
+use crate::api::documents::RULES_MD;
 use crate::service::stats::LimitsView;
 
 /// The rules as markdown: the normative algorithm, then the live limits.

@@ -1,8 +1,6 @@
 //! Where the service listens and how it stops: the main listener and the metrics' own, the URL
 //! clients reach this instance at, and SIGINT/SIGTERM ending it gracefully.
 
-use std::net::IpAddr;
-
 use salvo::conn::tcp::TcpAcceptor;
 use salvo::prelude::*;
 use salvo::server::ServerHandle;
@@ -11,15 +9,6 @@ use tokio_util::sync::CancellationToken;
 use super::{SHUTDOWN_GRACE, StartupError};
 use crate::settings::Settings;
 use crate::telemetry::metrics;
-
-/// Whether `host` (an interface to listen on) is reachable only from this machine.
-pub(crate) fn is_loopback(host: &str) -> bool {
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .trim_matches(['[', ']'])
-            .parse::<IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
 
 /// Listens where the settings say; the port is the one bound (the settings may say 0).
 async fn bind(settings: &Settings) -> Result<(TcpAcceptor, u16), StartupError> {
