@@ -8,8 +8,8 @@ use arcade_core::{CallError, ReceiptError, SeedError};
 
 /// Why an answer is a failure: the stable code and the message the glue throws.
 pub struct Invalid {
-    code: &'static str,
-    message: String,
+    pub(crate) code: &'static str,
+    pub(crate) message: String,
 }
 
 impl Invalid {
@@ -19,11 +19,6 @@ impl Invalid {
             code: "invalid_input",
             message: message.to_string(),
         }
-    }
-
-    /// The failure as an answer.
-    pub fn into_failure(self) -> String {
-        crate::out::failure(self.code, &self.message)
     }
 }
 

@@ -125,6 +125,13 @@ fn unsafe_number(n: &str) -> Invalid {
     ))
 }
 
+impl Invalid {
+    /// The failure as an answer.
+    pub fn into_failure(self) -> String {
+        failure(self.code, &self.message)
+    }
+}
+
 /// A failure: `\u{1}`, the code, `\n`, the message.
 pub fn failure(code: &str, message: &str) -> String {
     let mut text = String::with_capacity(code.len() + message.len() + 2);

@@ -10,26 +10,9 @@ import { addToStats, newStats, statsOf } from 'arcade-wasm/stats.mjs';
 import { FROM_HOUSE, PASS, judgeRound } from 'arcade-wasm/verdicts.mjs';
 
 import { VerificationError } from './errors.js';
-import type { Receipt } from './types.js';
+import type { Failure, Receipt, Verdict } from './types.js';
 
-/** One failed check of a verdict. */
-export interface Failure {
-  check: string;
-  why: string;
-}
-
-/** A round's verdict, as every verifier of the arcade gives it. */
-export interface Verdict {
-  verdict: 'pass' | 'consistent, not proven' | 'fail';
-  bet_id: number | null;
-  signer: string | null;
-  signer_pinned: boolean;
-  player: string | null;
-  /** The first failed check (null when none failed). */
-  check: string | null;
-  failures: Failure[];
-  reason: string;
-}
+export type { Failure, Verdict } from './types.js';
 
 /** What the client pins at connect: the house's signer and its signed marks. */
 export interface Pin {

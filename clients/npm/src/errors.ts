@@ -1,7 +1,7 @@
 // The errors a caller can tell apart: the arcade refused (its `code` and HTTP status), a round
 // did not verify (the failed check's name), a purchase was above the spending cap, or the
 // server announces a fairness version or API shape this package does not speak.
-import type { Verdict } from './audit.js';
+import type { Verdict } from './types.js';
 
 /** The arcade answered with an error: `code` is its stable machine-readable code. */
 export class ArcadeError extends Error {

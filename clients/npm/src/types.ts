@@ -103,3 +103,22 @@ export interface Cashout {
   /** Chips after the cashout (after the refund, if it failed). */
   balance: number;
 }
+
+/** One failed check of a verdict. */
+export interface Failure {
+  check: string;
+  why: string;
+}
+
+/** A round's verdict, as every verifier of the arcade gives it. */
+export interface Verdict {
+  verdict: 'pass' | 'consistent, not proven' | 'fail';
+  bet_id: number | null;
+  signer: string | null;
+  signer_pinned: boolean;
+  player: string | null;
+  /** The first failed check (null when none failed). */
+  check: string | null;
+  failures: Failure[];
+  reason: string;
+}

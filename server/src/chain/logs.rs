@@ -5,7 +5,6 @@ use alloy::primitives::{Address, B256, U256};
 use alloy::rpc::types::Log;
 use alloy::sol_types::SolEvent;
 
-use super::proof::ExpectedPayment;
 use super::token::DollarToken::{
     AuthorizationCanceled, AuthorizationUsed, Transfer as TransferEvent,
 };
@@ -26,6 +25,15 @@ pub(super) fn nonce_use_of(log: &Log) -> Option<NonceUse> {
         block,
         canceled: topic == AuthorizationCanceled::SIGNATURE_HASH,
     })
+}
+
+/// The transfer a purchase waits for: the payer's authorization `nonce`, paying `pay_to`.
+/// The value is what the chain proves it moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExpectedPayment {
+    pub payer: Address,
+    pub pay_to: Address,
+    pub nonce: B256,
 }
 
 /// The value the authorization moved to the pay-to address, if one receipt's `logs` (in order)

@@ -26,21 +26,13 @@ use alloy::providers::Provider;
 use alloy::rpc::types::{BlockNumberOrTag, Filter};
 use alloy::sol_types::SolEvent;
 
+pub use super::logs::ExpectedPayment;
 use super::logs::{NonceUse, nonce_use_of, paid};
 use super::token::DollarToken::{self, AuthorizationCanceled, AuthorizationUsed};
 use super::{Chain, ChainError, contract_error, rpc_error};
 
 /// `eth_getLogs` is asked for at most this many blocks at once (public RPCs cap the range).
 pub(super) const LOG_SCAN_BLOCKS: u64 = 2_000;
-
-/// The transfer a purchase waits for: the payer's authorization `nonce`, paying `pay_to`.
-/// The value is what the chain proves it moved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ExpectedPayment {
-    pub payer: Address,
-    pub pay_to: Address,
-    pub nonce: B256,
-}
 
 /// What one transaction proves about an expected payment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

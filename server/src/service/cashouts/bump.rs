@@ -9,7 +9,7 @@
 use alloy::primitives::B256;
 
 use super::Cashouts;
-use super::reconcile::{Step, Transfer};
+use super::reconcile::{Step, Stuck};
 use crate::chain::fees::{Fees, Replacement};
 use crate::chain::{Chain, SendError, SignedTx};
 use crate::faults::{CrashPoint, crash_if};
@@ -20,17 +20,6 @@ use crate::service::purchases::Payments;
 use crate::store::entities::cashout::CashoutStatus;
 use crate::store::{self, DbErr};
 use crate::telemetry::money;
-
-/// A signed transfer in no block, its nonce neither used nor proven taken.
-pub(super) struct Stuck<'a> {
-    pub transfer: Transfer,
-    /// Its signed bytes.
-    pub raw: &'a [u8],
-    /// When it was signed (journalled), ms.
-    pub signed_at: i64,
-    /// Whether every earlier nonce of its sender is mined (nothing else holds it up).
-    pub next: bool,
-}
 
 impl Cashouts {
     /// Replaces the transfer if the chain's fees outgrew it, or it waited next in the queue

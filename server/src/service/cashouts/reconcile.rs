@@ -17,7 +17,6 @@ use alloy::primitives::{Address, B256};
 
 use super::Cashouts;
 use super::Sent;
-use super::bump::Stuck;
 use crate::chain::{Chain, ChainError};
 use crate::service::error::ServiceError;
 use crate::service::now_ms;
@@ -295,6 +294,17 @@ pub(super) struct Transfer {
     pub hash: B256,
     pub nonce: u64,
     pub sender: Address,
+}
+
+/// A signed transfer in no block, its nonce neither used nor proven taken.
+pub(super) struct Stuck<'a> {
+    pub transfer: Transfer,
+    /// Its signed bytes.
+    pub raw: &'a [u8],
+    /// When it was signed (journalled), ms.
+    pub signed_at: i64,
+    /// Whether every earlier nonce of its sender is mined (nothing else holds it up).
+    pub next: bool,
 }
 
 /// A cashout whose stored transfer does not decode to a signed transaction: the database was
