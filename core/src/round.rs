@@ -10,8 +10,9 @@ use crate::stream::{ByteStream, Draws};
 /// Arcade rounds always use nonce 0: every round has its own server seed.
 pub const ARCADE_NONCE: u64 = 0;
 
-/// Wagers above this cannot be settled (the limits sit far below it); it keeps every payout
-/// and profit inside `u64`/`i64`.
+/// Wagers above this cannot be settled (the limits sit far below it). Nor can a wager whose
+/// win would return more than `i64::MAX` chips (a limbo target near its top on a wager near
+/// this bound): every payout and profit stays inside `u64`/`i64`.
 pub const MAX_SETTLEABLE_WAGER: u64 = 1 << 48;
 
 /// Everything that decides a round.
@@ -33,7 +34,8 @@ impl<'a> Round<'a> {
         call: Call,
         wager: u64,
     ) -> Result<Self, ReceiptError> {
-        if !(1..=MAX_SETTLEABLE_WAGER).contains(&wager) {
+        let fits = |wager| call.win_return(wager).ceil() <= i64::MAX as u128;
+        if !(1..=MAX_SETTLEABLE_WAGER).contains(&wager) || !fits(wager) {
             return Err(ReceiptError::WagerOutOfRange { wager });
         }
         Ok(Self {
@@ -61,7 +63,7 @@ impl<'a> Round<'a> {
         let outcome = result.outcome();
         let won = self.call.wins(outcome);
         let payout = if won {
-            // wager <= 2^48 and every return is below 100x, so this fits.
+            // `new` refused a wager whose win could return more than i64::MAX, so this fits.
             u64::try_from(self.call.win_return(self.wager).payout(draws.u1)).unwrap_or(u64::MAX)
         } else {
             0

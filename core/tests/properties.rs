@@ -113,9 +113,14 @@ proptest! {
             nonce,
             call,
             wager,
-        ).unwrap();
-        let s = round.settle();
+        );
         let r = call.win_return(wager);
+        let Ok(round) = round else {
+            // Refused only when a win could return more than i64::MAX chips.
+            prop_assert!(r.ceil() > i64::MAX as u128);
+            return Ok(());
+        };
+        let s = round.settle();
         if s.won {
             prop_assert!(u128::from(s.payout) == r.floor() || u128::from(s.payout) == r.ceil());
             // Every multiplier is above 1, so a win never pays less than the wager.
@@ -180,4 +185,29 @@ fn wagers_outside_the_settleable_range_are_refused() {
     assert!(round(0).is_err());
     assert!(round(MAX_SETTLEABLE_WAGER + 1).is_err());
     assert!(round(MAX_SETTLEABLE_WAGER).is_ok());
+}
+
+/// A wager whose win would return more than `i64::MAX` chips (limbo at its top target on the
+/// largest settleable wager) is refused, never settled to a saturated payout; the largest
+/// return of the other games still settles at that wager.
+#[test]
+fn a_win_too_large_to_hold_is_refused_not_saturated() {
+    let seed = "0".repeat(64);
+    let round = |call: Call| {
+        Round::new(
+            ServerSeed::parse(&seed).unwrap(),
+            ClientSeed::parse("c").unwrap(),
+            0,
+            call,
+            MAX_SETTLEABLE_WAGER,
+        )
+    };
+    let top = LimboCall::new(u64::from(arcade_core::limbo::MAX_HUNDREDTHS)).unwrap();
+    assert!(matches!(
+        round(Call::Limbo(top)),
+        Err(arcade_core::ReceiptError::WagerOutOfRange { .. })
+    ));
+    let longest_odds = DiceCall::new(1, Direction::Under).unwrap();
+    let settled = round(Call::Dice(longest_odds)).unwrap().settle();
+    assert!(settled.profit >= -(MAX_SETTLEABLE_WAGER as i64));
 }
