@@ -1,10 +1,11 @@
 // The documents point at what exists: every Markdown link of the README, docs/ (but the
 // served documents), deploy/, tests/ and the clients' READMEs reaches a file of the repository (and its #anchor a heading
 // of that file), and every repository path a document names in backticks (`server/src/…`)
-// is a file or folder of the repository. A renamed file or heading fails here, not in a
+// is a file or folder of the repository (or what a build writes, which it ignores). A renamed file or heading fails here, not in a
 // reader's hands.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,30 @@ const DOCUMENTS = [
 /** The repository's top folders: a backticked path starting with one names a repository file. */
 const TOP = readdirSync(root).filter((name) => !name.startsWith('.') && statSync(join(root, name)).isDirectory())
   .filter((name) => !['node_modules', 'target'].includes(name));
+
+/** The repository's tracked files, and every folder that holds one. */
+const TRACKED = (() => {
+  const paths = new Set();
+  for (const file of execFileSync('git', ['-C', root, 'ls-files', '-z'], { encoding: 'utf8' }).split('\0')) {
+    const parts = file.split('/');
+    for (let i = 1; i <= parts.length; i++) paths.add(parts.slice(0, i).join('/'));
+  }
+  return paths;
+})();
+
+/** Whether `path` names a file or folder of the repository, or what a build or a test run
+ * writes (a path the repository ignores: `wasm/pkg-web`, `tests/output/`). */
+function named(path) {
+  const bare = path.replace(/\/$/, '');
+  if (TRACKED.has(bare)) return true;
+  // As a file, or as a folder not made yet (a pattern like `/wasm/pkg*/` matches folders only).
+  try {
+    execFileSync('git', ['-C', root, 'check-ignore', '--no-index', bare, `${bare}/a-file`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
 function slug(heading) {
@@ -64,19 +89,17 @@ for (const document of DOCUMENTS) {
       if (/^[a-z]+:/.test(target)) continue; // http(s), mailto: not followed offline
       const [path, anchor] = target.split('#');
       const linked = path === '' ? file : resolve(dirname(file), path);
-      if (!existsSync(linked)) {
+      if (!named(relative(root, linked))) {
         broken.push(`link ${target}: no ${relative(root, linked)}`);
       } else if (anchor && linked.endsWith('.md') && !anchors(linked).has(anchor)) {
         broken.push(`link ${target}: no heading #${anchor} in ${relative(root, linked)}`);
       }
     }
-    for (const [, named] of text.matchAll(/`([^`\s]+)`/g)) {
-      const path = named.replace(/[.,:;]+$/, '');
+    for (const [, quoted] of text.matchAll(/`([^`\s]+)`/g)) {
+      const path = quoted.replace(/[.,:;]+$/, '');
       if (!TOP.includes(path.split('/')[0]) || !path.includes('/')) continue;
       if (/[{}<>*…]/.test(path)) continue; // a pattern, not a path
-      if (path.startsWith('tests/output/')) continue; // what a test run writes
-      const bare = path.split(/[#:(]/)[0];
-      if (!existsSync(join(root, bare))) broken.push(`path \`${named}\`: no such file`);
+      if (!named(path.split(/[#:(]/)[0])) broken.push(`path \`${path}\`: no such file`);
     }
     assert.deepEqual(broken, [], `${document}:\n${broken.join('\n')}`);
   });

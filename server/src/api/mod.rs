@@ -123,19 +123,7 @@ pub fn service(
         .push(Router::with_path(OPENAPI_PATH.trim_start_matches('/')).get(doc.clone()))
         .push(Router::with_path("openapi.json").get(doc))
         .push(SwaggerUi::new(OPENAPI_PATH).into_router("api/docs"));
-    let wasm = WasmDirs::locate(web.dir.as_deref());
-    if wasm.found == wasm_dirs::Found::Nowhere {
-        tracing::error!(
-            "the page's wasm files are {}: the page cannot check rounds ({})",
-            wasm.describe(),
-            wasm_dirs::NOT_FOUND_FIX
-        );
-    } else {
-        tracing::info!("the page's wasm files: {}", wasm.describe());
-    }
-    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-        runtime.spawn(web::warm(wasm.clone()));
-    }
+    let wasm = page_wasm(web.dir.as_deref());
     let unrouted = client::Unrouted(arcade.clone());
     let router = Router::new()
         .hoop(Shared {
@@ -154,6 +142,25 @@ pub fn service(
         .hoop(security::headers)
         .hoop(cors::cors)
         .catcher(Catcher::default().hoop(edge::json_errors))
+}
+
+/// Where the page's wasm files are (`web.dir`, else beside the binary, else the source tree),
+/// said in the log, and their compressed forms made in the background.
+fn page_wasm(dir: Option<&str>) -> WasmDirs {
+    let wasm = WasmDirs::locate(dir);
+    if wasm.found == wasm_dirs::Found::Nowhere {
+        tracing::error!(
+            "the page's wasm files are {}: the page cannot check rounds ({})",
+            wasm.describe(),
+            wasm_dirs::NOT_FOUND_FIX
+        );
+    } else {
+        tracing::info!("the page's wasm files: {}", wasm.describe());
+    }
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        runtime.spawn(web::warm(wasm.clone()));
+    }
+    wasm
 }
 
 /// `/healthz`, `/readyz`, and `/metrics` when this listener serves it (loopback clients only).
