@@ -182,7 +182,7 @@ impl Auth {
         self.check(address, proof, &current, &older, Window::At(now_ms()))?;
         let next = Generation {
             number: current.number + 1,
-            nonce: alloy::hex::encode(super::rounds::random_bytes::<12>()?),
+            nonce: alloy::hex::encode(super::randomness::random_bytes::<12>()?),
             issued_at: now_ms(),
         };
         let key = address::key(address);

@@ -4,7 +4,6 @@
 
 use crate::rate_limits::RateLimited;
 use crate::refusal::{self, DATABASE_RETRY_AFTER_S, ErrorKind, Refusal};
-use crate::service::purchases::PurchaseError;
 use crate::store::DbErr;
 
 #[derive(Debug, thiserror::Error)]
@@ -79,19 +78,6 @@ impl From<DbErr> for ServiceError {
             Self::DatabaseUnavailable(error.to_string())
         } else {
             Self::internal(error)
-        }
-    }
-}
-
-impl From<PurchaseError> for ServiceError {
-    /// Outside a purchase (a cashout's chain checks) only a purchase's failures apply.
-    fn from(error: PurchaseError) -> Self {
-        match error {
-            PurchaseError::Unavailable => Self::PaymentsUnavailable,
-            PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
-            PurchaseError::Internal(cause) => Self::from_cause(cause),
-            PurchaseError::RateLimited(limited) => Self::RateLimited(limited),
-            other => Self::internal(other),
         }
     }
 }

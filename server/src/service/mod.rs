@@ -43,6 +43,7 @@ mod play_book;
 pub mod play_writer;
 pub mod proofs;
 pub mod purchases;
+mod randomness;
 pub mod readiness;
 pub mod receipts;
 pub mod reconcile;

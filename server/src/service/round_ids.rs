@@ -3,7 +3,7 @@
 //! a play writes its round id into a statement shared with other players' plays, so one
 //! malformed id (a NUL, which PostgreSQL refuses in text) must never get that far.
 
-use super::rounds::random_bytes;
+use super::randomness::random_bytes;
 use crate::service::error::ServiceError;
 
 const PREFIX: &str = "r_";

@@ -124,11 +124,6 @@ fn db_error(error: impl std::fmt::Display) -> DbErr {
     DbErr::Custom(error.to_string())
 }
 
-/// The operating system's random generator failed.
-#[derive(Debug, thiserror::Error)]
-#[error("the operating system's random generator failed: {0}")]
-pub struct NoRandomness(String);
-
 /// Opening rounds and showing them.
 #[derive(Clone)]
 pub struct Rounds {
@@ -300,11 +295,4 @@ impl Rounds {
             receipt,
         })
     }
-}
-
-/// Bytes from the operating system's CSPRNG.
-pub(super) fn random_bytes<const N: usize>() -> Result<[u8; N], ServiceError> {
-    let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes).map_err(|e| ServiceError::internal(NoRandomness(e.to_string())))?;
-    Ok(bytes)
 }

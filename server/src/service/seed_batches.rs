@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 
 use sea_orm::ConnectionTrait;
 
+use super::randomness::random_bytes;
 use super::round_clock::RoundClock;
-use super::rounds::random_bytes;
 use super::{HouseWallets, now_ms};
 use crate::address;
 use crate::proofs::typed;

@@ -203,3 +203,16 @@ impl Refusal for PurchaseError {
         }
     }
 }
+
+impl From<PurchaseError> for crate::service::error::ServiceError {
+    /// Outside a purchase (a cashout's chain checks) only a purchase's failures apply.
+    fn from(error: PurchaseError) -> Self {
+        match error {
+            PurchaseError::Unavailable => Self::PaymentsUnavailable,
+            PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
+            PurchaseError::Internal(cause) => Self::from_cause(cause),
+            PurchaseError::RateLimited(limited) => Self::RateLimited(limited),
+            other => Self::internal(other),
+        }
+    }
+}
