@@ -97,7 +97,6 @@ impl ApiError {
     /// payment-identifier was refused).
     pub fn purchase(refusal: PurchaseError, mut required: PaymentRequired) -> Self {
         match refusal {
-            PurchaseError::Internal(cause) => ServiceError::from_cause(cause).into(),
             refusal if refusal.kind().status != 402 => refusal.into(),
             refusal => {
                 required.error = refusal.reason().map(str::to_owned);

@@ -72,7 +72,9 @@ fn shared_failures_answer_alike_from_every_area() {
     assert_eq!(answer(RoundError::from(down())).1, "chain_unavailable");
     let internal = answer(PlayError::from(ServiceError::internal(std::fmt::Error)));
     assert_eq!(internal, (500, "internal", "internal error".into()));
-    let no_chain = answer(CashoutError::from(PurchaseError::Unavailable));
+    let no_chain = answer(CashoutError::from(PurchaseError::from(
+        ServiceError::PaymentsUnavailable,
+    )));
     assert_eq!((no_chain.0, no_chain.1), (503, "payments_unavailable"));
 }
 
@@ -83,5 +85,38 @@ fn a_call_outside_its_game_is_a_422_at_its_field() {
     assert_eq!(
         call.body()["detail"][0]["loc"],
         serde_json::json!(["body", "number"])
+    );
+}
+
+/// A purchase's failure answers as the failure it is however it reaches the edge: through
+/// the 402's builder or through `?`: a database outage met while deciding a payment is a 503
+/// with Retry-After, never a 500 and never a 402 without its challenge.
+#[test]
+fn a_purchase_failure_answers_as_the_failure_it_is() {
+    use crate::store::DbErr;
+    use sea_orm::{RuntimeErr, sqlx};
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("deciding a payment")]
+    struct Deciding(#[source] DbErr);
+    let outage = || {
+        let cut = std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+        DbErr::Query(RuntimeErr::SqlxError(sqlx::Error::Io(cut).into()))
+    };
+    for error in [
+        ApiError::from(PurchaseError::from(outage())),
+        ApiError::from(PurchaseError::internal(Deciding(outage()))),
+    ] {
+        assert_eq!(error.code(), "database_unavailable");
+        assert_eq!(
+            error.retry_after_s(),
+            Some(crate::refusal::DATABASE_RETRY_AFTER_S)
+        );
+        assert!(!matches!(error, ApiError::PaymentRequired(_)));
+    }
+    let defect = ApiError::from(PurchaseError::internal(std::fmt::Error));
+    assert_eq!(
+        (defect.code(), defect.to_string().as_str()),
+        ("internal", "internal error")
     );
 }

@@ -136,7 +136,9 @@ pub struct Cashouts {
 
 impl Cashouts {
     fn payments(&self) -> Result<&Payments, PurchaseError> {
-        self.payments.as_deref().ok_or(PurchaseError::Unavailable)
+        self.payments
+            .as_deref()
+            .ok_or(PurchaseError::Service(ServiceError::PaymentsUnavailable))
     }
 
     /// Redeems `chips` of `address` for the token. Requires the address's signature and a

@@ -6,6 +6,7 @@ use alloy::primitives::{Address, B256};
 use serde_json::{Map, Value};
 
 use crate::refusal::{self, ErrorKind, Refusal};
+use crate::service::error::ServiceError;
 
 use crate::store::DbErr;
 use crate::store::entities::payment::PaymentState;
@@ -48,15 +49,10 @@ pub enum PurchaseError {
         "the payment identifier {0} was sent before with another payment; a retry sends the same payment under it, a new payment takes a new identifier"
     )]
     IdentifierConflict(String),
-    #[error("chip purchases are not available: no chain is configured")]
-    Unavailable,
-    /// Too many payments presented by this client; nothing was verified or reserved.
+    /// What any area can meet: no chain configured, the chain or the database out of reach,
+    /// too many payments from this client, a defect. Nothing was verified or reserved.
     #[error(transparent)]
-    RateLimited(#[from] crate::rate_limits::RateLimited),
-    #[error("the chain cannot be reached; nothing was charged or credited ({0})")]
-    ChainDown(String),
-    #[error("internal error")]
-    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+    Service(#[from] ServiceError),
 }
 
 impl PurchaseError {
@@ -74,8 +70,9 @@ impl PurchaseError {
         }
     }
 
+    /// A failure: a database outage when it is one (anywhere among its causes), else a defect.
     pub fn internal(error: impl std::error::Error + Send + Sync + 'static) -> Self {
-        Self::Internal(Box::new(error))
+        Self::Service(ServiceError::internal(error))
     }
 
     /// Submitted, not decided: what the buyer hears (the facilitator's reported failure, a
@@ -141,7 +138,13 @@ impl PurchaseError {
 
 impl From<DbErr> for PurchaseError {
     fn from(error: DbErr) -> Self {
-        Self::internal(error)
+        Self::Service(error.into())
+    }
+}
+
+impl From<crate::rate_limits::RateLimited> for PurchaseError {
+    fn from(limited: crate::rate_limits::RateLimited) -> Self {
+        Self::Service(limited.into())
     }
 }
 
@@ -176,10 +179,7 @@ impl Refusal for PurchaseError {
             Self::Refused { .. } => refusal::PAYMENT_REFUSED,
             Self::IdentifierInvalid(_) => refusal::PAYMENT_IDENTIFIER_INVALID,
             Self::IdentifierConflict(_) => refusal::PAYMENT_IDENTIFIER_CONFLICT,
-            Self::Unavailable => refusal::PAYMENTS_UNAVAILABLE,
-            Self::RateLimited(limited) => limited.kind(),
-            Self::ChainDown(_) => refusal::CHAIN_UNAVAILABLE,
-            Self::Internal(_) => refusal::INTERNAL,
+            Self::Service(failed) => failed.kind(),
         }
     }
 
@@ -198,20 +198,17 @@ impl Refusal for PurchaseError {
 
     fn retry_after_s(&self) -> Option<u64> {
         match self {
-            Self::RateLimited(limited) => limited.retry_after_s(),
+            Self::Service(failed) => failed.retry_after_s(),
             _ => None,
         }
     }
 }
 
-impl From<PurchaseError> for crate::service::error::ServiceError {
+impl From<PurchaseError> for ServiceError {
     /// Outside a purchase (a cashout's chain checks) only a purchase's failures apply.
     fn from(error: PurchaseError) -> Self {
         match error {
-            PurchaseError::Unavailable => Self::PaymentsUnavailable,
-            PurchaseError::ChainDown(error) => Self::ChainUnavailable(error),
-            PurchaseError::Internal(cause) => Self::from_cause(cause),
-            PurchaseError::RateLimited(limited) => Self::RateLimited(limited),
+            PurchaseError::Service(failed) => failed,
             other => Self::internal(other),
         }
     }

@@ -26,6 +26,7 @@ use super::now_ms;
 use crate::chain::{Chain, ChainError, RefusalKind};
 use crate::faults::CrashPoint;
 use crate::rate_limits::{Caller, Operation, RateLimits};
+use crate::service::error::ServiceError;
 use crate::store::Db;
 use crate::tiers::Tier;
 use crate::x402::Terms;
@@ -113,7 +114,9 @@ impl Purchases {
     }
 
     pub fn payments(&self) -> Result<&Payments, PurchaseError> {
-        self.payments.as_deref().ok_or(PurchaseError::Unavailable)
+        self.payments
+            .as_deref()
+            .ok_or(PurchaseError::Service(ServiceError::PaymentsUnavailable))
     }
 
     /// What a rail may use of the arcade.
@@ -137,7 +140,7 @@ impl Purchases {
         let header = header.ok_or(PurchaseError::PaymentRequired)?;
         self.rate_limits
             .operation(caller, Operation::Purchase)
-            .map_err(PurchaseError::RateLimited)?;
+            .map_err(PurchaseError::from)?;
         let offer = payments.terms.requirements(tier);
         let identified = identified::identified(header)?;
         if let Some(identified) = &identified
@@ -192,7 +195,7 @@ impl Purchases {
             }
             Submission::ChainDown(error) => {
                 self.mark_failed(claim, &error).await?;
-                return Err(PurchaseError::ChainDown(error));
+                return Err(ServiceError::ChainUnavailable(error).into());
             }
             Submission::JournalFailed(error) => {
                 self.mark_failed(claim, "could not record the transaction")

@@ -8,6 +8,7 @@ use super::Purchases;
 use super::{Claim, Payments, PurchaseError};
 use crate::address;
 use crate::chain::proof::ExpectedPayment;
+use crate::service::error::ServiceError;
 use crate::service::now_ms;
 use crate::store::entities::payment;
 use crate::store::payments::{Attempt, Identified, NewPayment, Reserved};
@@ -36,7 +37,7 @@ impl Purchases {
             .chain
             .block_number()
             .await
-            .map_err(|error| PurchaseError::ChainDown(error.to_string()))?;
+            .map_err(|error| ServiceError::ChainUnavailable(error.to_string()))?;
         let from_block = head.saturating_sub(FROM_BLOCK_MARGIN);
         let new = NewPayment {
             payer: address::key(&auth.from),
