@@ -114,6 +114,8 @@ pub struct Parts {
     pub payments: Option<Payments>,
     /// Crash-safety tests only.
     pub crash_after: Option<CrashPoint>,
+    /// How the edge names each game (its route and parameters), for the games listing.
+    pub game_wire: stats::GameWire,
     pub rate_limits: RateLimits,
     /// How many rounds one address may hold open, and for how long.
     pub rounds: RoundSettings,
@@ -169,7 +171,13 @@ impl Arcade {
                 receipts: receipts.clone(),
             },
             plays: play::Plays::new(batches, auth.clone(), receipts.clone(), money.books.clone()),
-            stats: stats::Stats::new(floor, parts.limits, parts.rounds, (seeds.clone(), marks)),
+            stats: stats::Stats::new(
+                floor,
+                parts.limits,
+                parts.rounds,
+                (seeds.clone(), marks),
+                parts.game_wire,
+            ),
             instances: instances::Instances::new(
                 db.clone(),
                 seeds.instance.clone(),

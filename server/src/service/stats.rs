@@ -8,12 +8,10 @@ use std::sync::Arc;
 use arcade_core::{Game, Limits, MAX_CLIENT_SEED_CHARS, MIN_WAGER};
 use salvo::oapi::ToSchema;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::floor::Floor;
 use super::seed_batches::Seeds;
 use super::signed_marks::SignedMarks;
-use crate::inputs::games::{endpoint, input_schema};
 use crate::service::error::ServiceError;
 use crate::settings::RoundSettings;
 use crate::tiers::{CHIP_VALUE_USD, TIERS};
@@ -21,6 +19,14 @@ use crate::tiers::{CHIP_VALUE_USD, TIERS};
 mod playable;
 
 pub use playable::{Playable, TargetRange};
+
+/// How the edge names each game: the route it is played at, and its call's parameters with
+/// what each accepts (from its input schema), for the listing and its steps.
+#[derive(Clone, Copy)]
+pub struct GameWire {
+    pub route: fn(Game) -> &'static str,
+    pub params: fn(Game) -> BTreeMap<String, String>,
+}
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GamesListing {
@@ -131,6 +137,8 @@ pub struct Stats {
     /// The listing names the signer and its domain.
     seeds: Arc<Seeds>,
     marks: Arc<SignedMarks>,
+    /// The listing names each game's route and parameters as the edge serves them.
+    wire: GameWire,
 }
 
 impl Stats {
@@ -144,6 +152,7 @@ impl Stats {
         limits: Limits,
         rounds: RoundSettings,
         (seeds, marks): (Arc<Seeds>, Arc<SignedMarks>),
+        wire: GameWire,
     ) -> Self {
         Self {
             floor,
@@ -151,6 +160,7 @@ impl Stats {
             rounds,
             seeds,
             marks,
+            wire,
         }
     }
 
@@ -183,13 +193,13 @@ impl Stats {
                 .into_iter()
                 .map(|game| GameEntry {
                     name: game.as_str().into(),
-                    endpoint: format!("POST /api/arcade/{}", endpoint(game)),
-                    params: params_of(game),
+                    endpoint: format!("POST /api/arcade/{}", (self.wire.route)(game)),
+                    params: (self.wire.params)(game),
                     rounds: rounds_of(game),
                     playable: playable::playable(l, game),
                 })
                 .collect(),
-            how_to_play: how_to_play(&self.rounds, l),
+            how_to_play: how_to_play(&self.rounds, l, self.wire),
             signer: super::seed_batches::signer_address(&self.seeds.signer),
             signing_domain: self.seeds.signer.domain(),
             signed_marks: (*self.marks).clone(),
@@ -239,32 +249,13 @@ impl From<BTreeMap<String, GameStats>> for FloorStats {
     }
 }
 
-/// A game's parameters as its input schema describes them: one source for the listing, the
-/// OpenAPI document and the MCP tool.
-fn params_of(game: Game) -> BTreeMap<String, String> {
-    input_schema(game)
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|properties| {
-            properties
-                .iter()
-                .map(|(name, property)| {
-                    // Plain text: the schema's markdown code marks dropped.
-                    let text = property["description"].as_str().unwrap_or_default();
-                    (name.clone(), text.replace('`', ""))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// The games' routes as a step names them: `/api/arcade/{flip|dice|…}`.
-fn game_routes() -> String {
-    let routes: Vec<&str> = Game::ALL.into_iter().map(endpoint).collect();
+fn game_routes(wire: GameWire) -> String {
+    let routes: Vec<&str> = Game::ALL.into_iter().map(wire.route).collect();
     format!("/api/arcade/{{{}}}", routes.join("|"))
 }
 
-fn how_to_play(rounds: &RoundSettings, limits: &Limits) -> Vec<String> {
+fn how_to_play(rounds: &RoundSettings, limits: &Limits, wire: GameWire) -> Vec<String> {
     let mut steps: Vec<String> = [
         "Get chips: POST /api/arcade/free {\"address\"} once per address, or buy them at a tier endpoint (x402).",
         "GET /api/arcade/auth-statement/{address} and sign its `statement` (a Sign-In with Ethereum message) once with personal_sign (EIP-191); POST /api/arcade/auth/rotate revokes it if a signature leaks.",
@@ -277,7 +268,7 @@ fn how_to_play(rounds: &RoundSettings, limits: &Limits) -> Vec<String> {
         "Free chips are play money: the balance has a paid pocket (`cashable`) and a free pocket (`free_chips`). A wager stakes free chips first; a win pays each pocket back in proportion to what it staked, the free pocket's share rounded up; a cashout takes paid chips only. Free chips and what they win can be played, never cashed out.",
     ]
     .map(|step| {
-        step.replace("{games}", &game_routes()).replace(
+        step.replace("{games}", &game_routes(wire)).replace(
             "{cashout_range}",
             &format!(
                 "{} to {}",

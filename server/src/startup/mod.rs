@@ -268,6 +268,7 @@ fn arcade(
         house_wallets,
         payments,
         crash_after: settings.faults.crash_after,
+        game_wire: crate::inputs::games::WIRE,
         rate_limits,
         rounds: settings.rounds.clone(),
         seeds: Seeds::new(
