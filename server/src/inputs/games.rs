@@ -15,7 +15,6 @@ use serde_json::{Map, Value};
 use super::fields::{Choice, ClientSeedText, Named};
 use super::{Input, Place, schema};
 use crate::service::play::Play;
-use crate::service::stats::GameWire;
 
 /// The server's one list of games, in the core's order: each game's core variant, its REST
 /// path segment (`POST /api/arcade/<endpoint>`, MCP `arcade_<endpoint>`), its input, its route
@@ -79,31 +78,6 @@ macro_rules! lookups {
     };
 }
 for_each_game_input!(lookups);
-
-/// How the games listing names each game: its route and its parameters.
-pub const WIRE: GameWire = GameWire {
-    route: endpoint,
-    params,
-};
-
-/// A game's parameters as its input schema describes them: one source for the games listing,
-/// the OpenAPI document and the MCP tool.
-pub fn params(game: Game) -> std::collections::BTreeMap<String, String> {
-    input_schema(game)
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|properties| {
-            properties
-                .iter()
-                .map(|(name, property)| {
-                    // Plain text: the schema's markdown code marks dropped.
-                    let text = property["description"].as_str().unwrap_or_default();
-                    (name.clone(), text.replace('`', ""))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 /// The fields of every game call.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

@@ -18,6 +18,7 @@
 mod check;
 pub mod chips;
 pub mod fields;
+pub mod game_wire;
 pub mod games;
 pub mod messages;
 mod patterns;

@@ -268,7 +268,7 @@ fn arcade(
         house_wallets,
         payments,
         crash_after: settings.faults.crash_after,
-        game_wire: crate::inputs::games::WIRE,
+        game_wire: crate::inputs::game_wire::WIRE,
         rate_limits,
         rounds: settings.rounds.clone(),
         seeds: Seeds::new(
