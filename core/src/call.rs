@@ -1,6 +1,7 @@
 //! The games, a player's call on one of them and the outcome drawn for it: one variant per
 //! entry of the list of games (`lib.rs`), each dispatching to its game's [`GameRules`].
 
+use crate::description::Description;
 use crate::game::{GameRules, SignedCall};
 use crate::payout::WinReturn;
 
@@ -31,6 +32,13 @@ macro_rules! games_calls_and_outcomes {
             pub fn outcomes(self) -> u64 {
                 match self {
                     $(Self::$Rules => <crate::$module::$Rules as GameRules>::OUTCOMES,)*
+                }
+            }
+
+            /// The game described as data.
+            pub fn description(self) -> &'static Description {
+                match self {
+                    $(Self::$Rules => &<crate::$module::$Rules as GameRules>::DESCRIPTION,)*
                 }
             }
         }

@@ -2,6 +2,7 @@
 
 use alloc::vec::Vec;
 
+use crate::description::{Description, Field, Kind, Signed, Source};
 use crate::error::ReceiptError;
 use crate::game::{GameRules, SignedCall};
 use crate::mismatch::{Check, Mismatch, push_if_differs};
@@ -89,9 +90,42 @@ pub struct CoinflipClaimed {
     pub outcome: Option<Side>,
 }
 
+/// The side called, as a call and a receipt's `params` give it.
+const CALL: Field = Field {
+    name: "call",
+    kind: Kind::Choice {
+        words: &["heads", "tails"],
+    },
+    required: true,
+    about: "heads or tails. A win returns 1.98x the wager.",
+};
+
 impl GameRules for Coinflip {
     const NAME: &'static str = "coinflip";
     const OUTCOMES: u64 = OUTCOMES as u64;
+    const DESCRIPTION: Description = Description {
+        name: Self::NAME,
+        summary: "Coinflip: call heads or tails. Pays 1.98x the wager.",
+        outcomes: Self::OUTCOMES,
+        mapping: "heads iff u0 ≥ 2^31 = 2147483648, else tails",
+        call: &[CALL],
+        params: &[CALL],
+        result: &[Field {
+            name: "outcome",
+            kind: Kind::Choice {
+                words: &["heads", "tails"],
+            },
+            required: true,
+            about: "The side drawn.",
+        }],
+        signed: Signed {
+            call: Source::Param("call"),
+            target: Source::Absent,
+            number: Source::Absent,
+            outcome: "outcome",
+            outcome_words: &["tails", "heads"],
+        },
+    };
     type Call = Side;
     type Outcome = Side;
     type Result = CoinflipResult;

@@ -149,7 +149,7 @@ impl Roll {
 
 impl core::fmt::Display for Roll {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}.{:02}", self.hundredths / 100, self.hundredths % 100)
+        f.write_str(&crate::stream::two_decimals(u32::from(self.hundredths)))
     }
 }
 

@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 use core::fmt::Debug;
 use core::hash::Hash;
 
+use crate::description::Description;
 use crate::error::ReceiptError;
 use crate::mismatch::Mismatch;
 use crate::payout::WinReturn;
@@ -28,6 +29,8 @@ pub trait GameRules {
     /// Whether a receipt's `result` also shows the exact return of a win (`return_num /
     /// return_den` chips, the wager included, in lowest terms), as fairness v1 names it.
     const RECEIPT_SHOWS_RETURN: bool = false;
+    /// The game described as data: its call, its receipt's fields and what is signed.
+    const DESCRIPTION: Description;
 
     /// A validated call: what the player bets on.
     type Call: Copy + Eq + Hash + Debug;

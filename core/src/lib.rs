@@ -42,6 +42,7 @@ pub mod limbo;
 pub mod roulette;
 
 mod call;
+pub mod description;
 mod digest;
 mod error;
 mod game;
@@ -59,6 +60,7 @@ pub mod wire;
 
 pub use call::{Call, Game, Outcome};
 pub use coinflip::Side;
+pub use description::{Description, GAMES};
 pub use dice::{ClaimedRoll, DiceCall, Direction, Roll, Schedule};
 pub use error::{CallError, LimitError, PocketError, ReceiptError, SeedError};
 pub use game::{FromWire, GameRules, SignedCall, ToWire};

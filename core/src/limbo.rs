@@ -5,11 +5,12 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::description::{Description, Field, Kind, Signed, Source};
 use crate::error::{CallError, ReceiptError};
 use crate::game::{GameRules, SignedCall};
 use crate::mismatch::{Check, Mismatch, push_if_differs, push_if_text_differs};
 use crate::payout::WinReturn;
-use crate::stream::Decimal;
+pub use crate::stream::two_decimals;
 
 /// Equally likely draws of `u_0`.
 pub const OUTCOMES: u64 = 1 << 32;
@@ -129,19 +130,6 @@ impl LimboResult {
     }
 }
 
-/// `hundredths / 100` with two decimals: `"1.98"`.
-pub fn two_decimals(hundredths: u32) -> String {
-    let whole = Decimal::of(u64::from(hundredths / 100));
-    // 1dd: the two decimals with their zeros, after a leading 1.
-    let cents = Decimal::of(u64::from(100 + hundredths % 100));
-    let cents = cents.as_str().split_at_checked(1).map_or("", |(_, d)| d);
-    let mut text = String::with_capacity(whole.as_str().len() + 3);
-    for part in [whole.as_str(), ".", cents] {
-        text.push_str(part);
-    }
-    text
-}
-
 /// Limbo's rules (see [`GameRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limbo;
@@ -187,6 +175,53 @@ pub struct LimboClaimed {
 impl GameRules for Limbo {
     const NAME: &'static str = "limbo";
     const OUTCOMES: u64 = OUTCOMES;
+    const DESCRIPTION: Description = Description {
+        name: Self::NAME,
+        summary: "Limbo: a multiplier from 1.00 to 1000000.00 is drawn; win if it reaches your target (1.01 to 1000000.00), paid 99% of the fair odds of the target.",
+        outcomes: Self::OUTCOMES,
+        mapping: "result_hundredths = floor(99 × 2^32 / u0), kept within 100 ..= 100000000; u0 = 0 draws the cap",
+        call: &[Field {
+            name: "target",
+            kind: Kind::Text {
+                pattern: TARGET_PATTERN,
+            },
+            required: true,
+            about: "The multiplier to reach: 1.01 to 1000000.00 as text with at most two decimals (\"2.50\").",
+        }],
+        params: &[Field {
+            name: "target_hundredths",
+            kind: Kind::Integer {
+                min: MIN_TARGET as u64,
+                max: MAX_HUNDREDTHS as u64,
+            },
+            required: true,
+            about: "The target in hundredths, 101 to 100000000.",
+        }],
+        result: &[
+            Field {
+                name: "result_hundredths",
+                kind: Kind::Integer {
+                    min: MIN_RESULT as u64,
+                    max: MAX_HUNDREDTHS as u64,
+                },
+                required: true,
+                about: "The multiplier drawn, in hundredths.",
+            },
+            Field {
+                name: "crash_point",
+                kind: Kind::Shown,
+                required: false,
+                about: "The multiplier drawn, as text with two decimals.",
+            },
+        ],
+        signed: Signed {
+            call: Source::Word(Self::NAME),
+            target: Source::Param("target_hundredths"),
+            number: Source::Absent,
+            outcome: "result_hundredths",
+            outcome_words: &[],
+        },
+    };
     type Call = LimboCall;
     type Outcome = LimboResult;
     type Result = LimboDrawn;

@@ -124,6 +124,19 @@ impl Decimal {
     }
 }
 
+/// `hundredths / 100` with two decimals: `"1.98"`.
+pub fn two_decimals(hundredths: u32) -> alloc::string::String {
+    let whole = Decimal::of(u64::from(hundredths / 100));
+    // 1dd: the two decimals with their zeros, after a leading 1.
+    let cents = Decimal::of(u64::from(100 + hundredths % 100));
+    let cents = cents.as_str().split_at_checked(1).map_or("", |(_, d)| d);
+    let mut text = alloc::string::String::with_capacity(whole.as_str().len() + 3);
+    for part in [whole.as_str(), ".", cents] {
+        text.push_str(part);
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,8 @@ use alloc::vec::Vec;
 #[cfg(feature = "serde")]
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use super::{ClaimedRoll, DiceCall, Direction, OUTCOMES, Roll, Schedule};
+use super::{ClaimedRoll, DiceCall, Direction, MAX_TARGET, MIN_TARGET, OUTCOMES, Roll, Schedule};
+use crate::description::{Description, Field, Kind, Signed, Source};
 use crate::error::ReceiptError;
 use crate::game::{GameRules, SignedCall};
 use crate::mismatch::{Check, Mismatch, push_if_differs, push_if_text_differs};
@@ -65,10 +66,75 @@ pub struct DiceClaimed {
     pub multiplier: Option<String>,
 }
 
+/// A dice call, as a call and a receipt's `params` give it.
+const CALL: &[Field] = &[
+    Field {
+        name: "target",
+        kind: Kind::Integer {
+            min: MIN_TARGET as u64,
+            max: MAX_TARGET as u64,
+        },
+        required: true,
+        about: "1 to 99. The roll is 0.00 to 100.00; under wins below the target, over above it.",
+    },
+    Field {
+        name: "direction",
+        kind: Kind::Choice {
+            words: &["under", "over"],
+        },
+        required: false,
+        about: "under (the default) or over.",
+    },
+];
+
 impl GameRules for Dice {
     const NAME: &'static str = "dice";
     const OUTCOMES: u64 = OUTCOMES as u64;
     const RECEIPT_SHOWS_RETURN: bool = true;
+    const DESCRIPTION: Description = Description {
+        name: Self::NAME,
+        summary: "Dice: a roll from 0.00 to 100.00, under or over a target (1 to 99); pays 99% of the fair odds of the call, and the result carries its exact return.",
+        outcomes: Self::OUTCOMES,
+        mapping: "roll_hundredths = (u0 × 10001) >> 32",
+        call: CALL,
+        params: CALL,
+        result: &[
+            Field {
+                name: "roll",
+                kind: Kind::Number,
+                required: false,
+                about: "The roll, 0.00 to 100.00.",
+            },
+            Field {
+                name: "roll_hundredths",
+                kind: Kind::Integer {
+                    min: 0,
+                    max: 10_000,
+                },
+                required: true,
+                about: "The roll in hundredths, 0 to 10000.",
+            },
+            Field {
+                name: "win_chance",
+                kind: Kind::Shown,
+                required: false,
+                about: "The call's chance of a win, with four decimals and a percent sign.",
+            },
+            Field {
+                name: "multiplier",
+                kind: Kind::Shown,
+                required: false,
+                about: "The return of a win per chip wagered, with four decimals.",
+            },
+        ],
+        signed: Signed {
+            call: Source::Param("direction"),
+            target: Source::Param("target"),
+            number: Source::Absent,
+            outcome: "roll_hundredths",
+            outcome_words: &[],
+        },
+    };
     type Call = DiceCall;
     type Outcome = Roll;
     type Result = DiceResult;

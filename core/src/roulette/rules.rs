@@ -4,6 +4,7 @@
 use alloc::vec::Vec;
 
 use super::{BetKind, Color, POCKETS, RouletteBet, color, spin};
+use crate::description::{Description, Field, Kind, Signed, Source};
 use crate::error::ReceiptError;
 use crate::game::{GameRules, SignedCall};
 use crate::mismatch::{Check, Mismatch, push_if_differs};
@@ -45,9 +46,67 @@ pub struct RouletteClaimed {
     pub color: Option<Color>,
 }
 
+/// A roulette bet, as a call and a receipt's `params` give it.
+const CALL: &[Field] = &[
+    Field {
+        name: "bet",
+        kind: Kind::Choice {
+            words: &[
+                "straight", "red", "black", "odd", "even", "low", "high", "dozen1", "dozen2",
+                "dozen3", "column1", "column2", "column3",
+            ],
+        },
+        required: true,
+        about: "One of the 13 bets: straight (needs number, pays 36x), red, black, odd, even, low, high (2x), dozen1, dozen2, dozen3, column1, column2, column3 (3x).",
+    },
+    Field {
+        name: "number",
+        kind: Kind::Integer {
+            min: 0,
+            max: POCKETS as u64 - 1,
+        },
+        required: false,
+        about: "0 to 36, for a straight bet only.",
+    },
+];
+
 impl GameRules for Roulette {
     const NAME: &'static str = "roulette";
     const OUTCOMES: u64 = POCKETS as u64;
+    const DESCRIPTION: Description = Description {
+        name: Self::NAME,
+        summary: "European roulette: one of 13 bets on 37 pockets; pays 36x straight, 3x dozens and columns, 2x even-money bets.",
+        outcomes: Self::OUTCOMES,
+        mapping: "pocket = (u0 × 37) >> 32",
+        call: CALL,
+        params: CALL,
+        result: &[
+            Field {
+                name: "pocket",
+                kind: Kind::Integer {
+                    min: 0,
+                    max: POCKETS as u64 - 1,
+                },
+                required: true,
+                about: "The pocket drawn, 0 to 36.",
+            },
+            Field {
+                name: "color",
+                kind: Kind::Choice {
+                    words: &["green", "red", "black"],
+                },
+                required: false,
+                about: "The pocket's colour.",
+            },
+        ],
+        signed: Signed {
+            call: Source::Param("bet"),
+            target: Source::Absent,
+            number: Source::Param("number"),
+            outcome: "pocket",
+            outcome_words: &[],
+        },
+    };
     type Call = RouletteBet;
     type Outcome = u8;
     type Result = RouletteResult;
