@@ -1,69 +1,34 @@
 // The statistics of the fairness audit, pure and shared: the audit command imports this file
-// and the verifier page serves it as /web/stats.js. Win chances W/N and exact win returns R
-// are fairness v1's (see docs: fairness.md); nothing here trusts a number the server computed.
+// and the verifier page serves it as /web/stats.js. A round's win chance W/N and the exact
+// return R of a win come from the wasm core's re-derivation of it (its report's trace, see
+// oddsOf); nothing here trusts a number the server computed, and no game's rule is written here.
 
 const DICE_OUTCOMES = 10001;
 const POCKETS = 37;
 const LIMBO_SCALE = 99 * 2 ** 32;
-/** Roulette bets: winning pockets W (of 37) and the multiplier of the wager paid on a win. */
-const ROULETTE = {
-  straight: [1, 36],
-  red: [18, 2], black: [18, 2], odd: [18, 2], even: [18, 2], low: [18, 2], high: [18, 2],
-  dozen1: [12, 3], dozen2: [12, 3], dozen3: [12, 3],
-  column1: [12, 3], column2: [12, 3], column3: [12, 3],
-};
 
-const rouletteBet = (params) => {
-  if (Object.hasOwn(ROULETTE, params.bet)) return ROULETTE[params.bet];
-  throw new Error(`unknown call: roulette ${JSON.stringify(params)}`);
-};
+/** The games the statistics count, in the core's order (a test holds them to the core's list). */
+export const GAMES = ['coinflip', 'dice', 'roulette', 'limbo'];
 
 /**
- * Each game's winning outcomes `w` of `n` equally likely ones for a call, and the exact return
- * of a win, wager included, as the fraction a / b chips. Exactly the core's games: a test holds
- * these keys to the wasm core's `games()`.
+ * A round's odds as the wasm core re-derived them, from its report's `trace`: winning outcomes
+ * `w` of `n` equally likely ones for its call, and the exact return of a win, wager included, as
+ * the fraction a / b chips. Each fits a double exactly (below 2^53) for every call of fairness v1
+ * and every wager up to 21000 chips.
  */
-const RULES = {
-  coinflip: {
-    odds: () => ({ w: 1, n: 2 }),
-    winReturn: (params, wager) => ({ a: wager * 198, b: 100 }),
-  },
-  dice: {
-    odds: (params) => {
-      const at = 100 * params.target;
-      return { w: params.direction === 'over' ? 10000 - at : at, n: DICE_OUTCOMES };
-    },
-    winReturn: (params, wager) => ({ a: wager * 99 * DICE_OUTCOMES, b: 100 * RULES.dice.odds(params).w }),
-  },
-  roulette: {
-    odds: (params) => ({ w: rouletteBet(params)[0], n: POCKETS }),
-    winReturn: (params, wager) => ({ a: wager * rouletteBet(params)[1], b: 1 }),
-  },
-  limbo: {
-    // W = floor(99 * 2^32 / T) + 1 of N = 2^32; R = wager * 99 * 2^32 / (100 W). Both fit in a
-    // double exactly (below 2^53) for every target and every wager up to 21000 chips.
-    odds: (params) => ({ w: Math.floor(LIMBO_SCALE / params.target_hundredths) + 1, n: 2 ** 32 }),
-    winReturn: (params, wager) => ({ a: wager * LIMBO_SCALE, b: 100 * RULES.limbo.odds(params).w }),
-  },
-};
+export function oddsOf(trace) {
+  return {
+    w: Number(trace.winning_count),
+    n: Number(trace.outcomes),
+    a: Number(trace.exact_return.numerator),
+    b: Number(trace.exact_return.denominator),
+  };
+}
 
-/** The games the statistics count, in the core's order. */
-export const GAMES = Object.keys(RULES);
-
-/** A game's rules; another game is refused by name, never counted as one of these. */
-function rulesOf(game) {
-  if (Object.hasOwn(RULES, game)) return RULES[game];
+/** A game the statistics know; another game is refused by name, never counted as one of these. */
+function known(game) {
+  if (GAMES.includes(game)) return game;
   throw new Error(`unknown game ${JSON.stringify(game)}; the statistics know ${GAMES.join(', ')}`);
-}
-
-/** Winning outcomes `w` of `n` equally likely ones for a game's call. */
-export function winOdds(game, params) {
-  return rulesOf(game).odds(params);
-}
-
-/** The exact return of a win, wager included, as the fraction a / b chips. */
-export function winReturn(game, params, wager) {
-  return rulesOf(game).winReturn(params, wager);
 }
 
 /**
@@ -71,9 +36,7 @@ export function winReturn(game, params, wager) {
  * chip with probability frac(R) (drawn from u1, independent of the outcome), so
  * E[X] = p·R, E[X²] = p·(f² + frac·(2f + 1)) and the most it pays is ceil(R).
  */
-export function roundMoments(game, params, wager) {
-  const { w, n } = winOdds(game, params);
-  const { a, b } = winReturn(game, params, wager);
+export function roundMoments({ w, n, a, b }) {
   const p = w / n;
   const f = Math.floor(a / b);
   const frac = (a % b) / b;
@@ -87,9 +50,9 @@ export function newTally() {
   return { rounds: 0, house_agent_rounds: 0, wagered: 0, paid_out: 0, expected: 0, variance: 0, above: 0, below: 0 };
 }
 
-/** Adds one settled round (its payout as re-derived) to a tally. */
-export function addRound(tally, { game, params, wager, payout, house_agent }) {
-  const { mean, variance, most } = roundMoments(game, params, wager);
+/** Adds one settled round (its odds and payout as re-derived) to a tally. */
+export function addRound(tally, { odds, wager, payout, house_agent }) {
+  const { mean, variance, most } = roundMoments(odds);
   tally.rounds += 1;
   tally.above = Math.max(tally.above, most - mean);
   tally.below = Math.max(tally.below, mean);
@@ -262,9 +225,9 @@ export function newStats() {
   };
 }
 
-/** Adds one re-derived round `{game, params, wager, payout, house_agent, result}`. */
+/** Adds one re-derived round `{game, odds, wager, payout, house_agent, result}`. */
 export function addToStats(stats, round) {
-  rulesOf(round.game);
+  known(round.game);
   addRound(stats.games[round.game], round);
   for (const h of HISTOGRAMS) if (round.game === h.game) stats.bins[h.name][h.bin(round.result)] += 1;
   return stats;

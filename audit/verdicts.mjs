@@ -23,6 +23,7 @@
 // the arcade come in `context`.
 import { checkInclusion, checkSignature, expectedCommitMessage, expectedMessages } from './proofs.mjs';
 import { isAddress, sameAddress } from './trust.mjs';
+import { oddsOf } from './stats.mjs';
 
 export const PASS = 'pass';
 export const NOT_PROVEN = 'consistent, not proven';
@@ -51,6 +52,8 @@ export function rederive(wasm, receipt) {
     params: receipt.params,
     wager: receipt.wager,
     payout: derived.payout,
+    // W of N and the exact return, as the core re-derived them.
+    odds: oddsOf(report.trace),
     house_agent: receipt.house_agent === true,
     result: derived.result,
   };

@@ -1,11 +1,20 @@
-// The audit's statistics against values worked out by hand and against brute force.
+// The audit's statistics against values worked out by hand and against brute force, with each
+// call's odds and exact return from the wasm core's re-derivation (a report's trace).
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 
 import {
-  chiSquare, diceBinChances, fairnessStats, gammaQ, lnGamma, pocketChances, roundMoments,
-  summarize, addRound, newTally, winOdds, winReturn,
+  chiSquare, diceBinChances, fairnessStats, gammaQ, lnGamma, oddsOf, pocketChances, roundMoments,
+  summarize, addRound, newTally,
 } from '../../audit/stats.mjs';
+
+const wasm = createRequire(import.meta.url)('arcade-wasm');
+const SEEDS = { server_seed: '8f3c1e7a0b2d4c6e8f1a3b5c7d9e0f2a4b6c8d0e1f3a5b7c9d1e3f5a7b9c0d2e', client_seed: 'stats' };
+/** The odds of a call of `game` on `wager`, as the core derives them. */
+const odds = (game, params, wager = 1) => oddsOf(wasm.derive(game, { ...SEEDS, wager, params }).trace);
+const winOdds = (game, params) => { const { w, n } = odds(game, params); return { w, n }; };
+const winReturn = (game, params, wager) => { const { a, b } = odds(game, params, wager); return { a, b }; };
 
 const close = (actual, expected, tolerance, what) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} vs ${expected}`);
@@ -17,19 +26,23 @@ test('win chances and exact returns follow fairness v1', () => {
   assert.deepEqual(winOdds('dice', { target: 1, direction: 'over' }), { w: 9900, n: 10001 });
   assert.deepEqual(winOdds('roulette', { bet: 'straight', number: 7 }), { w: 1, n: 37 });
   assert.deepEqual(winOdds('roulette', { bet: 'column2', number: null }), { w: 12, n: 37 });
-  assert.deepEqual(winReturn('dice', { target: 50, direction: 'under' }, 10), { a: 10 * 99 * 10001, b: 500000 });
-  assert.throws(() => winOdds('roulette', { bet: 'corner' }), /unknown call/);
+  assert.deepEqual(winOdds('limbo', { target_hundredths: 200 }), { w: Math.floor((99 * 2 ** 32) / 200) + 1, n: 2 ** 32 });
+  // In lowest terms: 10 × 99 × 10001 / 500000.
+  const { a, b } = winReturn('dice', { target: 50, direction: 'under' }, 10);
+  assert.equal(a / b, (10 * 99 * 10001) / 500000);
+  assert.deepEqual(winReturn('roulette', { bet: 'red', number: null }, 5), { a: 10, b: 1 });
+  assert.throws(() => winOdds('roulette', { bet: 'corner' }), /corner/);
 });
 
 test('every bet returns 99% (coinflip, dice) or 36/37 (roulette) of the wager in expectation', () => {
-  close(roundMoments('coinflip', { call: 'tails' }, 7).mean, 7 * 0.99, 1e-12, 'coinflip');
+  close(roundMoments(odds('coinflip', { call: 'tails' }, 7)).mean, 7 * 0.99, 1e-12, 'coinflip');
   for (const target of [1, 2, 33, 50, 98, 99]) {
     for (const direction of ['under', 'over']) {
-      close(roundMoments('dice', { target, direction }, 13).mean, 13 * 0.99, 1e-9, `dice ${target} ${direction}`);
+      close(roundMoments(odds('dice', { target, direction }, 13)).mean, 13 * 0.99, 1e-9, `dice ${target} ${direction}`);
     }
   }
   for (const bet of ['straight', 'red', 'even', 'high', 'dozen3', 'column1']) {
-    close(roundMoments('roulette', { bet, number: 3 }, 5).mean, (5 * 36) / 37, 1e-12, bet);
+    close(roundMoments(odds('roulette', { bet, number: bet === 'straight' ? 3 : null }, 5)).mean, (5 * 36) / 37, 1e-12, bet);
   }
 });
 
@@ -38,18 +51,19 @@ test('the variance counts the fair bonus chip: brute force over the payout law',
   const law = [[0, 0.5], [1, 0.5 * 0.02], [2, 0.5 * 0.98]];
   const mean = law.reduce((s, [x, q]) => s + x * q, 0);
   const variance = law.reduce((s, [x, q]) => s + (x - mean) ** 2 * q, 0);
-  const moments = roundMoments('coinflip', { call: 'heads' }, 1);
+  const moments = roundMoments(odds('coinflip', { call: 'heads' }, 1));
   close(moments.mean, mean, 1e-12, 'mean');
   close(moments.variance, variance, 1e-12, 'variance');
   // Roulette pays whole multiples: Var = p(1-p)·R².
-  const straight = roundMoments('roulette', { bet: 'straight', number: 0 }, 2);
+  const straight = roundMoments(odds('roulette', { bet: 'straight', number: 0 }, 2));
   close(straight.variance, (1 / 37) * (36 / 37) * 72 * 72, 1e-9, 'straight');
 });
 
 test('the tally sets realized return beside the expectation and its 95% interval', () => {
   const tally = newTally();
-  addRound(tally, { game: 'roulette', params: { bet: 'red' }, wager: 10, payout: 20, house_agent: true });
-  addRound(tally, { game: 'roulette', params: { bet: 'red' }, wager: 10, payout: 0 });
+  const red = odds('roulette', { bet: 'red' }, 10);
+  addRound(tally, { game: 'roulette', odds: red, wager: 10, payout: 20, house_agent: true });
+  addRound(tally, { game: 'roulette', odds: red, wager: 10, payout: 0 });
   const s = summarize(tally);
   assert.equal(s.rounds, 2);
   assert.equal(s.house_agent_rounds, 1);
@@ -86,9 +100,9 @@ test('chi-square of histograms: uniform counts score 0 (p = 1), a loaded wheel s
 
 test('fairnessStats bins dice rolls by the point (100.00 in the last bin) and pockets by number', () => {
   const stats = fairnessStats([
-    { game: 'dice', params: { target: 50, direction: 'under' }, wager: 1, payout: 2, result: { roll_hundredths: 10000 } },
-    { game: 'dice', params: { target: 50, direction: 'over' }, wager: 1, payout: 0, result: { roll_hundredths: 0 } },
-    { game: 'roulette', params: { bet: 'straight', number: 36 }, wager: 1, payout: 36, result: { pocket: 36 } },
+    { game: 'dice', odds: odds('dice', { target: 50, direction: 'under' }), wager: 1, payout: 2, result: { roll_hundredths: 10000 } },
+    { game: 'dice', odds: odds('dice', { target: 50, direction: 'over' }), wager: 1, payout: 0, result: { roll_hundredths: 0 } },
+    { game: 'roulette', odds: odds('roulette', { bet: 'straight', number: 36 }), wager: 1, payout: 36, result: { pocket: 36 } },
   ]);
   assert.equal(stats.dice_rolls.bins[99], 1);
   assert.equal(stats.dice_rolls.bins[0], 1);
@@ -106,12 +120,11 @@ test('the alarm band holds fair heavy-tailed limbo: 1,000 floors of 990 rounds a
     state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0;
     return state / 2 ** 32;
   };
+  const limbo = { 200: odds('limbo', { target_hundredths: 200 }), 100000: odds('limbo', { target_hundredths: 100000 }) };
   const round = (target_hundredths) => {
-    const params = { target_hundredths };
-    const { w, n } = winOdds('limbo', params);
-    const { a, b } = winReturn('limbo', params, 1);
+    const { w, n, a, b } = limbo[target_hundredths];
     const payout = next() < w / n ? Math.floor(a / b) + (next() < (a % b) / b ? 1 : 0) : 0;
-    return { game: 'limbo', params, wager: 1, payout };
+    return { game: 'limbo', odds: limbo[target_hundredths], wager: 1, payout };
   };
   let outOfBand = 0;
   let normalWouldFlag = 0;

@@ -7,7 +7,7 @@ import { builds } from './builds.mjs';
 import { cases } from './vectors.mjs';
 
 const [[, nodeBuild], [, web]] = builds;
-const EXPORTS = ['commitment', 'derive', 'deriveCoinflip', 'deriveDice', 'deriveRoulette', 'games', 'merkleRoot', 'verify', 'verifyInclusion', 'verifyMany', 'version'];
+const EXPORTS = ['commitment', 'derive', 'deriveCoinflip', 'deriveDice', 'deriveRoulette', 'gameDescriptions', 'games', 'merkleRoot', 'verify', 'verifyInclusion', 'verifyMany', 'version'];
 const DERIVE = { coinflip: 'deriveCoinflip', dice: 'deriveDice', roulette: 'deriveRoulette' };
 const same = (a, b, what) => assert.equal(JSON.stringify(a), JSON.stringify(b), what);
 

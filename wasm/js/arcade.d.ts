@@ -83,6 +83,43 @@ export interface Trace {
     remainder: string;
     bonus_chip: boolean;
   };
+  /** `W`: how many of the game's equally likely outcomes win the call (decimal). */
+  winning_count: string;
+  /** `N`: how many equally likely outcomes the game has (decimal). */
+  outcomes: string;
+}
+
+/** What a described field holds. */
+export type FieldKind =
+  | { kind: "choice"; words: string[] }
+  | { kind: "integer"; min: number; max: number }
+  | { kind: "text"; pattern: string }
+  | { kind: "shown" }
+  | { kind: "number" };
+
+/** One field of a call, a receipt's params or its result. */
+export type Field = FieldKind & { name: string; required: boolean; about: string };
+
+/** Where a member of the signed Play and Receipt comes from: a params field, a fixed word, or nothing. */
+export type SignedSource = { param: string } | { word: string } | "absent";
+
+/** A game as the core describes it. */
+export interface GameDescription {
+  name: Game;
+  /** What the player calls and what a win returns, in one line. */
+  summary: string;
+  /** `N`: equally likely outcomes. */
+  outcomes: number;
+  /** How u0 maps to the outcome (fairness v1), in words and symbols. */
+  mapping: string;
+  /** The call as a player sends it (a game body, an MCP tool's arguments). */
+  call: Field[];
+  /** The call as a receipt's params show it and the Play names it. */
+  params: Field[];
+  /** A receipt's result. */
+  result: Field[];
+  /** What the signed Play and Receipt carry; `outcome` is the result field the Receipt signs. */
+  signed: { call: SignedSource; target: SignedSource; number: SignedSource; outcome: string; outcome_words: string[] };
 }
 
 export interface Mismatch {
@@ -144,6 +181,9 @@ export function commitment(server_seed: string): string;
  * other game is refused: an `invalid_input` error whose message names the game.
  */
 export function games(): Game[];
+
+/** Every game as the core describes it, in its order: the one description everything reads. */
+export function gameDescriptions(): readonly GameDescription[];
 
 /** Settles a round of `game` from its seeds; another game is refused (see `games`). */
 export function derive(game: Game, input: RoundInput<Params>): Derivation;

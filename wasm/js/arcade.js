@@ -4,7 +4,7 @@
 // check, outcome, payout and text of a report comes from the core. See wasm/src/lib.rs for
 // the flat form of each answer.
 //
-// `wasm/js/package.mjs` copies this file and fields.js into each built package: as they are
+// `wasm/js/package.mjs` copies this file, fields.js and games.js into each built package: as they are
 // for `web`, without the web-only line for `bundler`, as CommonJS for `nodejs`.
 import * as raw from './arcade_wasm.js';
 import {
@@ -23,6 +23,7 @@ import {
   u64OrZero,
   wrong,
 } from './fields.js';
+import * as described from './games.js';
 
 // web build: instantiate the module first (`await init()`, or `initSync({ module })`).
 export { default, initSync } from './arcade_wasm.js';
@@ -60,6 +61,8 @@ function slots() {
 // number, then the ends of the texts. Flags: bit 0 verified, bits 1-3 the checks commitment,
 // outcome and payout, bit 4 won, bit 5 the bonus chip.
 const TEXTS = 7;
+// The texts' slots: the commitment and the trace's eight (to the outcomes N), then the game's.
+const GAME_TEXTS = TEXTS + 9;
 
 function verifyOne(receipt) {
   const r = object(receipt, 'receipt');
@@ -178,6 +181,15 @@ export function games() {
   return raw.games().split(',');
 }
 
+/**
+ * Every game as the core describes it, in its order: `[{name, summary, outcomes, call, params,
+ * result, signed}]` (see arcade.d.ts). The one description the page, the audit and the client
+ * libraries read or are tested against; data the core writes beside the module (games.js).
+ */
+export function gameDescriptions() {
+  return described.gameDescriptions();
+}
+
 function trace(serverSeed, out, n) {
   return {
     hmac_key: serverSeed,
@@ -192,6 +204,9 @@ function trace(serverSeed, out, n) {
       remainder: out.slice(n[12], n[13]),
       bonus_chip: (n[0] & 32) !== 0,
     },
+    // The call's winning outcomes W of the game's N: the core's.
+    winning_count: out.slice(n[13], n[14]),
+    outcomes: out.slice(n[14], n[15]),
   };
 }
 
@@ -200,7 +215,7 @@ function report(out, shape, serverSeed) {
   const flags = n[0];
   const mismatches = [];
   const count = n[6];
-  for (let i = 0, j = 14 + shape.texts; i < count; i++, j += 4) {
+  for (let i = 0, j = GAME_TEXTS + shape.texts; i < count; i++, j += 4) {
     mismatches.push({
       check: out.slice(n[j - 1], n[j]),
       field: out.slice(n[j], n[j + 1]),
@@ -213,7 +228,7 @@ function report(out, shape, serverSeed) {
     checks: { commitment: (flags & 2) !== 0, outcome: (flags & 4) !== 0, payout: (flags & 8) !== 0 },
     derived: {
       commitment: out.slice(0, n[TEXTS]),
-      result: shape.result(out, n, 14),
+      result: shape.result(out, n, GAME_TEXTS),
       won: (flags & 16) !== 0,
       payout: n[1],
       profit: n[2],
@@ -326,7 +341,7 @@ export function derive(game, input) {
     ),
   );
   const n = slots();
-  const at = 14 + shape.texts;
+  const at = GAME_TEXTS + shape.texts;
   const params = shape.params(out.slice(n[at - 1], n[at]), n);
   return {
     game,
@@ -337,7 +352,7 @@ export function derive(game, input) {
     nonce,
     wager,
     params,
-    result: shape.result(out, n, 14),
+    result: shape.result(out, n, GAME_TEXTS),
     won: (n[0] & 16) !== 0,
     payout: n[1],
     profit: n[2],
