@@ -7,7 +7,7 @@ import * as wasm from '../wasm/arcade.js';
 import { latestOnly, verifyBet, verifyReceipt } from './bet.mjs';
 import { startMonitor } from './monitor.js';
 import { pinned, rememberPlayer, rememberedPlayer } from './pin.js';
-import { PAGE_GAMES, stepsOf } from './steps.js';
+import { PAGE_GAMES, limboTargetPattern, stepsOf } from './steps.js';
 import { FROM_READER, failedChecks, headline, judgeRound, refusedVerdict, subject } from './verdicts.mjs';
 import { core, modules, tone } from './verifier.js';
 
@@ -25,7 +25,7 @@ function show({ verdict, receipt }) {
   Object.assign(box.dataset, { verdict: verdict.verdict, check: verdict.check ?? '', checks: failedChecks(verdict).join(' '), betId: String(verdict.bet_id ?? ''), signer: verdict.signer ?? '' });
   box.append(el('strong', headline(verdict)), el('p', subject(verdict), 'subject'), el('p', verdict.reason));
   const list = el('ol');
-  for (const step of stepsOf(receipt, verdict)) {
+  for (const step of stepsOf(receipt, verdict, wasm.gameDescriptions())) {
     const item = el('li', `${MARK[step.state]} ${step.title}`);
     item.append(el('pre', step.detail));
     list.append(item);
@@ -87,7 +87,7 @@ function byHand() {
     const why = `unknown game ${JSON.stringify(game)}; this page derives ${Object.keys(PAGE_GAMES).join(', ')} by hand`;
     return run(async () => ({ verdict: refusedVerdict({ check: 'game', why }), receipt: null }));
   }
-  const params = PAGE_GAMES[game].params($('#hand-call').value.trim(), $('#hand-extra').value.trim());
+  const params = PAGE_GAMES[game].params($('#hand-call').value.trim(), $('#hand-extra').value.trim(), limboTargetPattern(wasm.gameDescriptions()));
   const input = {
     server_seed: $('#hand-server-seed').value.trim().toLowerCase(),
     client_seed: $('#hand-client-seed').value,

@@ -1,65 +1,53 @@
-// How a round is checked, step by step, and each game as the page knows it (PAGE_GAMES): the re-derivation from the wasm core's report, then the
+// How a round is checked, step by step, and each game's by-hand form (PAGE_GAMES): the re-derivation from the wasm core's report (how u0 maps
+// to the outcome in the core's words, from its description of the game), then the
 // house's proofs and the player's Play signature from the verdict (audit/verdicts.mjs). Shared by the verifier page and the
 // embeddable <arcade-verifier> element. Plain data out; no DOM here.
 
 /**
- * Each game as the page knows it, the page's one per-game table: the outcome mapping of
- * fairness v1 in words and numbers (for the steps), and the by-hand form's hint and params from
- * its two fields (a call and an extra one). A game not here is refused by name.
+ * Each game's by-hand form as the page knows it: the hint and the params from its two fields (a
+ * call and an extra one). Limbo's target is read by the core's own pattern (`targetPattern`,
+ * from `gameDescriptions()`). A game not here is refused by name.
  */
 export const PAGE_GAMES = {
   coinflip: {
-    mapping: (u, u0) => {
-      const heads = u >= 2n ** 31n;
-      return `u0 = ${u0} ${heads ? '≥' : '<'} 2^31 = 2147483648 → ${heads ? 'heads' : 'tails'}`;
-    },
     hint: 'call: heads or tails',
     params: (call) => ({ call }),
   },
   dice: {
-    mapping: (u) => {
-      const hundredths = (u * 10001n) >> 32n;
-      return `(u0 × 10001) >> 32 = ${hundredths} → roll ${(Number(hundredths) / 100).toFixed(2)}`;
-    },
     hint: 'call: target 1-99; extra: under (default) or over',
     params: (call, extra) => ({ target: Number(call), direction: extra || 'under' }),
   },
   roulette: {
-    mapping: (u) => {
-      const pocket = (u * 37n) >> 32n;
-      return `(u0 × 37) >> 32 = ${pocket} → pocket ${pocket}`;
-    },
     hint: 'call: a bet (straight, red, black, odd, even, low, high, dozen1-3, column1-3); extra: the number of a straight bet',
     params: (call, extra) => ({ bet: call, number: extra === '' ? null : Number(extra) }),
   },
   limbo: {
-    mapping: (u) => {
-      const scale = 99n * 2n ** 32n;
-      const raw = u === 0n ? null : scale / u;
-      const result = raw === null ? 100000000n : raw > 100000000n ? 100000000n : raw < 100n ? 100n : raw;
-      const shown = `${result / 100n}.${String(result % 100n).padStart(2, '0')}`;
-      const how = raw === null ? 'u0 = 0 draws the cap' : `floor(99 × 2^32 / u0) = ${raw}, kept within 100 ..= 100000000`;
-      return `${how} → result ${result} hundredths → ${shown}x`;
-    },
     hint: 'call: the target multiplier, 1.01 to 1000000.00',
-    // As the server reads a target: digits, then at most two decimals; anything else derives nothing.
-    params: (call) => {
-      const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(call);
-      return { target_hundredths: m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : null };
+    // A target the core reads (its pattern: digits, at most two decimals), in hundredths;
+    // anything else derives nothing.
+    params: (call, extra, targetPattern) => {
+      if (!targetPattern.test(call)) return { target_hundredths: null };
+      const [whole, cents = ''] = call.split('.');
+      return { target_hundredths: Number(whole) * 100 + Number(cents.padEnd(2, '0')) };
     },
   },
 };
 
-/** The mapping of `game`; another game's outcome is not explained as one of these. */
-function mapping(game, u0) {
-  if (!Object.hasOwn(PAGE_GAMES, game)) return `no outcome mapping on this page for the unknown game ${JSON.stringify(game)}`;
-  return PAGE_GAMES[game].mapping(BigInt(u0), u0);
+/** The pattern the core reads a limbo target by, from its description of the game. */
+export function limboTargetPattern(descriptions) {
+  const target = descriptions.find((d) => d.name === 'limbo').call.find((f) => f.name === 'target');
+  return new RegExp(target.pattern);
 }
 
 const state = (ok) => (ok ? 'ok' : 'fail');
 
+/** How u0 maps to `game`'s outcome, in the core's words (`descriptions`: gameDescriptions()). */
+function mapping(descriptions, game) {
+  return descriptions.find((d) => d.name === game)?.mapping ?? `no outcome mapping for the unknown game ${JSON.stringify(game)}`;
+}
+
 /** The re-derivation's steps from the core's report (and the verdict's nonce check). */
-function derivation(receipt, report, verdict) {
+function derivation(receipt, report, verdict, descriptions) {
   const t = report.trace;
   const ret = t.exact_return;
   const nonce = verdict.failures.find((f) => f.check === 'nonce');
@@ -82,7 +70,7 @@ function derivation(receipt, report, verdict) {
     },
     {
       title: 'Outcome',
-      detail: `${mapping(receipt.game, t.u0)}\nderived ${JSON.stringify(report.derived.result)}; receipt says ${JSON.stringify(receipt.result)}`,
+      detail: `${mapping(descriptions, receipt.game)}: u0 = ${t.u0}\nderived ${JSON.stringify(report.derived.result)}; receipt says ${JSON.stringify(receipt.result)}`,
       state: state(report.checks.outcome),
     },
     {
@@ -115,9 +103,12 @@ function proofStep(title, verdict, checks, passed, { house = true } = {}) {
   return { title, detail: passed, state: 'ok' };
 }
 
-/** Every step of a verdict (`receipt` the receipt judged, null when none came). */
-export function stepsOf(receipt, verdict) {
-  const steps = receipt && verdict.report ? derivation(receipt, verdict.report, verdict) : [];
+/**
+ * Every step of a verdict (`receipt` the receipt judged, null when none came; `descriptions` the
+ * wasm core's gameDescriptions()).
+ */
+export function stepsOf(receipt, verdict, descriptions) {
+  const steps = receipt && verdict.report ? derivation(receipt, verdict.report, verdict, descriptions) : [];
   if (!receipt) return steps;
   const batch = receipt.proofs?.batch;
   steps.push(

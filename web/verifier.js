@@ -92,7 +92,7 @@ class ArcadeVerifier extends HTMLElement {
     if (!check.isLatest()) return;
     const { verdict, receipt } = outcome;
     Object.assign(this.dataset, { verdict: verdict.verdict, betId: String(verdict.bet_id ?? ''), signer: verdict.signer ?? '', check: verdict.check ?? '', checks: failedChecks(verdict).join(' ') });
-    this.render(verdict, stepsOf(receipt, verdict));
+    this.render(verdict, stepsOf(receipt, verdict, arcade.gameDescriptions()));
     this.dispatchEvent(new CustomEvent('verified', { detail: verdict }));
   }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// What `/wasm/` serves from, and how it was chosen.
 #[derive(Debug, Clone)]
 pub struct WasmDirs {
-    /// The fairness verifier's package (`arcade.js`, `fields.js`, `arcade_wasm*`).
+    /// The fairness verifier's package (`arcade.js`, `fields.js`, `games.js`, `arcade_wasm*`).
     pub verifier: PathBuf,
     /// The signature checker's package (`arcade_proofs*`).
     pub proofs: PathBuf,

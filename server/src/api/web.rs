@@ -116,11 +116,13 @@ const FILES: [(&str, &str, &str); 18] = [
 const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");
 const VECTORS_NAME: &str = "fairness-v1.json";
 /// The files of the wasm packages the page loads: the fairness verifier (its entry `arcade.js`
-/// with the field readers it imports, `fields.js`, wrapping wasm-bindgen's `arcade_wasm.js`),
-/// and the signature checker (`true`: from `WasmDirs::proofs`).
-const WASM_FILES: [(&str, &str, bool); 6] = [
+/// with what it imports, the field readers `fields.js` and the games' descriptions `games.js`,
+/// wrapping wasm-bindgen's `arcade_wasm.js`), and the signature checker (`true`: from
+/// `WasmDirs::proofs`).
+const WASM_FILES: [(&str, &str, bool); 7] = [
     ("arcade.js", "text/javascript; charset=utf-8", false),
     ("fields.js", "text/javascript; charset=utf-8", false),
+    ("games.js", "text/javascript; charset=utf-8", false),
     ("arcade_wasm.js", "text/javascript; charset=utf-8", false),
     ("arcade_wasm_bg.wasm", "application/wasm", false),
     ("arcade_proofs.js", "text/javascript; charset=utf-8", true),

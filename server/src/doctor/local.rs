@@ -111,6 +111,7 @@ fn wasm(dirs: &WasmDirs) -> Check {
             &[
                 "arcade.js",
                 "fields.js",
+                "games.js",
                 "arcade_wasm.js",
                 "arcade_wasm_bg.wasm",
             ][..],

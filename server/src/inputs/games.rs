@@ -18,7 +18,8 @@ use crate::service::play::Play;
 
 /// The server's one list of games, in the core's order: each game's core variant, its REST
 /// path segment (`POST /api/arcade/<endpoint>`, MCP `arcade_<endpoint>`), its input, its route
-/// handler's name and a one-line description. `$then!` gets the list.
+/// handler's name and its one-line description (the core's summary, which a doc attribute
+/// needs as a literal: a test holds the two equal). `$then!` gets the list.
 macro_rules! for_each_game_input {
     ($then:ident) => {
         $then! {
@@ -353,6 +354,86 @@ impl GameInput for RouletteInput {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arcade_core::description::{Field, Kind};
+
+    #[test]
+    fn each_game_is_described_as_the_core_describes_it() {
+        for game in Game::ALL {
+            let description = game.description();
+            assert_eq!(about(game), description.summary, "{game:?}");
+            let schema = input_schema(game);
+            let properties = schema["properties"].as_object().unwrap();
+            let round_fields = schema::of::<RoundFields>();
+            let own: Vec<&String> = properties
+                .keys()
+                .filter(|key| {
+                    !round_fields["properties"]
+                        .as_object()
+                        .unwrap()
+                        .contains_key(*key)
+                })
+                .collect();
+            let mut own: Vec<&str> = own.into_iter().map(String::as_str).collect();
+            own.sort_unstable();
+            let mut described: Vec<&str> = description.call.iter().map(|f| f.name).collect();
+            described.sort_unstable();
+            assert_eq!(own, described, "{game:?}: the input's own fields");
+            let required: Vec<&str> = schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for field in description.call {
+                assert_eq!(
+                    required.contains(&field.name),
+                    field.required,
+                    "{game:?} {}",
+                    field.name
+                );
+                held_to(game, field, &properties[field.name]);
+            }
+        }
+    }
+
+    /// An input schema's property says what the core's field holds: its words, its range, its
+    /// pattern.
+    fn held_to(game: Game, field: &Field, property: &Value) {
+        let text = property.to_string();
+        match field.kind {
+            Kind::Choice { words } => {
+                for word in words {
+                    assert!(
+                        text.contains(&format!("\"{word}\"")),
+                        "{game:?} {}: {word}",
+                        field.name
+                    );
+                }
+            }
+            Kind::Integer { min, max } => {
+                assert_eq!(
+                    property["minimum"],
+                    serde_json::json!(min),
+                    "{game:?} {}",
+                    field.name
+                );
+                assert_eq!(
+                    property["maximum"],
+                    serde_json::json!(max),
+                    "{game:?} {}",
+                    field.name
+                );
+            }
+            Kind::Text { pattern } => {
+                assert!(
+                    text.contains(&serde_json::to_string(pattern).unwrap()),
+                    "{game:?} {}: {text}",
+                    field.name
+                );
+            }
+            Kind::Shown | Kind::Number => {
+                panic!("{game:?} {}: a call field is never shown", field.name)
+            }
+        }
+    }
 
     #[test]
     fn the_list_holds_the_cores_games_in_its_order() {

@@ -34,6 +34,10 @@ impl Packages {
             wasm.join("fields.js"),
             include_bytes!("../../../wasm/js/fields.js"),
         );
+        write(
+            wasm.join("games.js"),
+            include_bytes!("../../../wasm/js/games.js"),
+        );
         write(wasm.join("arcade_wasm.js"), &glue("arcade_wasm_bg.wasm"));
         write(wasm.join("arcade_wasm_bg.wasm"), b"\0asm\x01\0\0\0fairness");
         write(
@@ -133,6 +137,7 @@ async fn every_file_the_element_loads_is_versioned_immutable_and_pinned() {
         "web/wasm-pins.js",
         "wasm/arcade.js",
         "wasm/fields.js",
+        "wasm/games.js",
         "wasm/arcade_wasm.js",
         "wasm/arcade_wasm_bg.wasm",
         "wasm/arcade_proofs.js",
