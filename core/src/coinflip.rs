@@ -97,6 +97,7 @@ const CALL: Field = Field {
         words: &["heads", "tails"],
     },
     required: true,
+    required_with: None,
     about: "heads or tails. A win returns 1.98x the wager.",
 };
 
@@ -116,6 +117,7 @@ impl GameRules for Coinflip {
                 words: &["heads", "tails"],
             },
             required: true,
+            required_with: None,
             about: "The side drawn.",
         }],
         signed: Signed {

@@ -49,8 +49,11 @@ pub struct Field {
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub kind: Kind,
     /// Whether it must be given: `false` for a field with a default or one only some calls
-    /// name (see `about`).
+    /// name (see `required_with`).
     pub required: bool,
+    /// The other field and word with which it is required (roulette's `number`, with the bet
+    /// `straight`); with any other word it is left out.
+    pub required_with: Option<(&'static str, &'static str)>,
     /// What it means, in a sentence.
     pub about: &'static str,
 }

@@ -186,6 +186,7 @@ impl GameRules for Limbo {
                 pattern: TARGET_PATTERN,
             },
             required: true,
+            required_with: None,
             about: "The multiplier to reach: 1.01 to 1000000.00 as text with at most two decimals (\"2.50\").",
         }],
         params: &[Field {
@@ -195,6 +196,7 @@ impl GameRules for Limbo {
                 max: MAX_HUNDREDTHS as u64,
             },
             required: true,
+            required_with: None,
             about: "The target in hundredths, 101 to 100000000.",
         }],
         result: &[
@@ -205,12 +207,14 @@ impl GameRules for Limbo {
                     max: MAX_HUNDREDTHS as u64,
                 },
                 required: true,
+                required_with: None,
                 about: "The multiplier drawn, in hundredths.",
             },
             Field {
                 name: "crash_point",
                 kind: Kind::Shown,
                 required: false,
+                required_with: None,
                 about: "The multiplier drawn, as text with two decimals.",
             },
         ],

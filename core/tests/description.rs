@@ -82,6 +82,15 @@ fn shows_exactly(fields: &[Field], object: &Value, seen: &mut BTreeSet<&'static 
             "{}: {object}",
             field.name
         );
+        if let Some((other, word)) = field.required_with {
+            let given = shown.get(field.name).is_some_and(|v| !v.is_null());
+            assert_eq!(
+                given,
+                shown.get(other) == Some(&json!(word)),
+                "{}: {object}",
+                field.name
+            );
+        }
         if shown.get(field.name).is_some_and(|v| !v.is_null()) {
             seen.insert(field.name);
         }

@@ -98,7 +98,13 @@ export type FieldKind =
   | { kind: "number" };
 
 /** One field of a call, a receipt's params or its result. */
-export type Field = FieldKind & { name: string; required: boolean; about: string };
+export type Field = FieldKind & {
+  name: string;
+  required: boolean;
+  /** The other field and word with which it is required (roulette's number, with "straight"). */
+  required_with: [string, string] | null;
+  about: string;
+};
 
 /** Where a member of the signed Play and Receipt comes from: a params field, a fixed word, or nothing. */
 export type SignedSource = { param: string } | { word: string } | "absent";

@@ -15,6 +15,7 @@ const DESCRIPTIONS = [
           "tails"
         ],
         "required": true,
+        "required_with": null,
         "about": "heads or tails. A win returns 1.98x the wager."
       }
     ],
@@ -27,6 +28,7 @@ const DESCRIPTIONS = [
           "tails"
         ],
         "required": true,
+        "required_with": null,
         "about": "heads or tails. A win returns 1.98x the wager."
       }
     ],
@@ -39,6 +41,7 @@ const DESCRIPTIONS = [
           "tails"
         ],
         "required": true,
+        "required_with": null,
         "about": "The side drawn."
       }
     ],
@@ -67,6 +70,7 @@ const DESCRIPTIONS = [
         "min": 1,
         "max": 99,
         "required": true,
+        "required_with": null,
         "about": "1 to 99. The roll is 0.00 to 100.00; under wins below the target, over above it."
       },
       {
@@ -77,6 +81,7 @@ const DESCRIPTIONS = [
           "over"
         ],
         "required": false,
+        "required_with": null,
         "about": "under (the default) or over."
       }
     ],
@@ -87,6 +92,7 @@ const DESCRIPTIONS = [
         "min": 1,
         "max": 99,
         "required": true,
+        "required_with": null,
         "about": "1 to 99. The roll is 0.00 to 100.00; under wins below the target, over above it."
       },
       {
@@ -97,6 +103,7 @@ const DESCRIPTIONS = [
           "over"
         ],
         "required": false,
+        "required_with": null,
         "about": "under (the default) or over."
       }
     ],
@@ -105,6 +112,7 @@ const DESCRIPTIONS = [
         "name": "roll",
         "kind": "number",
         "required": false,
+        "required_with": null,
         "about": "The roll, 0.00 to 100.00."
       },
       {
@@ -113,18 +121,21 @@ const DESCRIPTIONS = [
         "min": 0,
         "max": 10000,
         "required": true,
+        "required_with": null,
         "about": "The roll in hundredths, 0 to 10000."
       },
       {
         "name": "win_chance",
         "kind": "shown",
         "required": false,
+        "required_with": null,
         "about": "The call's chance of a win, with four decimals and a percent sign."
       },
       {
         "name": "multiplier",
         "kind": "shown",
         "required": false,
+        "required_with": null,
         "about": "The return of a win per chip wagered, with four decimals."
       }
     ],
@@ -165,6 +176,7 @@ const DESCRIPTIONS = [
           "column3"
         ],
         "required": true,
+        "required_with": null,
         "about": "One of the 13 bets: straight (needs number, pays 36x), red, black, odd, even, low, high (2x), dozen1, dozen2, dozen3, column1, column2, column3 (3x)."
       },
       {
@@ -173,6 +185,10 @@ const DESCRIPTIONS = [
         "min": 0,
         "max": 36,
         "required": false,
+        "required_with": [
+          "bet",
+          "straight"
+        ],
         "about": "0 to 36, for a straight bet only."
       }
     ],
@@ -196,6 +212,7 @@ const DESCRIPTIONS = [
           "column3"
         ],
         "required": true,
+        "required_with": null,
         "about": "One of the 13 bets: straight (needs number, pays 36x), red, black, odd, even, low, high (2x), dozen1, dozen2, dozen3, column1, column2, column3 (3x)."
       },
       {
@@ -204,6 +221,10 @@ const DESCRIPTIONS = [
         "min": 0,
         "max": 36,
         "required": false,
+        "required_with": [
+          "bet",
+          "straight"
+        ],
         "about": "0 to 36, for a straight bet only."
       }
     ],
@@ -214,6 +235,7 @@ const DESCRIPTIONS = [
         "min": 0,
         "max": 36,
         "required": true,
+        "required_with": null,
         "about": "The pocket drawn, 0 to 36."
       },
       {
@@ -225,6 +247,7 @@ const DESCRIPTIONS = [
           "black"
         ],
         "required": false,
+        "required_with": null,
         "about": "The pocket's colour."
       }
     ],
@@ -251,6 +274,7 @@ const DESCRIPTIONS = [
         "kind": "text",
         "pattern": "^(?:1\\.(?:0[1-9]|[1-9][0-9]?)|(?:[2-9]|[1-9][0-9]{1,5})(?:\\.[0-9]{1,2})?|1000000(?:\\.00?)?)$",
         "required": true,
+        "required_with": null,
         "about": "The multiplier to reach: 1.01 to 1000000.00 as text with at most two decimals (\"2.50\")."
       }
     ],
@@ -261,6 +285,7 @@ const DESCRIPTIONS = [
         "min": 101,
         "max": 100000000,
         "required": true,
+        "required_with": null,
         "about": "The target in hundredths, 101 to 100000000."
       }
     ],
@@ -271,12 +296,14 @@ const DESCRIPTIONS = [
         "min": 100,
         "max": 100000000,
         "required": true,
+        "required_with": null,
         "about": "The multiplier drawn, in hundredths."
       },
       {
         "name": "crash_point",
         "kind": "shown",
         "required": false,
+        "required_with": null,
         "about": "The multiplier drawn, as text with two decimals."
       }
     ],

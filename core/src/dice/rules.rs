@@ -75,6 +75,7 @@ const CALL: &[Field] = &[
             max: MAX_TARGET as u64,
         },
         required: true,
+        required_with: None,
         about: "1 to 99. The roll is 0.00 to 100.00; under wins below the target, over above it.",
     },
     Field {
@@ -83,6 +84,7 @@ const CALL: &[Field] = &[
             words: &["under", "over"],
         },
         required: false,
+        required_with: None,
         about: "under (the default) or over.",
     },
 ];
@@ -103,6 +105,7 @@ impl GameRules for Dice {
                 name: "roll",
                 kind: Kind::Number,
                 required: false,
+                required_with: None,
                 about: "The roll, 0.00 to 100.00.",
             },
             Field {
@@ -112,18 +115,21 @@ impl GameRules for Dice {
                     max: 10_000,
                 },
                 required: true,
+                required_with: None,
                 about: "The roll in hundredths, 0 to 10000.",
             },
             Field {
                 name: "win_chance",
                 kind: Kind::Shown,
                 required: false,
+                required_with: None,
                 about: "The call's chance of a win, with four decimals and a percent sign.",
             },
             Field {
                 name: "multiplier",
                 kind: Kind::Shown,
                 required: false,
+                required_with: None,
                 about: "The return of a win per chip wagered, with four decimals.",
             },
         ],

@@ -57,6 +57,7 @@ const CALL: &[Field] = &[
             ],
         },
         required: true,
+        required_with: None,
         about: "One of the 13 bets: straight (needs number, pays 36x), red, black, odd, even, low, high (2x), dozen1, dozen2, dozen3, column1, column2, column3 (3x).",
     },
     Field {
@@ -66,6 +67,7 @@ const CALL: &[Field] = &[
             max: POCKETS as u64 - 1,
         },
         required: false,
+        required_with: Some(("bet", "straight")),
         about: "0 to 36, for a straight bet only.",
     },
 ];
@@ -88,6 +90,7 @@ impl GameRules for Roulette {
                     max: POCKETS as u64 - 1,
                 },
                 required: true,
+                required_with: None,
                 about: "The pocket drawn, 0 to 36.",
             },
             Field {
@@ -96,6 +99,7 @@ impl GameRules for Roulette {
                     words: &["green", "red", "black"],
                 },
                 required: false,
+                required_with: None,
                 about: "The pocket's colour.",
             },
         ],

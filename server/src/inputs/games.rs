@@ -390,6 +390,16 @@ mod tests {
                     field.name
                 );
                 held_to(game, field, &properties[field.name]);
+                // A field required only with another's word: the schema says so (if, then).
+                if let Some((other, word)) = field.required_with {
+                    assert_eq!(schema["if"]["properties"][other]["const"], word, "{game:?}");
+                    let then = schema["then"]["required"].as_array().unwrap();
+                    assert!(
+                        then.contains(&Value::from(field.name)),
+                        "{game:?} {}",
+                        field.name
+                    );
+                }
             }
         }
     }
