@@ -7,7 +7,7 @@ import * as wasm from '../wasm/arcade.js';
 import { latestOnly, verifyBet, verifyReceipt } from './bet.mjs';
 import { startMonitor } from './monitor.js';
 import { pinned, rememberPlayer, rememberedPlayer } from './pin.js';
-import { PAGE_GAMES, limboTargetPattern, stepsOf } from './steps.js';
+import { PAGE_GAMES, stepsOf } from './steps.js';
 import { FROM_READER, failedChecks, headline, judgeRound, refusedVerdict, subject } from './verdicts.mjs';
 import { core, modules, tone } from './verifier.js';
 
@@ -87,7 +87,7 @@ function byHand() {
     const why = `unknown game ${JSON.stringify(game)}; this page derives ${Object.keys(PAGE_GAMES).join(', ')} by hand`;
     return run(async () => ({ verdict: refusedVerdict({ check: 'game', why }), receipt: null }));
   }
-  const params = PAGE_GAMES[game].params($('#hand-call').value.trim(), $('#hand-extra').value.trim(), limboTargetPattern(wasm.gameDescriptions()));
+  const params = PAGE_GAMES[game].params($('#hand-call').value.trim(), $('#hand-extra').value.trim(), wasm.gameDescriptions());
   const input = {
     server_seed: $('#hand-server-seed').value.trim().toLowerCase(),
     client_seed: $('#hand-client-seed').value,

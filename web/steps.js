@@ -5,8 +5,8 @@
 
 /**
  * Each game's by-hand form as the page knows it: the hint and the params from its two fields (a
- * call and an extra one). Limbo's target is read by the core's own pattern (`targetPattern`,
- * from `gameDescriptions()`). A game not here is refused by name.
+ * call and an extra one, and the core's `gameDescriptions()`). Limbo's target is read by the
+ * core's own pattern. A game not here is refused by name.
  */
 export const PAGE_GAMES = {
   coinflip: {
@@ -25,8 +25,8 @@ export const PAGE_GAMES = {
     hint: 'call: the target multiplier, 1.01 to 1000000.00',
     // A target the core reads (its pattern: digits, at most two decimals), in hundredths;
     // anything else derives nothing.
-    params: (call, extra, targetPattern) => {
-      if (!targetPattern.test(call)) return { target_hundredths: null };
+    params: (call, extra, descriptions) => {
+      if (!limboTargetPattern(descriptions).test(call)) return { target_hundredths: null };
       const [whole, cents = ''] = call.split('.');
       return { target_hundredths: Number(whole) * 100 + Number(cents.padEnd(2, '0')) };
     },
@@ -34,16 +34,22 @@ export const PAGE_GAMES = {
 };
 
 /** The pattern the core reads a limbo target by, from its description of the game. */
-export function limboTargetPattern(descriptions) {
+function limboTargetPattern(descriptions) {
   const target = descriptions.find((d) => d.name === 'limbo').call.find((f) => f.name === 'target');
   return new RegExp(target.pattern);
 }
 
 const state = (ok) => (ok ? 'ok' : 'fail');
 
-/** How u0 maps to `game`'s outcome, in the core's words (`descriptions`: gameDescriptions()). */
-function mapping(descriptions, game) {
-  return descriptions.find((d) => d.name === game)?.mapping ?? `no outcome mapping for the unknown game ${JSON.stringify(game)}`;
+/**
+ * How u0 maps to the receipt's game's outcome: the core's words (`descriptions`:
+ * gameDescriptions()) with the core's numbers filled in (u0, the number drawn, the result).
+ */
+function mapping(descriptions, receipt, report) {
+  const described = descriptions.find((d) => d.name === receipt.game);
+  if (!described) return `no outcome mapping for the unknown game ${JSON.stringify(receipt.game)}`;
+  const values = { ...report.derived.result, u0: report.trace.u0, drawn: report.trace.drawn };
+  return described.mapping.replace(/\{(\w+)\}/g, (whole, key) => (Object.hasOwn(values, key) ? String(values[key]) : whole));
 }
 
 /** The re-derivation's steps from the core's report (and the verdict's nonce check). */
@@ -70,7 +76,7 @@ function derivation(receipt, report, verdict, descriptions) {
     },
     {
       title: 'Outcome',
-      detail: `${mapping(descriptions, receipt.game)}: u0 = ${t.u0}\nderived ${JSON.stringify(report.derived.result)}; receipt says ${JSON.stringify(receipt.result)}`,
+      detail: `${mapping(descriptions, receipt, report)}\nderived ${JSON.stringify(report.derived.result)}; receipt says ${JSON.stringify(receipt.result)}`,
       state: state(report.checks.outcome),
     },
     {

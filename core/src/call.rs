@@ -35,6 +35,13 @@ macro_rules! games_calls_and_outcomes {
                 }
             }
 
+            /// The number `u_0` maps to before the outcome is read from it.
+            pub fn drawn(self, u0: u32) -> u64 {
+                match self {
+                    $(Self::$Rules => <crate::$module::$Rules as GameRules>::drawn(u0),)*
+                }
+            }
+
             /// The game described as data.
             pub fn description(self) -> &'static Description {
                 match self {

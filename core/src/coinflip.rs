@@ -108,7 +108,7 @@ impl GameRules for Coinflip {
         name: Self::NAME,
         summary: "Coinflip: call heads or tails. Pays 1.98x the wager.",
         outcomes: Self::OUTCOMES,
-        mapping: "heads iff u0 ≥ 2^31 = 2147483648, else tails",
+        mapping: "u0 >> 31 = {drawn} (u0 = {u0}: heads iff u0 ≥ 2^31 = 2147483648) → {outcome}",
         call: &[CALL],
         params: &[CALL],
         result: &[Field {
@@ -133,6 +133,10 @@ impl GameRules for Coinflip {
     type Result = CoinflipResult;
     type Params = CoinflipParams;
     type Claimed = CoinflipClaimed;
+
+    fn drawn(u0: u32) -> u64 {
+        u64::from(u0 >> 31)
+    }
 
     fn draw(_: &Side, u0: u32) -> CoinflipResult {
         CoinflipResult { outcome: flip(u0) }

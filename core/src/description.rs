@@ -97,7 +97,9 @@ pub struct Description {
     pub summary: &'static str,
     /// `N`: how many equally likely outcomes `u_0` draws.
     pub outcomes: u64,
-    /// How `u_0` maps to the outcome (fairness v1), in words and symbols.
+    /// How `u_0` maps to the outcome (fairness v1), as a verifier shows it: words and symbols
+    /// with `{u0}`, `{drawn}` (the number `u_0` maps to, a report's `trace.drawn`) and
+    /// `{<result field>}` (the derived result's) to fill in.
     pub mapping: &'static str,
     /// The call as a player sends it (a game body, an MCP tool's arguments).
     pub call: &'static [Field],

@@ -43,6 +43,10 @@ pub trait GameRules {
     /// A receipt's `result` object as the receipt claims it: every field optional.
     type Claimed: Clone + Default + PartialEq + Debug + FromWire;
 
+    /// The number `u_0` maps to before the outcome is read from it (what the description's
+    /// `mapping` calls `{drawn}`): coinflip `u0 >> 31`, dice `(u0 × 10001) >> 32`, roulette
+    /// `(u0 × 37) >> 32`, limbo `floor(99 × 2^32 / u0)` (the cap for `u0 = 0`).
+    fn drawn(u0: u32) -> u64;
     /// The result `u_0` draws for `call`.
     fn draw(call: &Self::Call, u0: u32) -> Self::Result;
     /// The bare outcome of a result.

@@ -179,7 +179,7 @@ impl GameRules for Limbo {
         name: Self::NAME,
         summary: "Limbo: a multiplier from 1.00 to 1000000.00 is drawn; win if it reaches your target (1.01 to 1000000.00), paid 99% of the fair odds of the target.",
         outcomes: Self::OUTCOMES,
-        mapping: "result_hundredths = floor(99 × 2^32 / u0), kept within 100 ..= 100000000; u0 = 0 draws the cap",
+        mapping: "floor(99 × 2^32 / u0) = {drawn} (u0 = 0 draws the cap), kept within 100 ..= 100000000 → result {result_hundredths} hundredths → {crash_point}x",
         call: &[Field {
             name: "target",
             kind: Kind::Text {
@@ -231,6 +231,12 @@ impl GameRules for Limbo {
     type Result = LimboDrawn;
     type Params = LimboParams;
     type Claimed = LimboClaimed;
+
+    fn drawn(u0: u32) -> u64 {
+        SCALE
+            .checked_div(u64::from(u0))
+            .unwrap_or(u64::from(MAX_HUNDREDTHS))
+    }
 
     fn draw(_: &LimboCall, u0: u32) -> LimboDrawn {
         LimboDrawn {

@@ -203,8 +203,8 @@ impl TryFrom<ReceiptInput> for Receipt {
 
 #[cfg(feature = "serde")]
 /// The steps of a settlement a person can follow: the HMAC key and message, the digest, the
-/// two draws, the exact return with its fractional chip, and the call's winning outcomes `W` of
-/// the game's `N` (decimal strings).
+/// two draws, the exact return with its fractional chip, the call's winning outcomes `W` of the
+/// game's `N`, and the number `u_0` maps to (decimal strings).
 #[derive(Debug, Clone, Copy)]
 pub struct TraceView<'a> {
     /// The server seed (the HMAC key).
@@ -220,7 +220,7 @@ impl Serialize for TraceView<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let st = self.settlement;
         let ret = st.win_return();
-        let mut s = serializer.serialize_struct("Trace", 8)?;
+        let mut s = serializer.serialize_struct("Trace", 9)?;
         s.serialize_field("hmac_key", self.server_seed)?;
         s.serialize_field("hmac_message", self.message)?;
         s.serialize_field("block0", &crate::hex::encode(&st.draws.block0))?;
@@ -239,6 +239,7 @@ impl Serialize for TraceView<'_> {
         let game = st.call.game();
         s.serialize_field("winning_count", &st.call.winning_count().to_string())?;
         s.serialize_field("outcomes", &game.outcomes().to_string())?;
+        s.serialize_field("drawn", &game.drawn(st.draws.u0).to_string())?;
         s.end()
     }
 }

@@ -302,3 +302,75 @@ fn the_shipped_descriptions_are_the_cores() {
          `cargo run -p arcade-core --features serde --example games > wasm/js/games.js`"
     );
 }
+
+/// A description's `mapping` with the round's numbers in it, as a verifier fills it.
+fn filled(description: &Description, u0: u32, result: &Value) -> String {
+    let mut text = description.mapping.to_owned();
+    let game = Game::parse(description.name).unwrap();
+    let mut values = vec![
+        ("u0".to_owned(), u0.to_string()),
+        ("drawn".to_owned(), game.drawn(u0).to_string()),
+    ];
+    for (key, value) in result.as_object().unwrap() {
+        let shown = value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_owned);
+        values.push((key.clone(), shown));
+    }
+    for (key, value) in values {
+        text = text.replace(&format!("{{{key}}}"), &value);
+    }
+    assert!(
+        !text.contains('{'),
+        "{}: a placeholder nothing fills: {text}",
+        description.name
+    );
+    text
+}
+
+#[test]
+fn each_mapping_shows_how_u0_becomes_the_outcome() {
+    let cases = [
+        (
+            Call::Coinflip(Side::Heads),
+            1 << 31,
+            "u0 >> 31 = 1 (u0 = 2147483648: heads iff u0 ≥ 2^31 = 2147483648) → heads",
+        ),
+        (
+            Call::Coinflip(Side::Heads),
+            5,
+            "u0 >> 31 = 0 (u0 = 5: heads iff u0 ≥ 2^31 = 2147483648) → tails",
+        ),
+        (
+            Call::Dice(DiceCall::new(50, Direction::Under).unwrap()),
+            3_000_000,
+            "(u0 × 10001) >> 32 = 6 → roll 0.06",
+        ),
+        (
+            Call::Roulette(RouletteBet::new(BetKind::Red, None).unwrap()),
+            u32::MAX,
+            "(u0 × 37) >> 32 = 36 → pocket 36",
+        ),
+        (
+            Call::Limbo(LimboCall::new(101).unwrap()),
+            4_248_896_143,
+            "floor(99 × 2^32 / u0) = 100 (u0 = 0 draws the cap), kept within 100 ..= 100000000 → result 100 hundredths → 1.00x",
+        ),
+        (
+            Call::Limbo(LimboCall::new(101).unwrap()),
+            0,
+            "floor(99 × 2^32 / u0) = 100000000 (u0 = 0 draws the cap), kept within 100 ..= 100000000 → result 100000000 hundredths → 1000000.00x",
+        ),
+    ];
+    for (call, u0, text) in cases {
+        let result = serde_json::to_value(GameResult::draw(&call, u0)).unwrap();
+        assert_eq!(filled(call.game().description(), u0, &result), text);
+    }
+    // Every game's mapping is filled by every result it draws.
+    for call in every_call().into_iter().step_by(7) {
+        for u0 in [0, 1, 1 << 31, u32::MAX] {
+            let result = serde_json::to_value(GameResult::draw(&call, u0)).unwrap();
+            filled(call.game().description(), u0, &result);
+        }
+    }
+}

@@ -87,6 +87,8 @@ export interface Trace {
   winning_count: string;
   /** `N`: how many equally likely outcomes the game has (decimal). */
   outcomes: string;
+  /** The number u0 maps to before the outcome is read from it (decimal; see GameDescription.mapping). */
+  drawn: string;
 }
 
 /** What a described field holds. */
@@ -116,7 +118,7 @@ export interface GameDescription {
   summary: string;
   /** `N`: equally likely outcomes. */
   outcomes: number;
-  /** How u0 maps to the outcome (fairness v1), in words and symbols. */
+  /** How u0 maps to the outcome, with `{u0}`, `{drawn}` (trace.drawn) and `{<result field>}` to fill in. */
   mapping: string;
   /** The call as a player sends it (a game body, an MCP tool's arguments). */
   call: Field[];

@@ -61,8 +61,8 @@ function slots() {
 // number, then the ends of the texts. Flags: bit 0 verified, bits 1-3 the checks commitment,
 // outcome and payout, bit 4 won, bit 5 the bonus chip.
 const TEXTS = 7;
-// The texts' slots: the commitment and the trace's eight (to the outcomes N), then the game's.
-const GAME_TEXTS = TEXTS + 9;
+// The texts' slots: the commitment and the trace's nine (to the number drawn), then the game's.
+const GAME_TEXTS = TEXTS + 10;
 
 function verifyOne(receipt) {
   const r = object(receipt, 'receipt');
@@ -204,9 +204,10 @@ function trace(serverSeed, out, n) {
       remainder: out.slice(n[12], n[13]),
       bonus_chip: (n[0] & 32) !== 0,
     },
-    // The call's winning outcomes W of the game's N: the core's.
+    // The call's winning outcomes W of the game's N, and the number u0 maps to: the core's.
     winning_count: out.slice(n[13], n[14]),
     outcomes: out.slice(n[14], n[15]),
+    drawn: out.slice(n[15], n[16]),
   };
 }
 

@@ -5,7 +5,7 @@ const DESCRIPTIONS = [
     "name": "coinflip",
     "summary": "Coinflip: call heads or tails. Pays 1.98x the wager.",
     "outcomes": 2,
-    "mapping": "heads iff u0 ≥ 2^31 = 2147483648, else tails",
+    "mapping": "u0 >> 31 = {drawn} (u0 = {u0}: heads iff u0 ≥ 2^31 = 2147483648) → {outcome}",
     "call": [
       {
         "name": "call",
@@ -62,7 +62,7 @@ const DESCRIPTIONS = [
     "name": "dice",
     "summary": "Dice: a roll from 0.00 to 100.00, under or over a target (1 to 99); pays 99% of the fair odds of the call, and the result carries its exact return.",
     "outcomes": 10001,
-    "mapping": "roll_hundredths = (u0 × 10001) >> 32",
+    "mapping": "(u0 × 10001) >> 32 = {drawn} → roll {roll}",
     "call": [
       {
         "name": "target",
@@ -155,7 +155,7 @@ const DESCRIPTIONS = [
     "name": "roulette",
     "summary": "European roulette: one of 13 bets on 37 pockets; pays 36x straight, 3x dozens and columns, 2x even-money bets.",
     "outcomes": 37,
-    "mapping": "pocket = (u0 × 37) >> 32",
+    "mapping": "(u0 × 37) >> 32 = {drawn} → pocket {pocket}",
     "call": [
       {
         "name": "bet",
@@ -267,7 +267,7 @@ const DESCRIPTIONS = [
     "name": "limbo",
     "summary": "Limbo: a multiplier from 1.00 to 1000000.00 is drawn; win if it reaches your target (1.01 to 1000000.00), paid 99% of the fair odds of the target.",
     "outcomes": 4294967296,
-    "mapping": "result_hundredths = floor(99 × 2^32 / u0), kept within 100 ..= 100000000; u0 = 0 draws the cap",
+    "mapping": "floor(99 × 2^32 / u0) = {drawn} (u0 = 0 draws the cap), kept within 100 ..= 100000000 → result {result_hundredths} hundredths → {crash_point}x",
     "call": [
       {
         "name": "target",
@@ -321,8 +321,14 @@ const DESCRIPTIONS = [
   }
 ];
 
-for (const game of DESCRIPTIONS) Object.freeze(game);
-Object.freeze(DESCRIPTIONS);
+const deepFreeze = (value) => {
+  if (value && typeof value === 'object') {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+};
+deepFreeze(DESCRIPTIONS);
 
 /** Every game as the core describes it: `[{name, summary, outcomes, call, params, result, signed}]`. */
 export function gameDescriptions() {

@@ -310,7 +310,8 @@ impl Out {
 
     /// What verifications and derivations share: payout, profit, the commitment, the trace
     /// (`hmac_message`, `block0`, `u0`, `u1`, the exact return's numerator, denominator, floor
-    /// and remainder, and the call's winning outcomes `W` of the game's `N`) and the result.
+    /// and remainder, the call's winning outcomes `W` of the game's `N`, and the number `u0`
+    /// maps to) and the result.
     fn settlement(commitment: &str, message: &str, st: &Settlement) -> Result<Out, Invalid> {
         Out::amount(slot::PAYOUT, st.payout)?;
         Out::signed_amount(slot::PROFIT, st.profit)?;
@@ -328,6 +329,7 @@ impl Out {
         let game = st.call.game();
         o.decimal(u128::from(st.call.winning_count()));
         o.decimal(u128::from(game.outcomes()));
+        o.decimal(u128::from(game.drawn(st.draws.u0)));
         o.result(&st.result);
         Ok(o)
     }

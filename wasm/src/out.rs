@@ -11,7 +11,7 @@ use crate::input::Invalid;
 /// The largest integer a JavaScript number holds exactly.
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-/// Slots of [`NUMBERS`]: 7 numbers and at most 9 + 2 + 4 × 8 text ends (a dice receipt with
+/// Slots of [`NUMBERS`]: 7 numbers and at most 10 + 2 + 4 × 8 text ends (a dice receipt with
 /// every field it can claim wrong) fit.
 pub const SLOTS: usize = 64;
 

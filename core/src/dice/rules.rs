@@ -97,7 +97,7 @@ impl GameRules for Dice {
         name: Self::NAME,
         summary: "Dice: a roll from 0.00 to 100.00, under or over a target (1 to 99); pays 99% of the fair odds of the call, and the result carries its exact return.",
         outcomes: Self::OUTCOMES,
-        mapping: "roll_hundredths = (u0 × 10001) >> 32",
+        mapping: "(u0 × 10001) >> 32 = {drawn} → roll {roll}",
         call: CALL,
         params: CALL,
         result: &[
@@ -146,6 +146,10 @@ impl GameRules for Dice {
     type Result = DiceResult;
     type Params = DiceParams;
     type Claimed = DiceClaimed;
+
+    fn drawn(u0: u32) -> u64 {
+        u64::from(Roll::from_u32(u0).hundredths())
+    }
 
     fn draw(call: &DiceCall, u0: u32) -> DiceResult {
         DiceResult {

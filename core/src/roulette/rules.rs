@@ -79,7 +79,7 @@ impl GameRules for Roulette {
         name: Self::NAME,
         summary: "European roulette: one of 13 bets on 37 pockets; pays 36x straight, 3x dozens and columns, 2x even-money bets.",
         outcomes: Self::OUTCOMES,
-        mapping: "pocket = (u0 × 37) >> 32",
+        mapping: "(u0 × 37) >> 32 = {drawn} → pocket {pocket}",
         call: CALL,
         params: CALL,
         result: &[
@@ -116,6 +116,10 @@ impl GameRules for Roulette {
     type Result = RouletteResult;
     type Params = RouletteParams;
     type Claimed = RouletteClaimed;
+
+    fn drawn(u0: u32) -> u64 {
+        u64::from(spin(u0))
+    }
 
     fn draw(_: &RouletteBet, u0: u32) -> RouletteResult {
         let pocket = spin(u0);

@@ -133,6 +133,7 @@ async fn every_file_the_element_loads_is_versioned_immutable_and_pinned() {
     for file in [
         "web/verifier.js",
         "web/steps.js",
+        "web/stats.mjs",
         "web/cores.js",
         "web/wasm-pins.js",
         "wasm/arcade.js",
