@@ -17,12 +17,22 @@ export const GAMES = ['coinflip', 'dice', 'roulette', 'limbo'];
  * and every wager up to 21000 chips.
  */
 export function oddsOf(trace) {
-  return {
-    w: Number(trace.winning_count),
-    n: Number(trace.outcomes),
-    a: Number(trace.exact_return.numerator),
-    b: Number(trace.exact_return.denominator),
+  const count = (text, what) => {
+    if (typeof text !== 'string' || !/^[0-9]{1,30}$/.test(text)) {
+      throw Object.assign(new Error(`the core's trace has no ${what} (a wasm module of another version?)`), { code: 'invalid_trace' });
+    }
+    return Number(text);
   };
+  const odds = {
+    w: count(trace?.winning_count, 'winning_count'),
+    n: count(trace?.outcomes, 'outcomes'),
+    a: count(trace?.exact_return?.numerator, 'exact_return.numerator'),
+    b: count(trace?.exact_return?.denominator, 'exact_return.denominator'),
+  };
+  if (odds.w < 1 || odds.w > odds.n || odds.b < 1) {
+    throw Object.assign(new Error(`the core's trace has odds ${odds.w} of ${odds.n}, return ${odds.a}/${odds.b}`), { code: 'invalid_trace' });
+  }
+  return odds;
 }
 
 /** A game the statistics know; another game is refused by name, never counted as one of these. */
@@ -45,22 +55,39 @@ export function roundMoments({ w, n, a, b }) {
   return { mean, variance: p * (f * f + frac * (2 * f + 1)) - mean * mean, most };
 }
 
-/** A running tally of rounds: wagered, paid out, and the exact expectation with its variance. */
+/**
+ * A running sum of independent rounds' payouts beside its exact expectation and variance, and
+ * how far one round moves it above (`above`) and below (`below`) its mean at most.
+ */
+const newSum = () => ({ total: 0, expected: 0, variance: 0, above: 0, below: 0 });
+
+function addToSum(sum, { mean, variance, most }, paid) {
+  sum.total += paid;
+  sum.expected += mean;
+  sum.variance += variance;
+  sum.above = Math.max(sum.above, most - mean);
+  sum.below = Math.max(sum.below, mean);
+}
+
+/**
+ * A running tally of rounds: wagered, paid out, and the exact expectation with its variance, by
+ * the chip (`by_chip`: payouts as paid) and by the round (`by_round`: each round's payout per
+ * chip wagered, so that no one round, however large its wager, outweighs the others).
+ */
 export function newTally() {
-  return { rounds: 0, house_agent_rounds: 0, wagered: 0, paid_out: 0, expected: 0, variance: 0, above: 0, below: 0 };
+  return { rounds: 0, house_agent_rounds: 0, wagered: 0, paid_out: 0, by_chip: newSum(), by_round: newSum() };
 }
 
 /** Adds one settled round (its odds and payout as re-derived) to a tally. */
 export function addRound(tally, { odds, wager, payout, house_agent }) {
-  const { mean, variance, most } = roundMoments(odds);
+  const moments = roundMoments(odds);
   tally.rounds += 1;
-  tally.above = Math.max(tally.above, most - mean);
-  tally.below = Math.max(tally.below, mean);
   if (house_agent) tally.house_agent_rounds += 1;
   tally.wagered += wager;
   tally.paid_out += payout;
-  tally.expected += mean;
-  tally.variance += variance;
+  addToSum(tally.by_chip, moments, payout);
+  const perChip = { mean: moments.mean / wager, variance: moments.variance / (wager * wager), most: moments.most / wager };
+  addToSum(tally.by_round, perChip, payout / wager);
   return tally;
 }
 
@@ -72,8 +99,8 @@ export const ALARM_P = 0.001;
  * most p/2 whatever the payouts' law (Bernstein's inequality): `variance` is the sum's, `most` the
  * largest one round moves that way. A normal band is too narrow for limbo's rare large wins.
  */
-function bernsteinReach(variance, most) {
-  const l = Math.log(2 / ALARM_P);
+function bernsteinReach(variance, most, p = ALARM_P) {
+  const l = Math.log(2 / p);
   const lead = (l * most) / 3;
   return lead + Math.sqrt(lead * lead + 2 * l * variance);
 }
@@ -84,26 +111,35 @@ export const MIN_RTP_ROUNDS = 100;
  * Realized return to player (paid out / wagered) beside the exact expected return for exactly
  * these bets, the 95% interval the realized return falls in when the game is fair (normal
  * approximation: expected ± 1.96 σ / wagered), and the alarm band a fair game leaves with
- * probability at most 0.001 whatever its payouts' law (Bernstein's inequality): `in_band` is
- * false when the return leaves it, null with fewer than MIN_RTP_ROUNDS rounds.
+ * probability at most 0.001 whatever its payouts' law (Bernstein's inequality). The return is
+ * judged twice, each at p = 0.0005: by the chip, and by the round (the mean of each round's
+ * payout per chip, `per_round_return` in `per_round_alarm_interval`), so that one round of a
+ * huge wager, whose variance widens the band by the chip, cannot hide a skewed game. `in_band`
+ * is false when either return leaves its band, null with fewer than MIN_RTP_ROUNDS rounds.
  */
 export function summarize(tally) {
-  const { rounds, house_agent_rounds, wagered, paid_out } = tally;
-  if (wagered === 0) return { rounds, house_agent_rounds, wagered, paid_out, realized_return: null, expected_return: null, interval: null, within_interval: null, alarm_interval: null, in_band: null };
-  const expected = tally.expected / wagered;
-  const sigma = Math.sqrt(tally.variance) / wagered;
+  const { rounds, house_agent_rounds, wagered, paid_out, by_chip, by_round } = tally;
+  if (wagered === 0) return { rounds, house_agent_rounds, wagered, paid_out, realized_return: null, expected_return: null, interval: null, within_interval: null, alarm_interval: null, per_round_return: null, per_round_alarm_interval: null, in_band: null };
+  const expected = by_chip.expected / wagered;
+  const sigma = Math.sqrt(by_chip.variance) / wagered;
   const realized = paid_out / wagered;
   const interval = [expected - 1.96 * sigma, expected + 1.96 * sigma];
-  const alarm = [
-    expected - bernsteinReach(tally.variance, tally.below) / wagered,
-    expected + bernsteinReach(tally.variance, tally.above) / wagered,
+  const band = (sum, scale) => [
+    (sum.expected - bernsteinReach(sum.variance, sum.below, ALARM_P / 2)) / scale,
+    (sum.expected + bernsteinReach(sum.variance, sum.above, ALARM_P / 2)) / scale,
   ];
+  const alarm = band(by_chip, wagered);
+  const perRound = by_round.total / rounds;
+  const perRoundAlarm = band(by_round, rounds);
+  const inside = (x, [lo, hi]) => x >= lo && x <= hi;
   return {
     rounds, house_agent_rounds, wagered, paid_out,
     realized_return: realized, expected_return: expected, interval,
-    within_interval: realized >= interval[0] && realized <= interval[1],
+    within_interval: inside(realized, interval),
     alarm_interval: alarm,
-    in_band: rounds < MIN_RTP_ROUNDS ? null : realized >= alarm[0] && realized <= alarm[1],
+    per_round_return: perRound,
+    per_round_alarm_interval: perRoundAlarm,
+    in_band: rounds < MIN_RTP_ROUNDS ? null : inside(realized, alarm) && inside(perRound, perRoundAlarm),
   };
 }
 
@@ -260,8 +296,11 @@ export function statsProblems(stats) {
   const pct = (x) => `${(100 * x).toFixed(2)}%`;
   const found = [];
   for (const [game, s] of Object.entries(stats.games)) {
-    if (s.in_band === false) {
+    if (s.in_band !== false) continue;
+    if (s.realized_return < s.alarm_interval[0] || s.realized_return > s.alarm_interval[1]) {
       found.push(`${game}: return to player ${pct(s.realized_return)} over ${s.rounds} rounds, outside its band ${pct(s.alarm_interval[0])} – ${pct(s.alarm_interval[1])} (expected ${pct(s.expected_return)}, p < ${ALARM_P})`);
+    } else {
+      found.push(`${game}: return per round ${pct(s.per_round_return)} over ${s.rounds} rounds, outside its band ${pct(s.per_round_alarm_interval[0])} – ${pct(s.per_round_alarm_interval[1])} (the return by the chip is ${pct(s.realized_return)}, p < ${ALARM_P})`);
     }
   }
   for (const h of HISTOGRAMS) {

@@ -40,8 +40,10 @@ const describe = (mismatches) =>
 /** The round as the core re-derives it: `{report, round, why}` (round null when it cannot be). */
 export function rederive(wasm, receipt) {
   let report;
+  let odds;
   try {
     report = wasm.verify(receipt);
+    odds = oddsOf(report.trace);
   } catch (error) {
     return { report: null, round: null, why: `does not re-derive (${error.code ?? 'error'}: ${error.message})` };
   }
@@ -53,7 +55,7 @@ export function rederive(wasm, receipt) {
     wager: receipt.wager,
     payout: derived.payout,
     // W of N and the exact return, as the core re-derived them.
-    odds: oddsOf(report.trace),
+    odds,
     house_agent: receipt.house_agent === true,
     result: derived.result,
   };

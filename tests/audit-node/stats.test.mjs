@@ -133,9 +133,41 @@ test('the alarm band holds fair heavy-tailed limbo: 1,000 floors of 990 rounds a
     for (let i = 0; i < 1000; i++) addRound(tally, round(i % 100 === 0 ? 100000 : 200));
     const s = summarize(tally);
     if (s.in_band === false) outOfBand += 1;
-    if (Math.abs(s.realized_return - s.expected_return) > (3.2905 * Math.sqrt(tally.variance)) / tally.wagered) normalWouldFlag += 1;
+    if (Math.abs(s.realized_return - s.expected_return) > (3.2905 * Math.sqrt(tally.by_chip.variance)) / tally.wagered) normalWouldFlag += 1;
   }
   assert.equal(outOfBand, 0);
   // A normal band (± 3.29 σ) meant p = 0.001, yet one 1000x win leaves it: about 1% of floors.
   assert.ok(normalWouldFlag > 3, `a ± 3.29 σ band flagged ${normalWouldFlag} of 1,000 fair floors`);
+});
+
+test('one round of a huge wager cannot hide a skewed game: the return per round still leaves its band', () => {
+  // A house that drops one win in five of 3,000 one-chip coinflips, and then plays one honest
+  // coinflip of its own at 2^40 chips: by the chip that one round's variance widens the band
+  // past any return; by the round it weighs as one round of 3,001.
+  let state = 0x2545f491;
+  const next = () => {
+    state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0;
+    return state / 2 ** 32;
+  };
+  const one = odds('coinflip', { call: 'heads' }, 1);
+  const huge = 2 ** 40;
+  const big = odds('coinflip', { call: 'heads' }, huge);
+  const floor = (skewed) => {
+    const tally = newTally();
+    for (let i = 0; i < 3000; i++) {
+      const won = next() < 0.5 && !(skewed && next() < 0.2);
+      addRound(tally, { odds: one, wager: 1, payout: won ? (next() < 0.98 ? 2 : 1) : 0 });
+    }
+    return tally;
+  };
+  const skewed = floor(true);
+  assert.equal(summarize(skewed).in_band, false, 'the skew alone is caught');
+  addRound(skewed, { odds: big, wager: huge, payout: 0 });
+  const s = summarize(skewed);
+  assert.ok(s.realized_return >= s.alarm_interval[0] && s.realized_return <= s.alarm_interval[1], 'by the chip the huge round hides it');
+  assert.equal(s.in_band, false, `by the round it does not: ${s.per_round_return} outside ${s.per_round_alarm_interval}`);
+  // A fair floor with the same huge round stays in band both ways.
+  const fair = floor(false);
+  addRound(fair, { odds: big, wager: huge, payout: 0 });
+  assert.equal(summarize(fair).in_band, true);
 });
