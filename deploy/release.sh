@@ -47,9 +47,10 @@ say "laying out $name"
 install -D -m 0755 "$target_dir/$bin_dir/arcade" "$top/bin/arcade"
 strip --strip-debug "$top/bin/arcade"
 install -d "$top/share/arcade/wasm"
-install -m 0644 wasm/pkg-web/arcade.js wasm/pkg-web/fields.js wasm/pkg-web/arcade_wasm.js \
-    wasm/pkg-web/arcade_wasm_bg.wasm proofs-wasm/pkg-web/arcade_proofs.js \
-    proofs-wasm/pkg-web/arcade_proofs_bg.wasm "$top/share/arcade/wasm/"
+# Every file the server serves at /wasm/ (server/src/api/wasm_dirs.rs, WASM_FILES): the
+# packages' modules and their wasm, whatever their names.
+install -m 0644 wasm/pkg-web/*.js wasm/pkg-web/*.wasm \
+    proofs-wasm/pkg-web/*.js proofs-wasm/pkg-web/*.wasm "$top/share/arcade/wasm/"
 install -d "$top/share/arcade/devnet"
 install -m 0644 server/devnet/package.json server/devnet/package-lock.json \
     server/devnet/buy-chips.mjs "$top/share/arcade/devnet/"

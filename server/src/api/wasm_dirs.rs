@@ -6,6 +6,32 @@
 
 use std::path::{Path, PathBuf};
 
+/// The files of the wasm packages the page loads: the fairness verifier (its entry `arcade.js`
+/// with what it imports, the field readers `fields.js` and the games' descriptions `games.js`,
+/// wrapping wasm-bindgen's `arcade_wasm.js`), and the signature checker (`true`: from
+/// [`WasmDirs::proofs`]).
+pub const WASM_FILES: [(&str, &str, bool); 7] = [
+    ("arcade.js", "text/javascript; charset=utf-8", false),
+    ("fields.js", "text/javascript; charset=utf-8", false),
+    ("games.js", "text/javascript; charset=utf-8", false),
+    ("arcade_wasm.js", "text/javascript; charset=utf-8", false),
+    ("arcade_wasm_bg.wasm", "application/wasm", false),
+    ("arcade_proofs.js", "text/javascript; charset=utf-8", true),
+    ("arcade_proofs_bg.wasm", "application/wasm", true),
+];
+
+/// Every wasm package file the server serves, each with the directory it is in.
+pub fn files(dirs: &WasmDirs) -> impl Iterator<Item = (&'static str, &Path)> {
+    WASM_FILES.iter().map(move |(file, _, proofs)| {
+        let dir = if *proofs {
+            &dirs.proofs
+        } else {
+            &dirs.verifier
+        };
+        (*file, dir.as_path())
+    })
+}
+
 /// What `/wasm/` serves from, and how it was chosen.
 #[derive(Debug, Clone)]
 pub struct WasmDirs {

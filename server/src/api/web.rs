@@ -15,7 +15,7 @@ use salvo::prelude::*;
 use super::edge::{Shared, shared};
 use super::precompressed::{self, CompressError, Encoded, Source};
 use super::security;
-use super::wasm_dirs::{NOT_FOUND_FIX, WasmDirs};
+use super::wasm_dirs::{NOT_FOUND_FIX, WASM_FILES, WasmDirs};
 use crate::error::ApiError;
 
 /// The page's own files, compiled in so the binary serves them from anywhere.
@@ -115,19 +115,6 @@ const FILES: [(&str, &str, &str); 18] = [
 ];
 const VECTORS: &str = include_str!("../../../tests/vectors/fairness-v1.json");
 const VECTORS_NAME: &str = "fairness-v1.json";
-/// The files of the wasm packages the page loads: the fairness verifier (its entry `arcade.js`
-/// with what it imports, the field readers `fields.js` and the games' descriptions `games.js`,
-/// wrapping wasm-bindgen's `arcade_wasm.js`), and the signature checker (`true`: from
-/// `WasmDirs::proofs`).
-const WASM_FILES: [(&str, &str, bool); 7] = [
-    ("arcade.js", "text/javascript; charset=utf-8", false),
-    ("fields.js", "text/javascript; charset=utf-8", false),
-    ("games.js", "text/javascript; charset=utf-8", false),
-    ("arcade_wasm.js", "text/javascript; charset=utf-8", false),
-    ("arcade_wasm_bg.wasm", "application/wasm", false),
-    ("arcade_proofs.js", "text/javascript; charset=utf-8", true),
-    ("arcade_proofs_bg.wasm", "application/wasm", true),
-];
 
 /// The module the server makes: the wasm files' SRI hashes.
 const PINS_NAME: &str = "wasm-pins.js";

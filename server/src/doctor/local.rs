@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::Check;
-use crate::api::wasm_dirs::{NOT_FOUND_FIX, WasmDirs};
+use crate::api::wasm_dirs::{self, NOT_FOUND_FIX, WasmDirs};
 use crate::public_url::PublicUrl;
 use crate::public_url::is_loopback_host;
 use crate::service::purchases::rails::{REGISTERED, Rails};
@@ -105,26 +105,9 @@ fn public_url(settings: &Settings) -> Check {
 /// The page's wasm files, where the server will look for them.
 fn wasm(dirs: &WasmDirs) -> Check {
     const NAME: &str = "verifier wasm";
-    let packages = [
-        (
-            &dirs.verifier,
-            &[
-                "arcade.js",
-                "fields.js",
-                "games.js",
-                "arcade_wasm.js",
-                "arcade_wasm_bg.wasm",
-            ][..],
-        ),
-        (
-            &dirs.proofs,
-            &["arcade_proofs.js", "arcade_proofs_bg.wasm"][..],
-        ),
-    ];
-    let missing: Vec<&str> = packages
-        .iter()
-        .flat_map(|(dir, files)| files.iter().filter(|file| !dir.join(file).is_file()))
-        .copied()
+    let missing: Vec<&str> = wasm_dirs::files(dirs)
+        .filter(|(file, dir)| !dir.join(file).is_file())
+        .map(|(file, _)| file)
         .collect();
     if missing.is_empty() {
         Check::pass(NAME, format!("served from {}", dirs.describe()))
