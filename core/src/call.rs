@@ -50,6 +50,10 @@ macro_rules! games_calls_and_outcomes {
             }
         }
 
+        /// Every game's description, in the order of the list of games.
+        pub const GAMES: [Description; Game::ALL.len()] =
+            [$(<crate::$module::$Rules as GameRules>::DESCRIPTION),*];
+
         /// What the player bets on.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Call {
@@ -145,6 +149,13 @@ macro_rules! games_calls_and_outcomes {
 }
 
 for_each_game!(games_calls_and_outcomes);
+
+impl Description {
+    /// The description of the game named `name`.
+    pub fn of(name: &str) -> Option<&'static Description> {
+        Game::parse(name).map(Game::description)
+    }
+}
 
 impl Game {
     /// Parses a game name exactly.

@@ -2,14 +2,12 @@
 //! and `result` show, which of those the signed `Play` and `Receipt` carry, and its rule in a
 //! line. Everything outside the core that must know a game's fields (the server's inputs and
 //! documents, the wasm module's export, the page, the client libraries) reads this, or is held
-//! to it by a test. Each game writes its own in its [`GameRules::DESCRIPTION`]; [`GAMES`] lists
-//! them in the order of the list of games. With feature `serde` they serialize as the JSON
+//! to it by a test. Each game writes its own in its [`GameRules::DESCRIPTION`];
+//! [`GAMES`](crate::GAMES) lists them in the order of the list of games (`call.rs`). With feature `serde` they serialize as the JSON
 //! that `wasm/js/games.js` holds (written by `cargo run -p arcade-core --example games`, held
 //! to the core by a test), which the wasm package ships beside its module.
 //!
 //! [`GameRules::DESCRIPTION`]: crate::GameRules::DESCRIPTION
-
-use crate::game::GameRules;
 
 /// What a field holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,22 +109,7 @@ pub struct Description {
     pub signed: Signed,
 }
 
-macro_rules! descriptions {
-    ($($(#[$doc:meta])* $module:ident :: $Rules:ident,)*) => {
-        /// Every game's description, in the order of the list of games.
-        pub const GAMES: [Description; [$(stringify!($Rules)),*].len()] =
-            [$(<crate::$module::$Rules as GameRules>::DESCRIPTION),*];
-
-    };
-}
-for_each_game!(descriptions);
-
 impl Description {
-    /// The description of the game named `name`.
-    pub fn of(name: &str) -> Option<&'static Description> {
-        GAMES.iter().find(|game| game.name == name)
-    }
-
     /// The call field named `name`.
     pub fn call_field(&self, name: &str) -> Option<&'static Field> {
         self.call.iter().find(|field| field.name == name)

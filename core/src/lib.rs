@@ -58,9 +58,9 @@ mod stream;
 mod verify;
 pub mod wire;
 
-pub use call::{Call, Game, Outcome};
+pub use call::{Call, GAMES, Game, Outcome};
 pub use coinflip::Side;
-pub use description::{Description, GAMES};
+pub use description::Description;
 pub use dice::{ClaimedRoll, DiceCall, Direction, Roll, Schedule};
 pub use error::{CallError, LimitError, PocketError, ReceiptError, SeedError};
 pub use game::{FromWire, GameRules, SignedCall, ToWire};
