@@ -14,8 +14,13 @@ use crate::error::ApiError;
 pub const SCHEMA: &str =
     "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 
-/// What the arcade does, within the registry's 100 characters.
-const DESCRIPTION: &str = "Provably fair arcade for agents: x402 chips, coinflip, dice, roulette, limbo, every round verifiable";
+/// What the arcade does, within the registry's 100 characters: its games are the core's.
+fn description() -> String {
+    format!(
+        "Provably fair arcade for agents: x402 chips, {}, every round verifiable",
+        arcade_core::Game::NAMES.join(", ")
+    )
+}
 
 #[handler]
 pub async fn server_json(depot: &mut Depot, res: &mut Response) -> Result<(), ApiError> {
@@ -31,7 +36,7 @@ pub fn document(base_url: &str) -> Value {
     json!({
         "$schema": SCHEMA,
         "name": registry_name(base_url),
-        "description": DESCRIPTION,
+        "description": description(),
         "version": env!("CARGO_PKG_VERSION"),
         "websiteUrl": format!("{base_url}/"),
         "remotes": [{ "type": "streamable-http", "url": format!("{base_url}/api/mcp") }],
@@ -70,7 +75,11 @@ mod tests {
 
     #[test]
     fn the_description_fits_the_registry() {
-        assert!(DESCRIPTION.len() <= 100, "{}", DESCRIPTION.len());
+        assert!(description().len() <= 100, "{}", description().len());
+        assert_eq!(
+            description(),
+            "Provably fair arcade for agents: x402 chips, coinflip, dice, roulette, limbo, every round verifiable"
+        );
     }
 
     #[test]
