@@ -162,14 +162,19 @@ async fn a_key_answers_only_for_its_own_payment(backend: Backend) {
     let payer = app.payer(0).await;
     let first = identified(&challenge, &payer, key);
     assert_eq!(buy_on(&app, &first).await.status, 402);
-    let nonce = first["payload"]["authorization"]["nonce"]
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let field = |name: &str| {
+        first["payload"]["authorization"][name]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let nonce = field("nonce").parse().unwrap();
+    // Another authorization of the same nonce: one second shorter than the first's, whenever it
+    // is signed (the signing reads the clock, which may tick between the two).
+    let valid_before: alloy::primitives::U256 = field("validBefore").parse().unwrap();
     let (header, _) = sign_payment(&challenge, &payer, |authorization| {
         authorization.nonce = nonce;
-        authorization.validBefore -= alloy::primitives::U256::from(1);
+        authorization.validBefore = valid_before - alloy::primitives::U256::from(1);
     });
     let second = decode(&header);
     mint_to(&app, payer.address(), 200_000).await;
