@@ -108,7 +108,9 @@ function showGames(games) {
     for (const cell of [game, `${s.rounds} (${s.house_agent_rounds})`, s.wagered, s.paid_out, pct(s.realized_return), pct(s.expected_return), interval]) {
       row.append(el('td', String(cell)));
     }
-    if (s.within_interval === false) row.className = s.in_band === false ? 'outside out-of-band' : 'outside';
+    // Out of band by the chip or by the round (the interval is the chip's alone).
+    if (s.in_band === false) row.className = 'outside out-of-band';
+    else if (s.within_interval === false) row.className = 'outside';
     return row;
   });
   $('#monitor-games tbody').replaceChildren(...rows);
