@@ -66,6 +66,17 @@ export async function getJson(baseUrl, path, { signal } = {}) {
 /** The manifest, as the arcade publishes it (signer, signing domain, signed marks). */
 export const fetchManifest = (baseUrl, options) => getJson(baseUrl, '/api/arcade/manifest', options);
 
+/**
+ * The limits the arcade publishes (/api/arcade/games `limits`): `{max_wager_chips,
+ * max_payout_chips}`, or null when the answer names no such positive whole numbers.
+ */
+export async function fetchLimits(baseUrl, options) {
+  const limits = (await getJson(baseUrl, '/api/arcade/games', options))?.limits;
+  const whole = (x) => Number.isSafeInteger(x) && x > 0;
+  if (!whole(limits?.max_wager_chips) || !whole(limits?.max_payout_chips)) return null;
+  return { max_wager_chips: limits.max_wager_chips, max_payout_chips: limits.max_payout_chips };
+}
+
 /** Every published seed batch, without rows: the signed roots. */
 export const fetchBatchList = (baseUrl, options) => getJson(baseUrl, '/api/arcade/seed-batches', options);
 

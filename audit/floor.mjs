@@ -7,7 +7,7 @@
 // Memory: the batch rows (no audit paths), each address's client seeds and the tallies; the
 // feed is judged page by page.
 import { judgeBatch, missingFromFeed, newRows, rowFailures, signedBatches } from './batches.mjs';
-import { feedPages, fetchBatch, fetchBatchList, fetchManifest } from './feed.mjs';
+import { feedPages, fetchBatch, fetchBatchList, fetchLimits, fetchManifest } from './feed.mjs';
 import { addToStats, newStats, statsOf, statsProblems } from './stats.mjs';
 import { readTrust } from './trust.mjs';
 import { isAddress } from './trust.mjs';
@@ -129,11 +129,12 @@ function judgePage(floor, page, onRound) {
 export async function auditFloor({ baseUrl, modules, pin = {}, limit = null, recent = false, page, onRound }) {
   const trust = readTrust(modules.proofs, await fetchManifest(baseUrl), pin);
   const list = await fetchBatchList(baseUrl);
+  const limits = await fetchLimits(baseUrl);
   const context = { ...modules, trust, batches: signedBatches({ ...modules, trust }, list) };
   const floor = {
     baseUrl, context, rows: newRows(), summaries: new Map(), batchFailures: new Map(),
     failures: [], failuresTotal: 0, checks: {}, counts: { [PASS]: 0, [NOT_PROVEN]: 0, [FAIL]: 0 },
-    signed: 0, unsignedPlays: 0, beforeSigning: 0, reused: [], seeds: new Map(), first: null, lastSigned: null, stats: newStats(),
+    signed: 0, unsignedPlays: 0, beforeSigning: 0, reused: [], seeds: new Map(), first: null, lastSigned: null, stats: newStats(limits),
   };
   for (const problem of trust.problems) keep(floor, { bet_id: null, ...problem });
   await readBatches(floor, Array.isArray(list) ? list : [], { recent, limit });
@@ -153,6 +154,7 @@ function reportOf(floor, { baseUrl, after, until, last }) {
   const { trust } = floor.context;
   const stats = statsOf(floor.stats);
   const problems = statsProblems(stats);
+  if (floor.stats.limits === null) problems.push('the arcade publishes no limits (/api/arcade/games `limits`): no round was held to them');
   const rounds = floor.counts[PASS] + floor.counts[NOT_PROVEN] + floor.counts[FAIL];
   return {
     base_url: baseUrl,

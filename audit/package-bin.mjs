@@ -3,7 +3,7 @@
 //   node audit/package-bin.mjs wasm/pkg-node [--proofs proofs-wasm/pkg-node]
 // copies the audit's modules and the proofs module (arcade_proofs*) into the package and adds
 // them to its package.json `files`, with `"bin": {"arcade-audit": "audit.mjs"}`. Run it after
-// every wasm-pack build (which rewrites package.json); running it twice changes nothing more.
+// every wasm/pack.mjs build (which rewrites package.json); running it twice changes nothing more.
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

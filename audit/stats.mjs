@@ -70,24 +70,58 @@ function addToSum(sum, { mean, variance, most }, paid) {
 }
 
 /**
+ * The win chances the wins are counted in, bucket i holding the calls of chance at least
+ * CHANCE_EDGES[i] and below the edge before it. A skew among rounds of one chance is judged
+ * beside rounds of about that chance: many rounds of other odds (one-chip long shots beside
+ * even-money bets) widen the return's bands, not this bucket's count of wins.
+ */
+export const CHANCE_EDGES = [1 / 2, 1 / 8, 1 / 32, 1 / 128, 0];
+const chanceBucket = (p) => CHANCE_EDGES.findIndex((edge) => p >= edge);
+
+/**
  * A running tally of rounds: wagered, paid out, and the exact expectation with its variance, by
  * the chip (`by_chip`: payouts as paid) and by the round (`by_round`: each round's payout per
- * chip wagered, so that no one round, however large its wager, outweighs the others).
+ * chip wagered, so that no one round, however large its wager, outweighs the others); and the
+ * wins by win chance (`by_chance`, one sum per CHANCE_EDGES bucket: a win counts 1, whatever its
+ * wager). Rounds beyond the published limits (`over_limits`) are counted apart and in no band.
  */
 export function newTally() {
-  return { rounds: 0, house_agent_rounds: 0, wagered: 0, paid_out: 0, by_chip: newSum(), by_round: newSum() };
+  return {
+    rounds: 0, house_agent_rounds: 0, over_limits: 0, wagered: 0, paid_out: 0, by_chip: newSum(), by_round: newSum(),
+    by_chance: CHANCE_EDGES.map(() => ({ rounds: 0, ...newSum() })),
+  };
 }
 
-/** Adds one settled round (its odds and payout as re-derived) to a tally. */
-export function addRound(tally, { odds, wager, payout, house_agent }) {
-  const moments = roundMoments(odds);
+/**
+ * Whether a round lies beyond the published `limits` (`{max_wager_chips, max_payout_chips}` of
+ * /api/arcade/games; null: none to hold it to): a wager above the largest, or a win whose
+ * largest profit, ceil(R) - wager, is above the payout limit. The arcade refuses such a call, so
+ * a round of one is the house's own doing, and it is kept out of the bands it would widen.
+ */
+export function beyondLimits(limits, { odds, wager }) {
+  if (!limits) return false;
+  return wager > limits.max_wager_chips || roundMoments(odds).most - wager > limits.max_payout_chips;
+}
+
+/** Adds one settled round (its odds, wager, payout and win as re-derived) to a tally. */
+export function addRound(tally, { odds, wager, payout, won, house_agent }, limits = null) {
+  if (typeof won !== 'boolean') throw new TypeError('a round to count needs its re-derived `won`');
   tally.rounds += 1;
   if (house_agent) tally.house_agent_rounds += 1;
+  if (beyondLimits(limits, { odds, wager })) {
+    tally.over_limits += 1;
+    return tally;
+  }
+  const moments = roundMoments(odds);
   tally.wagered += wager;
   tally.paid_out += payout;
   addToSum(tally.by_chip, moments, payout);
   const perChip = { mean: moments.mean / wager, variance: moments.variance / (wager * wager), most: moments.most / wager };
   addToSum(tally.by_round, perChip, payout / wager);
+  const p = odds.w / odds.n;
+  const bucket = tally.by_chance[chanceBucket(p)];
+  bucket.rounds += 1;
+  addToSum(bucket, { mean: p, variance: p * (1 - p), most: 1 }, won ? 1 : 0);
   return tally;
 }
 
@@ -110,36 +144,54 @@ export const MIN_RTP_ROUNDS = 100;
 /**
  * Realized return to player (paid out / wagered) beside the exact expected return for exactly
  * these bets, the 95% interval the realized return falls in when the game is fair (normal
- * approximation: expected ± 1.96 σ / wagered), and the alarm band a fair game leaves with
- * probability at most 0.001 whatever its payouts' law (Bernstein's inequality). The return is
- * judged twice, each at p = 0.0005: by the chip, and by the round (the mean of each round's
- * payout per chip, `per_round_return` in `per_round_alarm_interval`), so that one round of a
- * huge wager, whose variance widens the band by the chip, cannot hide a skewed game. `in_band`
- * is false when either return leaves its band, null with fewer than MIN_RTP_ROUNDS rounds.
+ * approximation: expected ± 1.96 σ / wagered), and the alarm bands a fair game leaves, all of
+ * them together, with probability at most ALARM_P whatever its payouts' law (Bernstein's
+ * inequality). Three tests share that p, a third each:
+ * - the return by the chip (`alarm_interval`);
+ * - the return by the round (`per_round_return` in `per_round_alarm_interval`: the mean of each
+ *   round's payout per chip), so that one round of a huge wager, whose variance widens the band
+ *   by the chip, cannot hide a skewed game;
+ * - the wins of each win chance (`wins_by_chance`, each bucket its share of the third), so that
+ *   rounds of other odds, whose payouts' variance widens both returns' bands, cannot hide a skew
+ *   among rounds of one chance: a skew that lowers the return takes wins away where it acts.
+ * `in_band` is false when any of them leaves its band, null with fewer than MIN_RTP_ROUNDS rounds
+ * counted. Rounds beyond the published limits (`over_limits`) are in no band.
  */
 export function summarize(tally) {
-  const { rounds, house_agent_rounds, wagered, paid_out, by_chip, by_round } = tally;
-  if (wagered === 0) return { rounds, house_agent_rounds, wagered, paid_out, realized_return: null, expected_return: null, interval: null, within_interval: null, alarm_interval: null, per_round_return: null, per_round_alarm_interval: null, in_band: null };
+  const { rounds, house_agent_rounds, over_limits, wagered, paid_out, by_chip, by_round, by_chance } = tally;
+  const counted = rounds - over_limits;
+  const filled = by_chance.map((sum, i) => ({ sum, i })).filter(({ sum }) => sum.rounds > 0);
+  if (wagered === 0) return { rounds, house_agent_rounds, over_limits, wagered, paid_out, realized_return: null, expected_return: null, interval: null, within_interval: null, alarm_interval: null, per_round_return: null, per_round_alarm_interval: null, wins_by_chance: [], in_band: null };
   const expected = by_chip.expected / wagered;
   const sigma = Math.sqrt(by_chip.variance) / wagered;
   const realized = paid_out / wagered;
   const interval = [expected - 1.96 * sigma, expected + 1.96 * sigma];
-  const band = (sum, scale) => [
-    (sum.expected - bernsteinReach(sum.variance, sum.below, ALARM_P / 2)) / scale,
-    (sum.expected + bernsteinReach(sum.variance, sum.above, ALARM_P / 2)) / scale,
+  const band = (sum, scale, p) => [
+    (sum.expected - bernsteinReach(sum.variance, sum.below, p)) / scale,
+    (sum.expected + bernsteinReach(sum.variance, sum.above, p)) / scale,
   ];
-  const alarm = band(by_chip, wagered);
-  const perRound = by_round.total / rounds;
-  const perRoundAlarm = band(by_round, rounds);
+  const alarm = band(by_chip, wagered, ALARM_P / 3);
+  const perRound = by_round.total / counted;
+  const perRoundAlarm = band(by_round, counted, ALARM_P / 3);
   const inside = (x, [lo, hi]) => x >= lo && x <= hi;
+  const wins = filled.map(({ sum, i }) => ({
+    chance_at_least: CHANCE_EDGES[i],
+    chance_below: i === 0 ? 1 : CHANCE_EDGES[i - 1],
+    rounds: sum.rounds,
+    wins: sum.total,
+    expected_wins: sum.expected,
+    alarm_interval: band(sum, 1, ALARM_P / 3 / filled.length),
+  }));
+  const judged = counted >= MIN_RTP_ROUNDS;
   return {
-    rounds, house_agent_rounds, wagered, paid_out,
+    rounds, house_agent_rounds, over_limits, wagered, paid_out,
     realized_return: realized, expected_return: expected, interval,
     within_interval: inside(realized, interval),
     alarm_interval: alarm,
     per_round_return: perRound,
     per_round_alarm_interval: perRoundAlarm,
-    in_band: rounds < MIN_RTP_ROUNDS ? null : inside(realized, alarm) && inside(perRound, perRoundAlarm),
+    wins_by_chance: wins.map((w) => ({ ...w, in_band: judged ? inside(w.wins, w.alarm_interval) : null })),
+    in_band: !judged ? null : inside(realized, alarm) && inside(perRound, perRoundAlarm) && wins.every((w) => inside(w.wins, w.alarm_interval)),
   };
 }
 
@@ -253,18 +305,22 @@ export const HISTOGRAMS = [
   },
 ];
 
-/** A running account of re-derived rounds: a tally per game and each histogram's counts. */
-export function newStats() {
+/**
+ * A running account of re-derived rounds: a tally per game and each histogram's counts, the
+ * rounds held to `limits` (see beyondLimits; null: to none).
+ */
+export function newStats(limits = null) {
   return {
+    limits,
     games: Object.fromEntries(GAMES.map((g) => [g, newTally()])),
     bins: Object.fromEntries(HISTOGRAMS.map((h) => [h.name, Array(h.bins).fill(0)])),
   };
 }
 
-/** Adds one re-derived round `{game, odds, wager, payout, house_agent, result}`. */
+/** Adds one re-derived round `{game, odds, wager, payout, won, house_agent, result}`. */
 export function addToStats(stats, round) {
   known(round.game);
-  addRound(stats.games[round.game], round);
+  addRound(stats.games[round.game], round, stats.limits);
   for (const h of HISTOGRAMS) if (round.game === h.game) stats.bins[h.name][h.bin(round.result)] += 1;
   return stats;
 }
@@ -278,8 +334,8 @@ export function statsOf(stats) {
 }
 
 /** Everything the page and the audit report about a set of re-derived rounds. */
-export function fairnessStats(rounds) {
-  const stats = newStats();
+export function fairnessStats(rounds, limits = null) {
+  const stats = newStats(limits);
   for (const round of rounds) addToStats(stats, round);
   return statsOf(stats);
 }
@@ -288,19 +344,29 @@ export function fairnessStats(rounds) {
 const minChiRounds = (h) => Math.round(5 / Math.min(...h.chances()));
 
 /**
- * The statistics out of band, in words (empty when none is): a game's return outside its alarm
- * band, or a histogram's chi-square p below ALARM_P. Each alone happens to a fair game once in
- * a thousand audits.
+ * The statistics out of band, in words (empty when none is): a game's return, or its wins of
+ * one win chance, outside an alarm band (together once in a thousand audits of a fair game), a
+ * histogram's chi-square p below ALARM_P (as rarely), or rounds beyond the published limits
+ * (never, on an honest floor).
  */
 export function statsProblems(stats) {
   const pct = (x) => `${(100 * x).toFixed(2)}%`;
   const found = [];
+  const share = (x) => (x === 0 || x === 1 ? String(x) : `1/${Math.round(1 / x)}`);
   for (const [game, s] of Object.entries(stats.games)) {
+    if (s.over_limits > 0) {
+      found.push(`${game}: ${s.over_limits} of ${s.rounds} rounds beyond the published limits (a wager above the largest, or a win's profit above the payout limit): the arcade refuses such a call, and these rounds are in no band`);
+    }
     if (s.in_band !== false) continue;
+    // One line a game: the first of its tests that fails.
     if (s.realized_return < s.alarm_interval[0] || s.realized_return > s.alarm_interval[1]) {
       found.push(`${game}: return to player ${pct(s.realized_return)} over ${s.rounds} rounds, outside its band ${pct(s.alarm_interval[0])} – ${pct(s.alarm_interval[1])} (expected ${pct(s.expected_return)}, p < ${ALARM_P})`);
-    } else {
+    } else if (s.per_round_return < s.per_round_alarm_interval[0] || s.per_round_return > s.per_round_alarm_interval[1]) {
       found.push(`${game}: return per round ${pct(s.per_round_return)} over ${s.rounds} rounds, outside its band ${pct(s.per_round_alarm_interval[0])} – ${pct(s.per_round_alarm_interval[1])} (the return by the chip is ${pct(s.realized_return)}, p < ${ALARM_P})`);
+    } else {
+      const wins = s.wins_by_chance.filter((bucket) => bucket.in_band === false)
+        .map((w) => `${w.wins} wins in ${w.rounds} rounds of win chance ${share(w.chance_at_least)} to ${share(w.chance_below)}, outside its band ${w.alarm_interval[0].toFixed(1)} – ${w.alarm_interval[1].toFixed(1)} (expected ${w.expected_wins.toFixed(1)})`);
+      found.push(`${game}: ${wins.join('; ')}, p < ${ALARM_P} (the return to player is ${pct(s.realized_return)}, in its band)`);
     }
   }
   for (const h of HISTOGRAMS) {

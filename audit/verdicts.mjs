@@ -54,6 +54,7 @@ export function rederive(wasm, receipt) {
     params: receipt.params,
     wager: receipt.wager,
     payout: derived.payout,
+    won: derived.won,
     // W of N and the exact return, as the core re-derived them.
     odds,
     house_agent: receipt.house_agent === true,

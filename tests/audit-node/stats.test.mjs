@@ -6,7 +6,7 @@ import { test } from 'node:test';
 
 import {
   chiSquare, diceBinChances, fairnessStats, gammaQ, lnGamma, oddsOf, pocketChances, roundMoments,
-  summarize, addRound, newTally,
+  summarize, addRound, newTally, newStats, statsOf, statsProblems, CHANCE_EDGES,
 } from '../../audit/stats.mjs';
 
 const wasm = createRequire(import.meta.url)('arcade-wasm');
@@ -62,8 +62,8 @@ test('the variance counts the fair bonus chip: brute force over the payout law',
 test('the tally sets realized return beside the expectation and its 95% interval', () => {
   const tally = newTally();
   const red = odds('roulette', { bet: 'red' }, 10);
-  addRound(tally, { game: 'roulette', odds: red, wager: 10, payout: 20, house_agent: true });
-  addRound(tally, { game: 'roulette', odds: red, wager: 10, payout: 0 });
+  addRound(tally, { game: 'roulette', odds: red, wager: 10, payout: 20, won: true, house_agent: true });
+  addRound(tally, { game: 'roulette', odds: red, wager: 10, payout: 0, won: false });
   const s = summarize(tally);
   assert.equal(s.rounds, 2);
   assert.equal(s.house_agent_rounds, 1);
@@ -100,9 +100,9 @@ test('chi-square of histograms: uniform counts score 0 (p = 1), a loaded wheel s
 
 test('fairnessStats bins dice rolls by the point (100.00 in the last bin) and pockets by number', () => {
   const stats = fairnessStats([
-    { game: 'dice', odds: odds('dice', { target: 50, direction: 'under' }), wager: 1, payout: 2, result: { roll_hundredths: 10000 } },
-    { game: 'dice', odds: odds('dice', { target: 50, direction: 'over' }), wager: 1, payout: 0, result: { roll_hundredths: 0 } },
-    { game: 'roulette', odds: odds('roulette', { bet: 'straight', number: 36 }), wager: 1, payout: 36, result: { pocket: 36 } },
+    { game: 'dice', odds: odds('dice', { target: 50, direction: 'under' }), wager: 1, payout: 2, won: true, result: { roll_hundredths: 10000 } },
+    { game: 'dice', odds: odds('dice', { target: 50, direction: 'over' }), wager: 1, payout: 0, won: false, result: { roll_hundredths: 0 } },
+    { game: 'roulette', odds: odds('roulette', { bet: 'straight', number: 36 }), wager: 1, payout: 36, won: true, result: { pocket: 36 } },
   ]);
   assert.equal(stats.dice_rolls.bins[99], 1);
   assert.equal(stats.dice_rolls.bins[0], 1);
@@ -124,7 +124,7 @@ test('the alarm band holds fair heavy-tailed limbo: 1,000 floors of 990 rounds a
   const round = (target_hundredths) => {
     const { w, n, a, b } = limbo[target_hundredths];
     const payout = next() < w / n ? Math.floor(a / b) + (next() < (a % b) / b ? 1 : 0) : 0;
-    return { game: 'limbo', odds: limbo[target_hundredths], wager: 1, payout };
+    return { game: 'limbo', odds: limbo[target_hundredths], wager: 1, payout, won: payout > 0 };
   };
   let outOfBand = 0;
   let normalWouldFlag = 0;
@@ -156,18 +156,135 @@ test('one round of a huge wager cannot hide a skewed game: the return per round 
     const tally = newTally();
     for (let i = 0; i < 3000; i++) {
       const won = next() < 0.5 && !(skewed && next() < 0.2);
-      addRound(tally, { odds: one, wager: 1, payout: won ? (next() < 0.98 ? 2 : 1) : 0 });
+      addRound(tally, { odds: one, wager: 1, payout: won ? (next() < 0.98 ? 2 : 1) : 0, won });
     }
     return tally;
   };
   const skewed = floor(true);
   assert.equal(summarize(skewed).in_band, false, 'the skew alone is caught');
-  addRound(skewed, { odds: big, wager: huge, payout: 0 });
+  addRound(skewed, { odds: big, wager: huge, payout: 0, won: false });
   const s = summarize(skewed);
   assert.ok(s.realized_return >= s.alarm_interval[0] && s.realized_return <= s.alarm_interval[1], 'by the chip the huge round hides it');
   assert.equal(s.in_band, false, `by the round it does not: ${s.per_round_return} outside ${s.per_round_alarm_interval}`);
   // A fair floor with the same huge round stays in band both ways.
   const fair = floor(false);
-  addRound(fair, { odds: big, wager: huge, payout: 0 });
+  addRound(fair, { odds: big, wager: huge, payout: 0, won: false });
   assert.equal(summarize(fair).in_band, true);
+});
+
+/** A fixed-seed generator (xorshift32): the same floors every run. */
+function generator(seed) {
+  let state = seed;
+  return () => {
+    state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0;
+    return state / 2 ** 32;
+  };
+}
+
+/**
+ * One round of `odds` on `wager` drawn as fairness v1 settles it (a win with chance W/N pays
+ * floor(R), plus a chip with chance frac(R)), a win dropped with chance `drop`.
+ */
+function played(next, game, odds, wager, drop = 0) {
+  const { w, n, a, b } = odds;
+  const won = next() < w / n && !(drop > 0 && next() < drop);
+  const payout = won ? Math.floor(a / b) + (next() < (a % b) / b ? 1 : 0) : 0;
+  return { game, odds, wager, payout, won };
+}
+
+const PLAYER_LIMITS = { max_wager_chips: 1000, max_payout_chips: 500 };
+/** The problems statsProblems names in these games' summaries (no histogram filled). */
+const problemsOf = (games) => statsProblems({ ...statsOf(newStats()), games });
+
+/**
+ * A house that skews `skewed` (a call, its wager and the share of wins it drops) and pads the
+ * game with rounds of its own: `padding` one-chip long shots of another call and `big` honest
+ * rounds of the skewed call at the largest wager the limits allow.
+ */
+function paddedFloor(next, game, { skewed, long, rounds, padding, big, drop }) {
+  const tally = newTally();
+  for (let i = 0; i < rounds; i++) addRound(tally, played(next, game, skewed.odds, skewed.wager, drop), PLAYER_LIMITS);
+  for (let i = 0; i < padding; i++) addRound(tally, played(next, game, long, 1), PLAYER_LIMITS);
+  for (let i = 0; i < big.rounds; i++) addRound(tally, played(next, game, big.odds, big.wager), PLAYER_LIMITS);
+  return tally;
+}
+
+test('one-chip long shots cannot hide a skewed game: its wins of their own chance leave their band (dice at 80%)', () => {
+  // A house that drops 19% of the wins of 3,000 dice rounds under 50 at 10 chips (a return of
+  // about 80%), then plays 3,000 one-chip dice rounds under 1 (a 1% chance at 99x) and 3 honest
+  // rounds under 50 at 510 chips. Each long shot's payout varies as much as a hundred even-money
+  // rounds', which widens both returns' bands past 80%; the rounds under 50 still count their wins.
+  const next = generator(0x6d2b79f5);
+  const under50 = (wager) => odds('dice', { target: 50, direction: 'under' }, wager);
+  const setup = (drop) => ({
+    skewed: { odds: under50(10), wager: 10 }, long: odds('dice', { target: 1, direction: 'under' }, 1),
+    rounds: 3000, padding: 3000, big: { rounds: 3, odds: under50(510), wager: 510 }, drop,
+  });
+  const inside = (x, [lo, hi]) => x >= lo && x <= hi;
+  let hidden = 0;
+  let caught = 0;
+  let fairAlarms = 0;
+  for (let floor = 0; floor < 20; floor++) {
+    const s = summarize(paddedFloor(next, 'dice', setup(0.19)));
+    if (inside(s.realized_return, s.alarm_interval) && inside(s.per_round_return, s.per_round_alarm_interval)) hidden += 1;
+    if (s.in_band === false) caught += 1;
+    const fair = summarize(paddedFloor(next, 'dice', setup(0)));
+    if (fair.in_band !== true) fairAlarms += 1;
+  }
+  assert.ok(hidden >= 15, `the padding hides the skew from both returns in ${hidden} of 20 floors`);
+  assert.equal(caught, 20, 'the wins of chance 1/8 to 1/2 catch every skewed floor');
+  assert.equal(fairAlarms, 0, 'a fair floor with the same padding stays in band');
+  const s = summarize(paddedFloor(next, 'dice', setup(0.19)));
+  const bucket = s.wins_by_chance.find((w) => w.chance_at_least === CHANCE_EDGES[1]);
+  assert.equal(bucket.rounds, 3003);
+  assert.equal(bucket.in_band, false);
+  const problems = problemsOf({ dice: s });
+  assert.ok(problems.some((p) => /^dice: \d+ wins in 3003 rounds of win chance 1\/8 to 1\/2, outside its band/.test(p)), problems.join('\n'));
+});
+
+test('one-chip long shots cannot hide a skewed game: limbo at 2x losing 15% of its wins, padded at 501x', () => {
+  // 3,000 limbo rounds at 2x and 5 chips lose 15% of their wins (a return of about 84%); 3,000
+  // one-chip rounds at 501x (each a 0.2% chance of 501 chips) and 3 honest ones at 2x and 500
+  // chips widen both returns' bands past it.
+  const next = generator(0x1b873593);
+  const at = (target_hundredths, wager) => odds('limbo', { target_hundredths }, wager);
+  const setup = (drop) => ({
+    skewed: { odds: at(200, 5), wager: 5 }, long: at(50100, 1),
+    rounds: 3000, padding: 3000, big: { rounds: 3, odds: at(200, 500), wager: 500 }, drop,
+  });
+  const inside = (x, [lo, hi]) => x >= lo && x <= hi;
+  let hidden = 0;
+  let caught = 0;
+  let fairAlarms = 0;
+  for (let floor = 0; floor < 20; floor++) {
+    const s = summarize(paddedFloor(next, 'limbo', setup(0.15)));
+    if (inside(s.realized_return, s.alarm_interval) && inside(s.per_round_return, s.per_round_alarm_interval)) hidden += 1;
+    if (s.in_band === false) caught += 1;
+    if (summarize(paddedFloor(next, 'limbo', setup(0))).in_band !== true) fairAlarms += 1;
+  }
+  assert.ok(hidden >= 15, `the padding hides the skew from both returns in ${hidden} of 20 floors`);
+  assert.equal(caught, 20, 'the wins of chance 1/8 to 1/2 catch every skewed floor');
+  assert.equal(fairAlarms, 0);
+});
+
+test('rounds beyond the published limits are named and kept out of every band', () => {
+  // A coinflip of 10^12 chips and a limbo of one chip at 10,000x: calls the arcade refuses.
+  const next = generator(0x85ebca6b);
+  const coin = odds('coinflip', { call: 'heads' }, 1);
+  const stats = { games: { coinflip: newTally(), limbo: newTally() } };
+  for (let i = 0; i < 500; i++) addRound(stats.games.coinflip, played(next, 'coinflip', coin, 1), PLAYER_LIMITS);
+  addRound(stats.games.coinflip, { odds: odds('coinflip', { call: 'heads' }, 1e12), wager: 1e12, payout: 0, won: false }, PLAYER_LIMITS);
+  addRound(stats.games.limbo, { odds: odds('limbo', { target_hundredths: 1000000 }, 1), wager: 1, payout: 10000, won: true }, PLAYER_LIMITS);
+  // At the limits exactly: a wager of 1000 chips; a one-chip win of profit 500 (limbo at 501x).
+  addRound(stats.games.coinflip, { odds: odds('coinflip', { call: 'heads' }, 1000), wager: 1000, payout: 0, won: false }, { ...PLAYER_LIMITS, max_payout_chips: 1000 });
+  addRound(stats.games.limbo, { odds: odds('limbo', { target_hundredths: 50100 }, 1), wager: 1, payout: 0, won: false }, PLAYER_LIMITS);
+  const coinflip = summarize(stats.games.coinflip);
+  assert.equal(coinflip.rounds, 502);
+  assert.equal(coinflip.over_limits, 1);
+  assert.equal(coinflip.wagered, 500 + 1000, 'the 10^12-chip round is in no sum');
+  assert.equal(summarize(stats.games.limbo).over_limits, 1);
+  const problems = problemsOf({ coinflip, limbo: summarize(stats.games.limbo) });
+  assert.ok(problems.some((p) => p.startsWith('coinflip: 1 of 502 rounds beyond the published limits')), problems.join('\n'));
+  assert.ok(problems.some((p) => p.startsWith('limbo: 1 of 2 rounds beyond the published limits')), problems.join('\n'));
+  assert.throws(() => addRound(newTally(), { odds: coin, wager: 1, payout: 2 }), /re-derived `won`/);
 });

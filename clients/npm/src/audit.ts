@@ -141,6 +141,10 @@ export interface GameReturn {
   expected_return: number | null;
   interval: [number, number] | null;
   within_interval: boolean | null;
+  /** Rounds beyond the published limits: counted in `rounds`, in no band. */
+  over_limits: number;
+  /** Wins of each win chance against their exact expectation, each judged in its band. */
+  wins_by_chance: Array<{ chance_at_least: number; chance_below: number; rounds: number; wins: number; expected_wins: number; alarm_interval: [number, number]; in_band: boolean | null }>;
   in_band: boolean | null;
 }
 
