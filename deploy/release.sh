@@ -33,7 +33,7 @@ case "$profile" in
     *) bin_dir=$profile ;;
 esac
 
-say "tools (wasm-pack, wasm-bindgen-cli, wasm-opt)"
+say "tools (wasm-bindgen-cli, wasm-opt)"
 eval "$(tests/scripts/install-tools.sh)"
 say "the page's wasm files (web/build.sh)"
 web/build.sh

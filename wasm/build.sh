@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the arcade-wasm package for each target named (default: nodejs and web):
 #   wasm/build.sh [nodejs] [web] [bundler]
-# into wasm/pkg-node, wasm/pkg-web and wasm/pkg-bundler: wasm-pack (cargo, wasm-bindgen,
+# into wasm/pkg-node, wasm/pkg-web and wasm/pkg-bundler: wasm/pack.mjs (cargo, wasm-bindgen,
 # wasm-opt), then wasm/js/package.mjs, which makes the glue (js/arcade.js) the package's entry.
-# Needs wasm-pack, wasm-bindgen-cli and wasm-opt on PATH: eval "$(tests/scripts/install-tools.sh)".
+# Needs wasm-bindgen-cli and wasm-opt on PATH: eval "$(tests/scripts/install-tools.sh)".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -15,6 +15,6 @@ for target in "$@"; do
         bundler) dir=pkg-bundler ;;
         *) echo "unknown target $target (nodejs, web or bundler)" >&2; exit 2 ;;
     esac
-    wasm-pack build wasm --release --target "$target" --out-dir "$dir"
+    node wasm/pack.mjs wasm "$target" "$dir"
     node wasm/js/package.mjs "wasm/$dir" "$target"
 done

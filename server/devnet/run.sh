@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 echo "==> npm packages for the dev chain (anvil, the x402 client) in server/devnet"
 (cd server/devnet && npm ci --no-audit --no-fund --loglevel=error)
-echo "==> the verifier page's wasm files (wasm-pack and wasm-bindgen-cli are compiled into ~/.cache/arcade/tools the first time: about 8 minutes)"
+echo "==> the verifier page's wasm files (wasm-bindgen-cli is compiled into ~/.cache/arcade/tools the first time: about 2 minutes)"
 eval "$(tests/scripts/install-tools.sh)"
 web/build.sh
 echo "==> building the arcade (a first build compiles for several minutes) and starting it"

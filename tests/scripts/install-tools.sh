@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs every tool the build and the tests need, idempotently, into a per-user cache
-# (so a second run on the same machine costs seconds): Rust targets, wasm-pack, the
-# wasm-bindgen CLI at exactly the version of the `wasm-bindgen` crate in Cargo.lock, and
-# the npm tools (binaryen's wasm-opt) under tests/node_modules.
+# (so a second run on the same machine costs seconds): Rust targets, the wasm-bindgen CLI at
+# exactly the version of the `wasm-bindgen` crate in Cargo.lock, and the npm tools (binaryen's
+# wasm-opt) under tests/node_modules. wasm/pack.mjs builds the wasm packages with them.
 #
 # Prints the PATH additions on its last line as `export PATH=...` so callers can `eval` it.
 set -euo pipefail
@@ -12,19 +12,14 @@ mkdir -p "$tools/bin"
 export PATH="$tools/bin:$PATH"
 say() { echo "[tools] $*" >&2; }
 
-WASM_PACK_VERSION=0.15.1
-# The CLI must match the crate exactly, or wasm-pack tries to download one.
+# The CLI must match the crate exactly: it reads the custom sections the crate's macros wrote.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/[^0-9.]/, "", $0); print; exit}' "$root/Cargo.lock")
 
 say "rust targets: wasm32-unknown-unknown (wasm build), riscv32imac-unknown-none-elf (no_std proof)"
 rustup target add wasm32-unknown-unknown riscv32imac-unknown-none-elf >&2
 
-if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]; then
-  say "installing wasm-pack $WASM_PACK_VERSION (compiles from source, ~4 min on 2 cores)"
-  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --root "$tools" >&2
-fi
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
-  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (compiles from source, ~4 min on 2 cores)"
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (compiles from source, about 2 minutes on 2 cores)"
   # Not --locked: its lockfile pins a yanked webpki-roots.
   cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --root "$tools" >&2
 fi

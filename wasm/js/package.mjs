@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Makes a wasm-pack build of arcade-wasm a package whose entry is the glue:
+// Makes a build of arcade-wasm (wasm/pack.mjs) a package whose entry is the glue:
 //   node wasm/js/package.mjs <pkg dir> <nodejs|web|bundler>
 // copies js/arcade.js, js/fields.js and js/games.js (as CommonJS for the nodejs target) and js/arcade.d.ts
 // into the package and points package.json's main, module and types at them. wasm/build.sh
-// runs it after every wasm-pack build (which rewrites package.json); running it twice changes
+// runs it after every wasm/pack.mjs build (which rewrites package.json); running it twice changes
 // nothing more.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

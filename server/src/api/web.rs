@@ -1,6 +1,6 @@
 //! The verifier page and its assets: the page at `/`, its modules under `/web/` (built into the
 //! binary), the wasm packages under `/wasm/` (read from where `wasm_dirs` finds them, the
-//! `web`-target wasm-pack output) and the golden vectors under `/vectors/`. `/web/wasm-pins.js` is made here
+//! `web`-target packages `wasm/pack.mjs` builds) and the golden vectors under `/vectors/`. `/web/wasm-pins.js` is made here
 //! from the wasm files served: their SRI hashes, which `cores.js` fetches them with. The page
 //! and its modules carry the page's Content-Security-Policy (`security`). The element's pinned
 //! set for other sites is `embed`; it reads its files through `load`.
