@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Makes a build of arcade-wasm (wasm/pack.mjs) a package whose entry is the glue:
 //   node wasm/js/package.mjs <pkg dir> <nodejs|web|bundler>
-// copies js/arcade.js, js/fields.js and js/games.js (as CommonJS for the nodejs target) and js/arcade.d.ts
+// copies js/arcade.js, js/fields.js, js/slots.js and js/games.js (as CommonJS for the nodejs target) and js/arcade.d.ts
 // into the package and points package.json's main, module and types at them. wasm/build.sh
 // runs it after every wasm/pack.mjs build (which rewrites package.json); running it twice changes
 // nothing more.
@@ -10,8 +10,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-// The glue's files: the entry, the field readers it imports, and the games' descriptions.
-const GLUE = ['arcade.js', 'fields.js', 'games.js'];
+// The glue's files: the entry, the field readers and each game's slots it imports, and the
+// games' descriptions.
+const GLUE = ['arcade.js', 'fields.js', 'slots.js', 'games.js'];
 // The web target's instantiation, and the comment line above it.
 const WEB_ONLY = /^\/\/ web build:.*\nexport \{ default, initSync \} from '\.\/arcade_wasm\.js';\n/m;
 const WEB_ONLY_TYPES = /^\/\/ web build:[^\n]*\n(?:(?!\/\/ end of web build)[^\n]*\n)*\/\/ end of web build\n/m;

@@ -7,12 +7,13 @@
 use std::path::{Path, PathBuf};
 
 /// The files of the wasm packages the page loads: the fairness verifier (its entry `arcade.js`
-/// with what it imports, the field readers `fields.js` and the games' descriptions `games.js`,
-/// wrapping wasm-bindgen's `arcade_wasm.js`), and the signature checker (`true`: from
+/// with what it imports, the field readers `fields.js`, each game's slots `slots.js` and the
+/// games' descriptions `games.js`, wrapping wasm-bindgen's `arcade_wasm.js`), and the signature checker (`true`: from
 /// [`WasmDirs::proofs`]).
-pub const WASM_FILES: [(&str, &str, bool); 7] = [
+pub const WASM_FILES: [(&str, &str, bool); 8] = [
     ("arcade.js", "text/javascript; charset=utf-8", false),
     ("fields.js", "text/javascript; charset=utf-8", false),
+    ("slots.js", "text/javascript; charset=utf-8", false),
     ("games.js", "text/javascript; charset=utf-8", false),
     ("arcade_wasm.js", "text/javascript; charset=utf-8", false),
     ("arcade_wasm_bg.wasm", "application/wasm", false),
@@ -35,7 +36,8 @@ pub fn files(dirs: &WasmDirs) -> impl Iterator<Item = (&'static str, &Path)> {
 /// What `/wasm/` serves from, and how it was chosen.
 #[derive(Debug, Clone)]
 pub struct WasmDirs {
-    /// The fairness verifier's package (`arcade.js`, `fields.js`, `games.js`, `arcade_wasm*`).
+    /// The fairness verifier's package (`arcade.js`, `fields.js`, `slots.js`, `games.js`,
+    /// `arcade_wasm*`).
     pub verifier: PathBuf,
     /// The signature checker's package (`arcade_proofs*`).
     pub proofs: PathBuf,

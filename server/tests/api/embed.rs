@@ -35,6 +35,10 @@ impl Packages {
             include_bytes!("../../../wasm/js/fields.js"),
         );
         write(
+            wasm.join("slots.js"),
+            include_bytes!("../../../wasm/js/slots.js"),
+        );
+        write(
             wasm.join("games.js"),
             include_bytes!("../../../wasm/js/games.js"),
         );
@@ -138,6 +142,7 @@ async fn every_file_the_element_loads_is_versioned_immutable_and_pinned() {
         "web/wasm-pins.js",
         "wasm/arcade.js",
         "wasm/fields.js",
+        "wasm/slots.js",
         "wasm/games.js",
         "wasm/arcade_wasm.js",
         "wasm/arcade_wasm_bg.wasm",
