@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: everything CI runs, runnable by anyone from a fresh clone.
 #   tests/run.sh
-# Installs what it needs (Rust targets, wasm-pack, wasm-bindgen-cli, npm packages including
+# Installs what it needs (Rust targets, wasm-bindgen-cli, npm packages including
 # anvil, PostgreSQL, a Python venv), then runs formatting and lint checks, the test token's
 # compile check, every Rust test (the API suite on SQLite and on a throwaway PostgreSQL cluster
 # on loopback, each payment test on its own anvil), the no_std build, the wasm build, the Node
@@ -24,18 +24,18 @@ cd "$root"
 started=$SECONDS
 stage() { echo; echo "==> [$((SECONDS - started))s] $*"; }
 # A Python venv under ~/.cache/arcade, named by a hash of its pinned requirements (so it is
-# reused until they change), installed once; prints its path. pip's output goes to stderr.
-python_venv() {
-    local prefix=$1 requirements=$2 constraints=$3 dir
-    dir="$HOME/.cache/arcade/venv-${prefix}$(cat "$requirements" "$constraints" | sha256sum | cut -c1-12)"
-    if [ ! -e "$dir/.installed" ]; then
-        rm -rf "$dir"
-        python3 -m venv "$dir" >&2
-        "$dir/bin/pip" install --quiet --disable-pip-version-check \
-            -r "$requirements" -c "$constraints" >&2
-        touch "$dir/.installed"
-    fi
-    echo "$dir"
+# reused until they change): venv_path prints where, venv_install installs it there once.
+venv_path() {
+    local prefix=$1 requirements=$2 constraints=$3
+    echo "$HOME/.cache/arcade/venv-${prefix}$(cat "$requirements" "$constraints" | sha256sum | cut -c1-12)"
+}
+venv_install() {
+    local dir=$1 requirements=$2 constraints=$3
+    [ -e "$dir/.installed" ] && return 0
+    rm -rf "$dir"
+    python3 -m venv "$dir"
+    "$dir/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" -c "$constraints"
+    touch "$dir/.installed"
 }
 
 # Installs Debian package $2 unless command $1 is there already.
@@ -47,15 +47,41 @@ debian_package() {
         || { "${apt[@]}" update -q >/dev/null && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -q "$2" >/dev/null; }
 }
 
-stage "tools"
-eval "$(tests/scripts/install-tools.sh)"
+# shellcheck source=tests/scripts/suites.sh
+. tests/scripts/suites.sh
+# Waits for the background step NAME (pid PID); on its failure shows its log and stops the run.
+awaited() {
+    wait "$2" && return 0
+    tail -n 100 "$suites_dir/$1.log"
+    echo "$1 failed: its log is $suites_dir/$1.log" >&2
+    exit 1
+}
+trap 'kill $(jobs -p) 2>/dev/null; tests/scripts/postgres.sh stop >/dev/null 2>&1; rm -rf "${TMPDIR:-/tmp}/arcade-tests"' EXIT
 
-stage "format and lints"
+venv=$(venv_path "" tests/api-python/requirements.txt tests/api-python/constraints.txt)
+client_venv=$(venv_path "client-" clients/python/tests/requirements.txt clients/python/tests/constraints.txt)
+siwe_venv=$(venv_path "siwe-" tests/siwe-python/requirements.txt tests/siwe-python/constraints.txt)
+siwx_venv=$(venv_path "siwx-" tests/siwx-python/requirements.txt tests/siwx-python/constraints.txt)
+st_venv=$(venv_path "st-" tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt)
+# The tools compile (wasm-bindgen-cli, the first time), the rest waits on the network: each runs
+# beside the native builds below and is waited for where it is first needed.
+suite_tools() { tests/scripts/install-tools.sh >"$suites_dir/tools.path"; }
+suite_python_venvs() {
+    venv_install "$venv" tests/api-python/requirements.txt tests/api-python/constraints.txt
+    venv_install "$client_venv" clients/python/tests/requirements.txt clients/python/tests/constraints.txt
+    venv_install "$siwe_venv" tests/siwe-python/requirements.txt tests/siwe-python/constraints.txt
+    venv_install "$siwx_venv" tests/siwx-python/requirements.txt tests/siwx-python/constraints.txt
+    venv_install "$st_venv" tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt
+}
+suite_debian_packages() { debian_package sqlite3 sqlite3; debian_package chromium chromium; tests/scripts/postgres.sh install; }
+
+stage "in the background: the tools (Rust targets, wasm-bindgen-cli, wasm-opt), the Python venvs (PyPI x402, mcp, siwe, schemathesis, the client's), Debian's sqlite3 (the documented restore), chromium and postgresql"
+suite tools suite_tools & tools_pid=$!
+suite python_venvs suite_python_venvs & venvs_pid=$!
+suite debian_packages suite_debian_packages & debian_pid=$!
+
+stage "format"
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo clippy -p arcade-wasm --target wasm32-unknown-unknown --locked -- -D warnings
-cargo clippy -p arcade-proofs --target wasm32-unknown-unknown --locked -- -D warnings
-cargo clippy -p arcade-verifier-abi --target wasm32-unknown-unknown --locked -- -D warnings
 
 stage "documents: every link and named path of the README, docs/, deploy/, tests/ and the clients' READMEs exists"
 node --test tests/docs/
@@ -63,36 +89,43 @@ node --test tests/docs/
 stage "dev chain: anvil and solc (npm), and the committed test token matches a fresh compile"
 (cd server/devnet && npm ci --no-audit --no-fund --loglevel=error && node compile.mjs --check)
 
-stage "PostgreSQL for the API suite (a fresh cluster on 127.0.0.1), and sqlite3 for the documented restore"
-debian_package sqlite3 sqlite3
-ARCADE_TEST_POSTGRES_URL=$(tests/scripts/postgres.sh)
-export ARCADE_TEST_POSTGRES_URL
-trap 'tests/scripts/postgres.sh stop; rm -rf "${TMPDIR:-/tmp}/arcade-tests"' EXIT
-echo "$ARCADE_TEST_POSTGRES_URL"
-
-stage "builds, once for every suite: the server, every Rust test binary, arcade-core without std, the wasm packages (the verifier for Node and for the page, the signature checker, the audit command in arcade-wasm) and the PyPI client's verifier-abi wasm"
+stage "the native builds, linted as they compile: the server and every Rust test binary (clippy -D warnings)"
+# From here on every cargo command compiles the workspace's own crates with clippy-driver, as
+# `cargo clippy` does (cargo's RUSTC_WORKSPACE_WRAPPER; dependencies still compile with rustc),
+# and -D warnings: the build that the suites run is the one that lints, with no check build of
+# its own beside it. wasm/pack.mjs takes both away again: the wasm modules are built by rustc
+# alone, as everyone builds them (clippy-driver leaves MIR unoptimized).
+RUSTC_WORKSPACE_WRAPPER=$(rustup which clippy-driver)
+CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+export RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
 cargo build -p arcade-server --locked
 export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="$root"
-cargo test --workspace --locked --no-run
+cargo test --workspace --locked --no-run --all-targets
+
+stage "the wasm builds and their lints: arcade-core without std, the wasm packages (the verifier for Node and for the page, the signature checker, the audit command in arcade-wasm) and the PyPI client's verifier-abi wasm"
+awaited tools "$tools_pid"
+eval "$(tail -n 1 "$suites_dir/tools.path")"
 cargo build -p arcade-core --target riscv32imac-unknown-none-elf --locked
 cargo build -p arcade-core --features serde --target riscv32imac-unknown-none-elf --locked
+cargo clippy -p arcade-wasm --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy -p arcade-proofs --target wasm32-unknown-unknown --locked -- -D warnings
+cargo clippy -p arcade-verifier-abi --target wasm32-unknown-unknown --locked -- -D warnings
 wasm/build.sh nodejs
 web/build.sh
 echo "arcade_wasm_bg.wasm: $(wc -c < wasm/pkg-web/arcade_wasm_bg.wasm) bytes"
-wasm-pack build proofs-wasm --release --target nodejs --out-dir pkg-node
+node wasm/pack.mjs proofs-wasm nodejs pkg-node
 echo "arcade_proofs_bg.wasm: $(wc -c < proofs-wasm/pkg-web/arcade_proofs_bg.wasm) bytes"
 node audit/package-bin.mjs wasm/pkg-node
-cargo build -p arcade-verifier-abi --target wasm32-unknown-unknown --release --locked
+env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS cargo build -p arcade-verifier-abi --target wasm32-unknown-unknown --release --locked
 cp "${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/arcade_verifier_abi.wasm" clients/python/src/arcade_client/verifier_abi.wasm
 echo "verifier_abi.wasm: $(wc -c < clients/python/src/arcade_client/verifier_abi.wasm) bytes"
 
-stage "Python venvs (PyPI x402, mcp, siwe, schemathesis, the client's) and Chromium"
-venv=$(python_venv "" tests/api-python/requirements.txt tests/api-python/constraints.txt)
-client_venv=$(python_venv "client-" clients/python/tests/requirements.txt clients/python/tests/constraints.txt)
-siwe_venv=$(python_venv "siwe-" tests/siwe-python/requirements.txt tests/siwe-python/constraints.txt)
-siwx_venv=$(python_venv "siwx-" tests/siwx-python/requirements.txt tests/siwx-python/constraints.txt)
-st_venv=$(python_venv "st-" tests/schemathesis/requirements.txt tests/schemathesis/constraints.txt)
-debian_package chromium chromium
+stage "waiting for the Python venvs and Debian's packages, then PostgreSQL for the API suite (a fresh cluster on 127.0.0.1)"
+awaited python_venvs "$venvs_pid"
+awaited debian_packages "$debian_pid"
+ARCADE_TEST_POSTGRES_URL=$(tests/scripts/postgres.sh)
+export ARCADE_TEST_POSTGRES_URL
+echo "$ARCADE_TEST_POSTGRES_URL"
 
 # The suites, one function each. `cargo test` holds cargo's lock on the build directory while
 # its tests run, so every suite that runs cargo (the wasm package's, which asks the native core
@@ -131,9 +164,6 @@ suite_siwx_python() { "$siwx_venv/bin/python" -m unittest discover -s tests/siwx
 suite_schemathesis() { "$st_venv/bin/python" tests/schemathesis/run.py --seed 20261123; }
 # The verifier page and the embeddable element in headless Chromium.
 suite_browser() { cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test; }
-
-# shellcheck source=tests/scripts/suites.sh
-. tests/scripts/suites.sh
 
 stage "the suites that run cargo: the installed wasm package against the native core, then the signature checker's"
 lane wasm_node proofs_node

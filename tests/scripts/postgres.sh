@@ -2,7 +2,8 @@
 # Starts a throwaway PostgreSQL cluster on loopback for the test suite (installing Debian's
 # `postgresql` if it is missing) and prints the admin URL. Stop it with `postgres.sh stop`
 # (fast: its connections are cut) and start the same cluster again, data kept, with
-# `postgres.sh resume` (the outage test does both to a cluster of its own).
+# `postgres.sh resume` (the outage test does both to a cluster of its own). `postgres.sh install`
+# only installs the package when it is missing (tests/run.sh does it in the background).
 # ARCADE_TEST_PG_OPTIONS adds server settings (`-c shared_buffers=2GB`, for the growth bench).
 set -euo pipefail
 
@@ -45,6 +46,7 @@ if [[ -z "$BIN" ]]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >&2
     BIN="$(find_bin)"
 fi
+[[ "${1:-start}" == install ]] && exit 0
 
 # A fresh cluster per run: initdb (as the postgres user when running as root) on a private dir.
 as_owner "'$BIN/pg_ctl' -D '$DATA' -m immediate stop" >/dev/null 2>&1 || true

@@ -21,10 +21,11 @@ echo "a fresh clone of $(git -C "$clone" rev-parse --short HEAD) in $clone"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 log="$work/run.log"
 pid=
+# The run command's session leader: its processes (cargo, the server, anvil) are its group.
 stop() {
     if [ -n "$pid" ]; then
         kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
+        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
         pid=
     fi
 }
@@ -40,10 +41,15 @@ trap cleanup EXIT
 
 # Starts `server/devnet/run.sh` of the clone from directory $1; sets pid and url.
 start() {
-    # Its own session, so stopping it stops what it started (cargo, the server, anvil).
-    ARCADE__SERVER__PORT=0 setsid bash -c 'cd "$1" && exec "$2/server/devnet/run.sh" --chain-port 0' \
-        _ "$1" "$clone" >"$log" 2>&1 &
-    pid=$!
+    # Its own session, so stopping it stops what it started (cargo, the server, anvil). setsid
+    # forks when it is a process group leader, so the session's pid is the one its shell
+    # writes, not `$!`.
+    rm -f "$work/pid"
+    ARCADE__SERVER__PORT=0 setsid bash -c 'echo $$ >"$3"; cd "$1" && exec "$2/server/devnet/run.sh" --chain-port 0' \
+        _ "$1" "$clone" "$work/pid" >"$log" 2>&1 &
+    for _ in $(seq 100); do [ -s "$work/pid" ] && break; sleep 0.1; done
+    pid=$(cat "$work/pid" 2>/dev/null || true)
+    [ -n "$pid" ] || { cat "$log"; echo "the run command did not start" >&2; exit 1; }
     for _ in $(seq 1800); do
         if grep -q "arcade listening" "$log" || ! kill -0 "$pid" 2>/dev/null; then break; fi
         sleep 1
