@@ -68,10 +68,17 @@ export const fetchManifest = (baseUrl, options) => getJson(baseUrl, '/api/arcade
 
 /**
  * The limits the arcade publishes (/api/arcade/games `limits`): `{max_wager_chips,
- * max_payout_chips}`, or null when the answer names no such positive whole numbers.
+ * max_payout_chips}`, or null when it answers none (an error status, or no such positive whole
+ * numbers): the audit then says so and holds no round to them, and judges the rest.
  */
 export async function fetchLimits(baseUrl, options) {
-  const limits = (await getJson(baseUrl, '/api/arcade/games', options))?.limits;
+  let limits;
+  try {
+    limits = (await getJson(baseUrl, '/api/arcade/games', options))?.limits;
+  } catch (error) {
+    if (error.network === true && error.status !== undefined) return null;
+    throw error;
+  }
   const whole = (x) => Number.isSafeInteger(x) && x > 0;
   if (!whole(limits?.max_wager_chips) || !whole(limits?.max_payout_chips)) return null;
   return { max_wager_chips: limits.max_wager_chips, max_payout_chips: limits.max_payout_chips };

@@ -180,7 +180,8 @@ export function summarize(tally) {
     rounds: sum.rounds,
     wins: sum.total,
     expected_wins: sum.expected,
-    alarm_interval: band(sum, 1, ALARM_P / 3 / filled.length),
+    // Each bucket its fixed fifth of the third, however many hold rounds.
+    alarm_interval: band(sum, 1, ALARM_P / 3 / CHANCE_EDGES.length),
   }));
   const judged = counted >= MIN_RTP_ROUNDS;
   return {

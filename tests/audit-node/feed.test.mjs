@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { test } from 'node:test';
 
 import { seedRow } from '../../audit/bet.mjs';
-import { feedPages, fetchBatch, getJson } from '../../audit/feed.mjs';
+import { feedPages, fetchBatch, fetchLimits, getJson } from '../../audit/feed.mjs';
 
 /** A server that refuses each path's first `refusals` requests with 429, then answers `body`. */
 async function limitingServer(refusals, body) {
@@ -136,5 +136,29 @@ test('every round reads its own row, even of a batch read before; a row under an
     assert.equal(moved.batches, known, 'the root first read stays');
   } finally {
     await server.close();
+  }
+});
+
+test('the published limits are read as positive whole numbers, else as none, and an error status is none', async () => {
+  const answers = [
+    [{ limits: { max_wager_chips: 1000, max_payout_chips: 500, daily_win_cap_chips: 2000 } }, { max_wager_chips: 1000, max_payout_chips: 500 }],
+    [{ limits: { max_wager_chips: '1000', max_payout_chips: 500 } }, null],
+    [{ limits: { max_wager_chips: 0, max_payout_chips: 500 } }, null],
+    [{ limits: { max_wager_chips: -1, max_payout_chips: 500 } }, null],
+    [{ limits: { max_wager_chips: 1000, max_payout_chips: 2.5 } }, null],
+    [{ limits: { max_wager_chips: 2 ** 53, max_payout_chips: 500 } }, null],
+    [{ limits: { max_wager_chips: 1000 } }, null],
+    [{ limits: null }, null],
+    [{}, null],
+    [[1, 2], null],
+    [null, null],
+  ];
+  for (const [body, limits] of answers) {
+    const server = await limitingServer(0, body);
+    try {
+      assert.deepEqual(await fetchLimits(server.url), limits, JSON.stringify(body));
+    } finally {
+      await server.close();
+    }
   }
 });
