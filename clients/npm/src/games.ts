@@ -1,5 +1,13 @@
 // The four games' calls: what the caller passes, the body each endpoint takes, and the params
 // the player's Play signature names (as the receipt will show them).
+import { gameDescriptions } from 'arcade-wasm';
+
+/** Limbo's target as the core reads it: the pattern of its description's `target` call field. */
+const LIMBO_TARGET = (() => {
+  const field = gameDescriptions().find((d) => d.name === 'limbo')?.call.find((f) => f.name === 'target');
+  if (field?.kind !== 'text') throw new Error("arcade-wasm describes no limbo target pattern (a package of another version?)");
+  return new RegExp(field.pattern);
+})();
 
 /** Every call: the wager in chips, and optionally the client seed (else a fresh random one). */
 export interface Wager {
@@ -38,12 +46,15 @@ export interface CallShape {
   playParams: Record<string, unknown>;
 }
 
-/** `target` in hundredths, exactly (`"2.5"` → 250), or a RangeError. */
+/**
+ * `target` in hundredths, exactly (`"2.5"` → 250), or a RangeError for a target the core's
+ * pattern refuses (above 1.00 to 1000000, at most two decimals).
+ */
 export function hundredths(target: string | number): number {
   const text = String(target).trim();
-  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text);
-  if (!match) throw new RangeError(`limbo target ${JSON.stringify(target)}: a multiplier with at most two decimals`);
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  if (!LIMBO_TARGET.test(text)) throw new RangeError(`limbo target ${JSON.stringify(target)}: a multiplier above 1.00 up to 1000000, with at most two decimals`);
+  const [whole, decimals = ''] = text.split('.');
+  return Number(whole) * 100 + Number(decimals.padEnd(2, '0'));
 }
 
 /** The body fields and Play params of a call to `endpoint`. */

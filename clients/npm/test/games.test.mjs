@@ -43,4 +43,13 @@ test("a limbo target the client converts is one the core's pattern reads, in the
     assert.ok(h >= min && h <= max, `${target}: ${h}`);
   }
   assert.equal(hundredths('2.5'), 250);
+  assert.equal(hundredths(37.05), 3705);
+});
+
+test("a limbo target the core's pattern refuses, the client refuses before it signs", () => {
+  const pattern = new RegExp(field('limbo', 'call', 'target').pattern);
+  for (const target of ['1', '1.00', '1.0', '0.5', '01.50', '2.555', '1000000.01', '1000001', '2.', '.5', '1e3', '+2', '2,5', '']) {
+    assert.equal(pattern.test(target), false, `the core reads ${target}`);
+    assert.throws(() => hundredths(target), RangeError, target);
+  }
 });

@@ -11,7 +11,7 @@ from typing import Any
 
 from stack import HERE  # and the package's src on the path
 
-from arcade_client.games import GAME_OF, hundredths, shape_of
+from arcade_client.games import GAME_OF, LIMBO_TARGET, hundredths, shape_of
 
 GAMES_JS = HERE.parents[2] / "wasm" / "js" / "games.js"
 
@@ -50,6 +50,14 @@ class TheGames(unittest.TestCase):
             self.assertTrue(pattern.match(target), target)
             self.assertTrue(bounds["min"] <= hundredths(target) <= bounds["max"], target)
         self.assertEqual(hundredths("2.5"), 250)
+
+    def test_the_client_reads_limbo_targets_with_the_cores_pattern(self) -> None:
+        limbo = self.described["limbo"]
+        self.assertEqual(LIMBO_TARGET.pattern, next(f for f in limbo["call"] if f["name"] == "target")["pattern"])
+        for target in ["1", "1.00", "1.0", "0.5", "01.50", "2.555", "1000000.01", "1000001", "2.", ".5", "1e3", "+2", "2,5", ""]:
+            self.assertIsNone(LIMBO_TARGET.fullmatch(target), target)
+            with self.assertRaises(ValueError, msg=target):
+                hundredths(target)
 
 
 if __name__ == "__main__":

@@ -10,16 +10,21 @@ from typing import Any, Literal
 
 GAME_OF: dict[str, str] = {"flip": "coinflip", "dice": "dice", "roulette": "roulette", "limbo": "limbo"}
 Endpoint = Literal["flip", "dice", "roulette", "limbo"]
-_HUNDREDTHS = re.compile(r"^(\d+)(?:\.(\d{1,2}))?$")
+# Limbo's target as the core reads it: its description's pattern (wasm/js/games.js), which
+# tests/test_games.py holds this to.
+LIMBO_TARGET = re.compile(
+    r"^(?:1\.(?:0[1-9]|[1-9][0-9]?)|(?:[2-9]|[1-9][0-9]{1,5})(?:\.[0-9]{1,2})?|1000000(?:\.00?)?)$"
+)
 
 
 def hundredths(target: str | int | Decimal) -> int:
-    """A limbo target in hundredths, exactly (`"2.5"` → 250), or ValueError."""
+    """A limbo target in hundredths, exactly (`"2.5"` → 250), or ValueError for a target the
+    core's pattern refuses (above 1.00 up to 1000000, at most two decimals)."""
     text = str(target).strip()
-    match = _HUNDREDTHS.match(text)
-    if not match:
-        raise ValueError(f"limbo target {target!r}: a multiplier with at most two decimals")
-    return int(match.group(1)) * 100 + int((match.group(2) or "").ljust(2, "0"))
+    if not LIMBO_TARGET.fullmatch(text):
+        raise ValueError(f"limbo target {target!r}: a multiplier above 1.00 up to 1000000, with at most two decimals")
+    whole, _, decimals = text.partition(".")
+    return int(whole) * 100 + int(decimals.ljust(2, "0"))
 
 
 def shape_of(endpoint: Endpoint, call: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
