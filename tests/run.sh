@@ -100,7 +100,8 @@ CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 export RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
 cargo build -p arcade-server --locked
 export ARCADE_BIN="${CARGO_TARGET_DIR:-$root/target}/debug/arcade" ARCADE_ROOT="$root"
-cargo test --workspace --locked --no-run --all-targets
+# The test binaries' list, for the Rust suite (tests/scripts/rust-tests.mjs runs them).
+cargo test --workspace --locked --no-run --all-targets --message-format=json-render-diagnostics >"$suites_dir/rust-tests.jsonl"
 
 stage "the wasm builds and their lints: arcade-core without std, the wasm packages (the verifier for Node and for the page, the signature checker, the audit command in arcade-wasm) and the PyPI client's verifier-abi wasm"
 awaited tools "$tools_pid"
@@ -128,11 +129,16 @@ export ARCADE_TEST_POSTGRES_URL
 echo "$ARCADE_TEST_POSTGRES_URL"
 
 # The suites, one function each. `cargo test` holds cargo's lock on the build directory while
-# its tests run, so every suite that runs cargo (the wasm package's, which asks the native core
-# for its reports) runs before the lanes start, and the release after they end.
+# its tests run, so the suites that run cargo test (the doc tests) or a cargo that would wait on
+# one (the wasm package's, which asks the native core for its reports) run before the lanes; in
+# the lanes, the Rust tests run without cargo and only the release and the run command build.
 
-# The Rust tests: unit, golden vectors, properties, doc, API on SQLite and PostgreSQL.
-suite_rust() { cargo test --workspace --locked; }
+# The Rust tests: unit, golden vectors, properties, API on SQLite and PostgreSQL; each test
+# binary the build listed, run without cargo, so that no cargo holds the build directory's lock
+# while they run and the release and the run command build beside them. The doc tests, which
+# rustdoc compiles, run with cargo before the lanes.
+suite_rust() { node tests/scripts/rust-tests.mjs "$suites_dir/rust-tests.jsonl"; }
+suite_rust_doc() { cargo test --workspace --locked --doc; }
 # The installed wasm package against the native core.
 suite_wasm_node() { cd tests/wasm-node && npm ci --install-links --no-audit --no-fund --loglevel=error && node --test; }
 # The signature checker (proofs-wasm, nodejs) against viem.
@@ -165,16 +171,6 @@ suite_schemathesis() { "$st_venv/bin/python" tests/schemathesis/run.py --seed 20
 # The verifier page and the embeddable element in headless Chromium.
 suite_browser() { cd tests/browser && npm ci --no-audit --no-fund --loglevel=error && node --test; }
 
-stage "the suites that run cargo: the installed wasm package against the native core, then the signature checker's"
-lane wasm_node proofs_node
-
-stage "three lanes side by side, a log per suite: Rust tests | Node suites | Python suites and the browser"
-lane rust &
-lane api_node mcp_conformance npm_client audit_node &
-lane python_client api_python siwe_python siwx_python schemathesis browser &
-wait
-
-stage "release and containers, then the run command in a fresh clone (each builds with cargo, after the lanes)"
 # deploy/release.sh (dev profile), unpacked outside the checkout, arcade dev serving its page
 # (PASS in Chromium), the systemd unit verified and rated; then the image built with Podman
 # from the release, two containers on one PostgreSQL, a session across them, a graceful stop.
@@ -187,7 +183,15 @@ suite_release_and_containers() {
 # The run command (server/devnet/run.sh) in a fresh clone, as written: chain, token and server
 # from scratch, a purchase, its page checking rounds PASS in Chromium, again from another directory.
 suite_run_command() { tests/scripts/run-command.sh; }
-lane release_and_containers run_command
+
+stage "the suites that run cargo while nothing else does: the installed wasm package against the native core, the signature checker's, the doc tests"
+lane wasm_node proofs_node rust_doc
+
+stage "three lanes side by side, a log per suite: Rust tests | Node suites | Python suites, the browser, then the release, the containers and the run command (the two that build with cargo, once the browser is done with the page's files)"
+lane rust &
+lane api_node mcp_conformance npm_client audit_node &
+lane python_client api_python siwe_python siwx_python schemathesis browser release_and_containers run_command &
+wait
 
 suites_report
 stage "all passed in $((SECONDS - started))s"

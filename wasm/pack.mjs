@@ -8,7 +8,7 @@
 // package.json from the crate's manifest. The same files, byte for byte, as `wasm-pack build
 // --release`, without compiling wasm-pack first.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 const TARGETS = ['nodejs', 'web', 'bundler'];
@@ -60,12 +60,18 @@ function main() {
   const out = join(crateDir, outName);
   console.error(`[pack] ${crate.name} for ${target} into ${out}`);
   run('cargo', ['build', '--locked', '--release', '--target', 'wasm32-unknown-unknown', '-p', crate.name], crateDir);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  run('wasm-bindgen', ['--target', target, '--out-dir', out, join(targetDir, 'wasm32-unknown-unknown', 'release', `${lib}.wasm`)]);
-  const module = join(out, `${lib}_bg.wasm`);
+  // Built beside the package, then each file renamed into it: a server serving the package
+  // while it is rebuilt (a test run's release step) reads the old file or the new, never none.
+  const building = `${out}.building-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { recursive: true });
+  run('wasm-bindgen', ['--target', target, '--out-dir', building, join(targetDir, 'wasm32-unknown-unknown', 'release', `${lib}.wasm`)]);
+  const module = join(building, `${lib}_bg.wasm`);
   run('wasm-opt', [...flags, module, '-o', module]);
-  writeFileSync(join(out, 'package.json'), `${JSON.stringify(packageJson(crate, lib, target), null, 2)}\n`);
+  writeFileSync(join(building, 'package.json'), `${JSON.stringify(packageJson(crate, lib, target), null, 2)}\n`);
+  mkdirSync(out, { recursive: true });
+  for (const file of readdirSync(building)) renameSync(join(building, file), join(out, file));
+  rmSync(building, { recursive: true, force: true });
 }
 
 main();

@@ -5,7 +5,7 @@
 // into the package and points package.json's main, module and types at them. wasm/build.sh
 // runs it after every wasm/pack.mjs build (which rewrites package.json); running it twice changes
 // nothing more.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +16,12 @@ const GLUE = ['arcade.js', 'fields.js', 'slots.js', 'games.js'];
 // The web target's instantiation, and the comment line above it.
 const WEB_ONLY = /^\/\/ web build:.*\nexport \{ default, initSync \} from '\.\/arcade_wasm\.js';\n/m;
 const WEB_ONLY_TYPES = /^\/\/ web build:[^\n]*\n(?:(?!\/\/ end of web build)[^\n]*\n)*\/\/ end of web build\n/m;
+
+/** Writes `text` to `path` by renaming a file written beside it: a reader sees the old or the new. */
+function replaceFile(path, text) {
+  writeFileSync(`${path}.tmp-${process.pid}`, text);
+  renameSync(`${path}.tmp-${process.pid}`, path);
+}
 
 function replaceOnce(text, pattern, replacement, what) {
   const out = text.replace(pattern, replacement);
@@ -48,7 +54,7 @@ function main() {
   for (const file of GLUE) {
     let source = readFileSync(join(here, file), 'utf8');
     if (file === 'arcade.js' && !web) source = replaceOnce(source, WEB_ONLY, '', 'the web-only export');
-    writeFileSync(join(pkg, file), target === 'nodejs' ? commonJs(source, file) : source);
+    replaceFile(join(pkg, file), target === 'nodejs' ? commonJs(source, file) : source);
   }
   writeFileSync(join(pkg, 'arcade.d.ts'), web ? types : replaceOnce(types, WEB_ONLY_TYPES, '', 'the web-only types'));
 
