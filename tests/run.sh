@@ -56,7 +56,8 @@ awaited() {
     echo "$1 failed: its log is $suites_dir/$1.log" >&2
     exit 1
 }
-trap 'kill $(jobs -p) 2>/dev/null; tests/scripts/postgres.sh stop >/dev/null 2>&1; rm -rf "${TMPDIR:-/tmp}/arcade-tests"' EXIT
+# Each step may fail (errexit holds in the trap too): the run's own status is the one it exits with.
+trap 'jobs -p | xargs -r kill 2>/dev/null || true; tests/scripts/postgres.sh stop >/dev/null 2>&1 || true; rm -rf "${TMPDIR:-/tmp}/arcade-tests" || true' EXIT
 
 venv=$(venv_path "" tests/api-python/requirements.txt tests/api-python/constraints.txt)
 client_venv=$(venv_path "client-" clients/python/tests/requirements.txt clients/python/tests/constraints.txt)
