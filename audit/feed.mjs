@@ -35,8 +35,21 @@ async function fetchOnce(url, signal) {
   }
 }
 
-/** GET `path` of the arcade at `baseUrl` as JSON; `signal` aborts it. */
-export async function getJson(baseUrl, path, { signal } = {}) {
+/** Resolves after `seconds`, or rejects with the signal's reason once it aborts. */
+function sleep(seconds, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', stop); resolve(); }, seconds * 1000);
+    const stop = () => { clearTimeout(timer); reject(signal.reason); };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/**
+ * GET `path` of the arcade at `baseUrl` as JSON; `signal` aborts it, waits included;
+ * `onWait({seconds, path})` hears of each wait a 429 asks for before it begins.
+ */
+export async function getJson(baseUrl, path, { signal, onWait } = {}) {
   for (let waits = 0; ; waits++) {
     let response;
     try {
@@ -49,7 +62,8 @@ export async function getJson(baseUrl, path, { signal } = {}) {
     if (response.status === 429 && waits < MAX_WAITS) {
       await response.arrayBuffer();
       const seconds = Math.min(Math.max(Number(response.headers.get('retry-after')) || 1, 1), MAX_WAIT_S);
-      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      onWait?.({ seconds, path });
+      await sleep(seconds, signal);
       continue;
     }
     let body;
@@ -134,15 +148,15 @@ export const fetchBatchRow = (baseUrl, batchId, index, options) =>
  * The feed's receipts with bet ids in (after, until], page by page, in bet order: an async
  * iterator of arrays. Receipts past `until` are not read (they settled after the batches were
  * read). `state.problems` collects the `feed_paging` failures that ended the reading;
- * `state.last` is the last bet id read.
+ * `state.last` is the last bet id read. `options` (`{signal, onWait}`) go to every read.
  */
-export async function* feedPages(baseUrl, { after = 0, until = Infinity, page = PAGE, state = {} }) {
+export async function* feedPages(baseUrl, { after = 0, until = Infinity, page = PAGE, state = {}, options = {} }) {
   state.problems ??= [];
   state.last = after;
   let cursor = after;
   const stop = (why, betId = null) => state.problems.push({ check: 'feed_paging', bet_id: betId, why });
   while (cursor < until) {
-    const answer = await getJson(baseUrl, `/api/arcade/receipts?after=${cursor}&limit=${page}`);
+    const answer = await getJson(baseUrl, `/api/arcade/receipts?after=${cursor}&limit=${page}`, options);
     const receipts = Array.isArray(answer?.receipts) ? answer.receipts : null;
     if (!receipts) return stop(`the page after bet ${cursor} has no receipts list`);
     const taken = [];

@@ -18,7 +18,7 @@ const KEPT_FAILURES = 1000;
 
 /** Reads one batch again or for the first time, judging it and keeping its rows. */
 async function readBatch(floor, batchId) {
-  const batch = await fetchBatch(floor.baseUrl, batchId);
+  const batch = await fetchBatch(floor.baseUrl, batchId, floor.io);
   const { summary, failures } = judgeBatch(floor.context, floor.context.batches.get(batchId), batch, floor.rows);
   floor.summaries.set(batchId, summary);
   floor.batchFailures.set(batchId, failures);
@@ -123,24 +123,28 @@ function judgePage(floor, page, onRound) {
 /**
  * Audits the floor at `baseUrl`. `modules`: `{wasm, proofs}`; `pin`: `{signer, marks}` the
  * reader pins; `limit`: the last N settled rounds (null: all); `recent`: read only the recent
- * batches (the monitor); `onRound(verdict, receipt)`: called for every round judged.
- * Returns the report (`--json` prints it as is).
+ * batches (the monitor); `onRound(verdict, receipt)`: called for every round judged;
+ * `onWindow({after, until})`: called once the bet ids to read, (after, until], are known;
+ * `signal` aborts the audit (its reads and their waits); `onWait({seconds, path})` hears of each
+ * wait the arcade's rate limit asks for. Returns the report (`--json` prints it as is).
  */
-export async function auditFloor({ baseUrl, modules, pin = {}, limit = null, recent = false, page, onRound }) {
-  const trust = readTrust(modules.proofs, await fetchManifest(baseUrl), pin);
-  const list = await fetchBatchList(baseUrl);
-  const limits = await fetchLimits(baseUrl);
+export async function auditFloor({ baseUrl, modules, pin = {}, limit = null, recent = false, page, onRound, onWindow, signal, onWait }) {
+  const io = { signal, onWait };
+  const trust = readTrust(modules.proofs, await fetchManifest(baseUrl, io), pin);
+  const list = await fetchBatchList(baseUrl, io);
+  const limits = await fetchLimits(baseUrl, io);
   const context = { ...modules, trust, batches: signedBatches({ ...modules, trust }, list) };
   const floor = {
-    baseUrl, context, rows: newRows(), summaries: new Map(), batchFailures: new Map(),
+    baseUrl, io, context, rows: newRows(), summaries: new Map(), batchFailures: new Map(),
     failures: [], failuresTotal: 0, checks: {}, counts: { [PASS]: 0, [NOT_PROVEN]: 0, [FAIL]: 0 },
     signed: 0, unsignedPlays: 0, beforeSigning: 0, reused: [], seeds: new Map(), first: null, lastSigned: null, stats: newStats(limits),
   };
   for (const problem of trust.problems) keep(floor, { bet_id: null, ...problem });
   await readBatches(floor, Array.isArray(list) ? list : [], { recent, limit });
   const { after, until } = window(floor, limit);
+  onWindow?.({ after, until });
   const feed = {};
-  for await (const taken of feedPages(baseUrl, { after, until, page, state: feed })) {
+  for await (const taken of feedPages(baseUrl, { after, until, page, state: feed, options: io })) {
     await refresh(floor, taken);
     judgePage(floor, taken, onRound);
   }

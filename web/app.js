@@ -5,7 +5,6 @@
 // sequenced: a late answer never replaces the verdict of a later request.
 import * as wasm from '../wasm/arcade.js';
 import { latestOnly, verifyBet, verifyReceipt } from './bet.mjs';
-import { startMonitor } from './monitor.js';
 import { pinned, rememberPlayer, rememberedPlayer } from './pin.js';
 import { PAGE_GAMES, stepsOf } from './steps.js';
 import { FROM_READER, failedChecks, headline, judgeRound, refusedVerdict, subject } from './verdicts.mjs';
@@ -178,6 +177,23 @@ async function selfCheck() {
     : `${failed.length} of ${cases.length} vectors FAIL: ${failed.slice(0, 5).join(', ')}`;
 }
 
+/**
+ * Loads the fairness monitor (its module, the floor's audit and the charts: none of the first
+ * screen's bytes) once its section is (nearly) in view, and starts it.
+ */
+function watchMonitor() {
+  // "Check" runs the monitor once it is loaded; before, it must not reload the page.
+  $('#monitor-form').addEventListener('submit', (event) => event.preventDefault());
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    observer.disconnect();
+    import('./monitor.js').then((monitor) => monitor.startMonitor()).catch((error) => {
+      Object.assign($('#monitor-status'), { textContent: `The monitor could not load: ${error.message}. Reload the page to try again.` }).dataset.state = 'error';
+    });
+  }, { rootMargin: '200px' });
+  observer.observe($('#monitor'));
+}
+
 async function main() {
   tabs();
   await core();
@@ -189,7 +205,7 @@ async function main() {
   $('#panel-receipt').addEventListener('submit', (e) => { e.preventDefault(); pasted($('#receipt').value); });
   $('#panel-hand').addEventListener('submit', (e) => { e.preventDefault(); byHand(); });
   $('#self-check').addEventListener('click', selfCheck);
-  startMonitor();
+  watchMonitor();
   document.body.dataset.ready = 'true';
   performance.mark('arcade:ready');
   floor().catch((error) => { $('#house').textContent = `floor unavailable: ${error.message}`; });

@@ -5,7 +5,9 @@
 // feed's paging checked and every settled bet of the recent batches found in it. Then drawn:
 // the return to player per game beside the exact expectation and its 95% band, and each game's
 // histogram of results (stats.mjs's HISTOGRAMS) against its fair law; statistics out of band raise a banner.
-// Runs when the section comes into view, and again on "Check".
+// Loaded and run when the section comes into view (app.js), and again on "Check"; while it runs it shows the rounds
+// checked, the rate and the time left, and any wait the arcade's rate limit asks for, and
+// "Cancel" stops it.
 import { histogram, returnChart } from './charts.js';
 import { auditFloor } from './floor.mjs';
 import { pinned } from './pin.js';
@@ -17,13 +19,53 @@ const el = (tag, text, className) => Object.assign(document.createElement(tag), 
 const pct = (x) => (x === null ? '—' : `${(100 * x).toFixed(2)}%`);
 const pValue = (p) => (p === null ? '—' : p < 0.0001 ? p.toExponential(1) : p.toFixed(3));
 
+/**
+ * What the status box says while an audit runs: rounds checked of the window's, the rate and
+ * the time left, or the wait the arcade's rate limit asked for. Drawn once a frame at most,
+ * after the rounds of a page are judged; never once the audit has ended or was cancelled.
+ */
+function progress(status, signal) {
+  const state = { checked: 0, total: null, started: performance.now(), waitingUntil: 0, scheduled: false };
+  const draw = () => {
+    state.scheduled = false;
+    if (signal.aborted || status.dataset.state !== 'running') return;
+    const now = performance.now();
+    Object.assign(status.dataset, { checked: String(state.checked), total: String(state.total ?? '') });
+    if (now < state.waitingUntil) return;
+    const seconds = (now - state.started) / 1000;
+    const rate = seconds > 0 ? state.checked / seconds : 0;
+    const of = state.total === null ? '' : ` of about ${state.total}`;
+    const left = state.total !== null && rate > 0 && state.checked > 0
+      ? ` · about ${Math.max(0, Math.ceil((state.total - state.checked) / rate))} s left` : '';
+    status.textContent = `Checking in this browser: ${state.checked}${of} rounds re-derived and their proofs checked · ${rate.toFixed(0)} rounds/s${left}`;
+  };
+  const schedule = () => {
+    if (state.scheduled) return;
+    state.scheduled = true;
+    requestAnimationFrame(draw);
+  };
+  return {
+    onWindow: ({ after, until }) => { state.total = Math.max(0, until - after); schedule(); },
+    onRound: () => { state.checked += 1; schedule(); },
+    onWait: ({ seconds }) => {
+      if (signal.aborted || status.dataset.state !== 'running') return;
+      state.waitingUntil = performance.now() + seconds * 1000;
+      status.dataset.waiting = String(seconds);
+      status.textContent = `Waiting ${seconds} s: the arcade limits how fast one reader may fetch its feed. ${state.checked} rounds checked so far; the audit goes on by itself.`;
+      setTimeout(() => { if (!signal.aborted) delete status.dataset.waiting; schedule(); }, seconds * 1000);
+    },
+  };
+}
+
 /** Audits the last `n` rounds: the floor's report and the re-derived rounds, in bet order. */
-async function judgeAll(n) {
+async function judgeAll(n, { signal, status }) {
   const [loaded, pin] = await Promise.all([modules(), pinned()]);
   const rounds = [];
+  const shown = progress(status, signal);
   const report = await auditFloor({
-    baseUrl: location.origin, modules: loaded, pin, limit: n, recent: true,
-    onRound: (verdict) => { if (verdict.round) rounds.push(verdict.round); },
+    baseUrl: location.origin, modules: loaded, pin, limit: n, recent: true, signal,
+    onWindow: shown.onWindow, onWait: shown.onWait,
+    onRound: (verdict) => { shown.onRound(); if (verdict.round) rounds.push(verdict.round); },
   });
   return { report, rounds, signaturesChecked: loaded.proofs !== null };
 }
@@ -92,7 +134,7 @@ function showStats(report) {
   box.dataset.state = report.stats_problems.length > 0 ? 'out-of-band' : 'in-band';
   if (report.stats_problems.length === 0) return box.replaceChildren();
   const banner = el('div', undefined, 'banner stats');
-  banner.append(el('strong', 'Statistics out of band: a fair floor shows this once in a thousand checks'));
+  banner.append(el('strong', 'Statistics out of band: each test alone shows this for a fair floor once in a thousand checks, all of them together about seven times in a thousand'));
   const list = el('ul');
   for (const why of report.stats_problems) list.append(el('li', why));
   banner.append(list);
@@ -128,36 +170,52 @@ function showCharts(rounds, stats) {
   $('#monitor-charts').replaceChildren(...returns, ...histograms);
 }
 
-/** Fetches, judges and draws the last `n` rounds. */
+/** The audit running now, which the Cancel button stops (null: none). */
+let running = null;
+
+/** Fetches, judges and draws the last `n` rounds; a run already going is cancelled first. */
 export async function runMonitor(n) {
+  running?.abort();
+  const controller = new AbortController();
+  running = controller;
   const status = $('#monitor-status');
+  const cancel = $('#monitor-cancel');
+  status.replaceChildren();
+  for (const key of Object.keys(status.dataset)) delete status.dataset[key];
   status.dataset.state = 'running';
-  status.textContent = `Auditing the last ${n} rounds in this browser…`;
+  status.textContent = `Checking the last ${n} rounds in this browser: reading the seed batches…`;
+  cancel.hidden = false;
   try {
-    const { report, rounds, signaturesChecked } = await judgeAll(n);
+    const { report, rounds, signaturesChecked } = await judgeAll(n, { signal: controller.signal, status });
     showCounts(report, signaturesChecked);
     showFailures(report);
     showStats(report);
     showGames(report.games);
     showCharts(rounds, report);
   } catch (error) {
-    status.dataset.state = 'error';
-    status.textContent = `monitor unavailable: ${error.message}`;
+    if (controller.signal.aborted) {
+      if (running !== controller) return;
+      status.dataset.state = 'cancelled';
+      status.textContent = `Cancelled after ${status.dataset.checked ?? 0} rounds: no verdict on the floor. Press Check to start again.`;
+    } else {
+      status.dataset.state = 'error';
+      status.textContent = `The monitor could not finish: ${error.message}. Press Check to try again.`;
+    }
+  } finally {
+    if (running === controller) {
+      running = null;
+      cancel.hidden = true;
+    }
   }
 }
 
-/** Wires the form and runs once the section is (nearly) in view. */
+/**
+ * Wires the form and the Cancel button, and runs once: the page loads this module (with the
+ * floor's audit and the charts) when the section comes (nearly) into view.
+ */
 export function startMonitor() {
-  const section = $('#monitor');
   const count = () => Math.min(20000, Math.max(1, Number($('#monitor-n').value) || 1000));
-  $('#monitor-form').addEventListener('submit', (event) => {
-    event.preventDefault();
-    runMonitor(count());
-  });
-  const observer = new IntersectionObserver((entries) => {
-    if (!entries.some((e) => e.isIntersecting)) return;
-    observer.disconnect();
-    runMonitor(count());
-  }, { rootMargin: '200px' });
-  observer.observe(section);
+  $('#monitor-form').addEventListener('submit', () => runMonitor(count()));
+  $('#monitor-cancel').addEventListener('click', () => running?.abort());
+  runMonitor(count());
 }

@@ -47,6 +47,11 @@ const STYLE = `
   ol { margin: 8px 0 0; padding-left: 20px; }
   li { margin: 4px 0; }
   pre { white-space: pre-wrap; word-break: break-all; margin: 2px 0 0; font-size: 12px; }
+  .checking { position: relative; overflow: hidden; }
+  .checking::after { content: ""; position: absolute; left: 0; bottom: 0; height: 3px; width: 30%;
+    background: #8a5a00; animation: working 1.2s ease-in-out infinite alternate; }
+  @keyframes working { from { left: 0; } to { left: 70%; } }
+  @media (prefers-reduced-motion: reduce) { .checking::after { animation: none; width: 100%; opacity: 0.5; } }
 `;
 
 const MARK = { ok: '✔', fail: '✘', skip: '–' };

@@ -1,7 +1,8 @@
 // The fairness monitor on the verifier page, in headless Chromium against the real server:
 // rounds played over the API are all re-derived in the browser, counted, and drawn (returns
 // with their expectation and band, dice and roulette histograms); a feed answer rewritten in
-// flight (one receipt's payout) shows a failure naming that bet. Screenshots: tests/output.
+// flight (one receipt's payout) shows a failure naming that bet; a slow, rate-limited feed shows
+// the audit's progress and its wait, and Cancel stops it. Screenshots: tests/output.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -103,5 +104,46 @@ test('a receipt rewritten in the feed shows as a failure, naming the bet', async
   assert.equal(await banner.getAttribute('data-checks'), 'rederive receipt_signature');
   assert.match(await banner.textContent(), new RegExp(`FAIL: 2 checks failed[\\s\\S]*bet ${victim} \\[rederive\\]: re-derivation differs: payout`));
   await page.locator('#monitor').screenshot({ path: join(shots, 'monitor-tampered-phone.png') });
+  await page.close();
+});
+
+test('a long audit shows its progress and the rate limit\'s wait, and Cancel stops it', async () => {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  // The feed's first read is refused with a 429 asking for 2 s; then it is read 50 receipts a
+  // page (the server's own paging, asked for smaller pages), each page held 600 ms.
+  let refused = false;
+  await page.route('**/api/arcade/receipts?*', async (route) => {
+    if (!refused) {
+      refused = true;
+      return route.fulfill({ status: 429, headers: { 'retry-after': '2' }, json: { code: 'rate_limited', retry_after_s: 2 } });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A read the Cancel aborted is gone by then.
+    return route.continue({ url: route.request().url().replace(/limit=\d+/, 'limit=50') }).catch(() => {});
+  });
+  await page.goto(server.baseUrl);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.locator('#monitor').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#monitor-status[data-state="running"][data-waiting="2"]');
+  assert.match(await page.textContent('#monitor-status'), /^Waiting 2 s: the arcade limits how fast one reader may fetch its feed\. 0 rounds checked so far/);
+  assert.equal(await page.isVisible('#monitor-cancel'), true, 'Cancel is offered while it runs');
+  await page.waitForFunction(() => Number(document.querySelector('#monitor-status').dataset.checked) >= 100);
+  const status = await page.$eval('#monitor-status', (box) => ({ ...box.dataset, text: box.textContent }));
+  assert.equal(status.state, 'running');
+  assert.ok(Number(status.total) >= played.length, `the window's rounds: ${status.total}`);
+  assert.match(status.text, /^Checking in this browser: \d+ of about \d+ rounds re-derived and their proofs checked · \d+ rounds\/s · about \d+ s left$/);
+  const moving = await page.$eval('#monitor-status', (box) => getComputedStyle(box, '::after').animationName);
+  assert.equal(moving, 'working', 'a running check shows it is working');
+  await page.locator('#monitor').screenshot({ path: join(shots, 'monitor-progress.png') });
+  await page.click('#monitor-cancel');
+  await page.waitForSelector('#monitor-status[data-state="cancelled"]');
+  assert.match(await page.textContent('#monitor-status'), /^Cancelled after \d+ rounds: no verdict on the floor\. Press Check to start again\.$/);
+  assert.equal(await page.isVisible('#monitor-cancel'), false);
+  // Asked again, with the feed as the server serves it, the audit runs to its verdict.
+  await page.unroute('**/api/arcade/receipts?*');
+  await page.click('#monitor-form button[type="submit"]');
+  await page.waitForSelector('#monitor-status[data-state="done"]', { timeout: 60_000 });
+  assert.equal(Number(await page.getAttribute('#monitor-status', 'data-rounds')), played.length);
+  assert.equal(await page.getAttribute('#monitor-status', 'data-failed'), '0');
   await page.close();
 });
