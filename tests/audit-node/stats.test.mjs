@@ -209,6 +209,23 @@ function paddedFloor(next, game, { skewed, long, rounds, padding, big, drop }) {
   return tally;
 }
 
+/**
+ * Twenty floors of `game`, each skewed by `drop` and then played fairly with the same padding:
+ * how many skewed floors kept both returns in band (`hidden`), how many were out of band
+ * (`caught`), and how many fair ones raised an alarm (`fairAlarms`).
+ */
+function twentyFloors(next, game, setup, drop) {
+  const inside = (x, [lo, hi]) => x >= lo && x <= hi;
+  const seen = { hidden: 0, caught: 0, fairAlarms: 0 };
+  for (let floor = 0; floor < 20; floor++) {
+    const s = summarize(paddedFloor(next, game, setup(drop)));
+    if (inside(s.realized_return, s.alarm_interval) && inside(s.per_round_return, s.per_round_alarm_interval)) seen.hidden += 1;
+    if (s.in_band === false) seen.caught += 1;
+    if (summarize(paddedFloor(next, game, setup(0))).in_band !== true) seen.fairAlarms += 1;
+  }
+  return seen;
+}
+
 test('one-chip long shots cannot hide a skewed game: its wins of their own chance leave their band (dice at 80%)', () => {
   // A house that drops 19% of the wins of 3,000 dice rounds under 50 at 10 chips (a return of
   // about 80%), then plays 3,000 one-chip dice rounds under 1 (a 1% chance at 99x) and 3 honest
@@ -220,17 +237,7 @@ test('one-chip long shots cannot hide a skewed game: its wins of their own chanc
     skewed: { odds: under50(10), wager: 10 }, long: odds('dice', { target: 1, direction: 'under' }, 1),
     rounds: 3000, padding: 3000, big: { rounds: 3, odds: under50(510), wager: 510 }, drop,
   });
-  const inside = (x, [lo, hi]) => x >= lo && x <= hi;
-  let hidden = 0;
-  let caught = 0;
-  let fairAlarms = 0;
-  for (let floor = 0; floor < 20; floor++) {
-    const s = summarize(paddedFloor(next, 'dice', setup(0.19)));
-    if (inside(s.realized_return, s.alarm_interval) && inside(s.per_round_return, s.per_round_alarm_interval)) hidden += 1;
-    if (s.in_band === false) caught += 1;
-    const fair = summarize(paddedFloor(next, 'dice', setup(0)));
-    if (fair.in_band !== true) fairAlarms += 1;
-  }
+  const { hidden, caught, fairAlarms } = twentyFloors(next, 'dice', setup, 0.19);
   assert.ok(hidden >= 15, `the padding hides the skew from both returns in ${hidden} of 20 floors`);
   assert.equal(caught, 20, 'the wins of chance 1/8 to 1/2 catch every skewed floor');
   assert.equal(fairAlarms, 0, 'a fair floor with the same padding stays in band');
@@ -252,16 +259,7 @@ test('one-chip long shots cannot hide a skewed game: limbo at 2x losing 15% of i
     skewed: { odds: at(200, 5), wager: 5 }, long: at(50100, 1),
     rounds: 3000, padding: 3000, big: { rounds: 3, odds: at(200, 500), wager: 500 }, drop,
   });
-  const inside = (x, [lo, hi]) => x >= lo && x <= hi;
-  let hidden = 0;
-  let caught = 0;
-  let fairAlarms = 0;
-  for (let floor = 0; floor < 20; floor++) {
-    const s = summarize(paddedFloor(next, 'limbo', setup(0.15)));
-    if (inside(s.realized_return, s.alarm_interval) && inside(s.per_round_return, s.per_round_alarm_interval)) hidden += 1;
-    if (s.in_band === false) caught += 1;
-    if (summarize(paddedFloor(next, 'limbo', setup(0))).in_band !== true) fairAlarms += 1;
-  }
+  const { hidden, caught, fairAlarms } = twentyFloors(next, 'limbo', setup, 0.15);
   assert.ok(hidden >= 15, `the padding hides the skew from both returns in ${hidden} of 20 floors`);
   assert.equal(caught, 20, 'the wins of chance 1/8 to 1/2 catch every skewed floor');
   assert.equal(fairAlarms, 0);
