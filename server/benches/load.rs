@@ -55,7 +55,10 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
 
     // One player per 32 rounds (the open rounds one address may hold), each with its free
     // chips, wagering 1 chip per round.
-    let round_ids = open_rounds(&app, &client, rounds).await;
+    let players = funded_players(&app, &client, rounds).await;
+    let (elapsed, mut latencies, round_ids) =
+        timed_commits(&app, &client, &players, rounds, concurrency).await;
+    report(&format!("commits on {label}"), elapsed, &mut latencies);
     println!("{label}: {rounds} rounds committed; playing them");
     let plays = round_ids.into_iter().map(|round_id| {
         let (client, url) = (client.clone(), format!("{app}/api/arcade/flip"));
@@ -81,11 +84,7 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
         paced_plays(label, &app, &client, rounds, rate).await;
     }
 
-    let mut players: Vec<(PrivateKeySigner, String)> = Vec::new();
-    for _ in 0..rounds.div_ceil(32) {
-        players.push(funded_player(&app, &client).await);
-    }
-    let players = Arc::new(players);
+    let players = funded_players(&app, &client, rounds).await;
     let whole = (0..rounds).map(|i| {
         let (client, app, players) = (client.clone(), app.clone(), players.clone());
         async move {
@@ -103,6 +102,55 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
         elapsed,
         &mut latencies,
     );
+    if let Some((now, peak)) = support::memory_mib() {
+        println!(
+            "  memory (server and bench client, one process): RSS {now:.0} MiB, peak {peak:.0} MiB"
+        );
+    }
+}
+
+/// One new player for each 32 of `rounds` (the open rounds one address may hold), each with
+/// its free chips and its signed statement.
+async fn funded_players(
+    app: &str,
+    client: &reqwest::Client,
+    rounds: usize,
+) -> Arc<Vec<(PrivateKeySigner, String)>> {
+    let mut players = Vec::new();
+    for _ in 0..rounds.div_ceil(32) {
+        players.push(funded_player(app, client).await);
+    }
+    Arc::new(players)
+}
+
+/// `rounds` commits, 32 for each of `players`, `concurrency` in flight: their time, latencies
+/// and round ids.
+async fn timed_commits(
+    app: &str,
+    client: &reqwest::Client,
+    players: &Arc<Vec<(PrivateKeySigner, String)>>,
+    rounds: usize,
+    concurrency: usize,
+) -> (Duration, Vec<Duration>, Vec<String>) {
+    let round_ids = Arc::new(std::sync::Mutex::new(Vec::with_capacity(rounds)));
+    let commits = (0..rounds).map(|i| {
+        let (client, url, players) = (
+            client.clone(),
+            format!("{app}/api/arcade/commit"),
+            players.clone(),
+        );
+        let round_ids = round_ids.clone();
+        async move {
+            let (player, signature) = &players[i / 32];
+            let body = json!({ "address": player.address(), "signature": signature });
+            let committed = post(&client, &url, &body).await;
+            let round_id = committed["round_id"].as_str().unwrap().to_owned();
+            round_ids.lock().unwrap().push(round_id);
+        }
+    });
+    let (elapsed, latencies) = drive(commits, concurrency).await;
+    let round_ids = std::mem::take(&mut *round_ids.lock().unwrap());
+    (elapsed, latencies, round_ids)
 }
 
 /// Clients paging the audit feed back to back (100 receipts a page, from the last id seen), as

@@ -18,12 +18,23 @@ pub async fn start(database_url: &str, configure: impl FnOnce(&mut Settings)) ->
     let mut settings = Settings::default();
     settings.server.port = 0;
     settings.database.url = Secret::new(database_url);
+    settings.server.state_dir = Some(state_dir(database_url));
     settings.log.filter = "warn".into();
     configure(&mut settings);
     let app = Application::build(settings).await.expect("server starts");
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     base
+}
+
+/// One state directory (the generated secrets) per database, as a deployment has: servers
+/// on one database share it.
+fn state_dir(database_url: &str) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    database_url.hash(&mut hasher);
+    let dir = std::env::temp_dir().join(format!("arcade-bench-state-{:016x}", hasher.finish()));
+    dir.to_string_lossy().into_owned()
 }
 
 pub async fn sign_statement(
@@ -175,4 +186,16 @@ pub fn env_number(name: &str, default: usize) -> usize {
 
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// This process's resident memory and its peak, in MiB (`/proc/self/status`): the server and
+/// the benchmark's client together, as they share the process.
+pub fn memory_mib() -> Option<(f64, f64)> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| -> Option<f64> {
+        let line = status.lines().find(|line| line.starts_with(name))?;
+        let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib / 1024.0)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
 }

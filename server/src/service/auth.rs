@@ -2,7 +2,9 @@
 //! verifying signatures against the address's current generation, and rotating to a new one,
 //! which revokes every signature of the older statements on every instance (the generation
 //! lives in the database) and expires the address's open rounds. A check reads the current
-//! generation and the few before it, never the whole history.
+//! generation and the few before it, never the whole history. A commit's check may read them
+//! as this instance last saw them (`known_generations.rs`): the transaction that opens its
+//! round holds the generation to the database's current one (`commit_batch.rs`).
 
 use std::sync::Arc;
 
@@ -10,6 +12,7 @@ use alloy::primitives::Address;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
+use super::known_generations::{Generations, KnownGenerations};
 use super::now_ms;
 use crate::address;
 use crate::identity::{AuthStatement, Generation, Identity, OLDER_CHECKED, SignatureError};
@@ -80,6 +83,8 @@ pub struct Auth {
     db: Db,
     identity: Arc<Identity>,
     rate_limits: Arc<RateLimits>,
+    /// Each address's generations as this instance last read them (commits only).
+    known: Arc<KnownGenerations>,
 }
 
 impl Auth {
@@ -88,6 +93,7 @@ impl Auth {
             db,
             identity,
             rate_limits,
+            known: Arc::default(),
         }
     }
 
@@ -136,6 +142,44 @@ impl Auth {
         }
         let (current, older) = self.generations(address).await?;
         self.check(address, proof, &current, &older, window)
+    }
+
+    /// As [`Self::verify_proof`], against the generations this instance last read (read once
+    /// if it has none, or again if the proof does not hold against them): the current
+    /// generation it holds for. Only for a check that a transaction confirms is still the current generation
+    /// when it acts (a commit: `commit_batch.rs`); [`Self::forget`] the address when it is not.
+    pub async fn verify_proof_as_known(
+        &self,
+        address: &Address,
+        proof: AddressProof<'_>,
+    ) -> Result<Generation, AuthError> {
+        if proof.signature.is_none() && proof.siwx.is_none() {
+            return Err(SignatureError::Required.into());
+        }
+        let window = Window::At(now_ms());
+        let mut refused = None;
+        if let Some(known) = self.known.get(address) {
+            match self.check(address, proof, &known.current, &known.older, window) {
+                Ok(()) => return Ok(known.current.clone()),
+                Err(error) => refused = Some((known, error)),
+            }
+        }
+        let (current, older) = self.generations(address).await?;
+        if let Some((known, error)) = refused {
+            // The same generations again: the same answer, without checking twice.
+            if known.current == current && known.older == older {
+                return Err(error);
+            }
+        }
+        self.check(address, proof, &current, &older, window)?;
+        let proven = current.clone();
+        self.known.put(*address, Generations { current, older });
+        Ok(proven)
+    }
+
+    /// Drops what this instance knew of the address's generations (it rotated).
+    pub fn forget(&self, address: &Address) {
+        self.known.forget(address);
     }
 
     /// A sign-in-with-x challenge for the address, bound to its current statement generation.
@@ -195,9 +239,10 @@ impl Auth {
             keep_older: i64::try_from(OLDER_CHECKED).unwrap_or(i64::MAX),
         };
         // A concurrent rotation started this generation first: the signature is of an older one.
-        let expired_rounds = store::identities::rotate(&self.db, rotation)
-            .await?
-            .ok_or_else(|| SignatureError::Revoked(address::display(address)))?;
+        let rotated = store::identities::rotate(&self.db, rotation).await;
+        self.known.forget(address);
+        let expired_rounds =
+            rotated?.ok_or_else(|| SignatureError::Revoked(address::display(address)))?;
         Ok(Rotated {
             auth_statement: self.identity.answer(address, &next),
             expired_rounds,

@@ -13,8 +13,8 @@
 //! | `arcade.` | operations | holds | file |
 //! |---|---|---|---|
 //! | `wallets` | free chips, balance | db, limits, rate limits, `auth` | `wallets.rs` |
-//! | `rounds` | commit (open a round), show a round | db, rate limits, open-round cap, clock, `seed_batches`, `auth`, `receipts` | `rounds.rs`; when a round expires: `round_clock.rs` |
-//! | `plays` | flip, dice, roulette, … (settle a round) | db, limits, clock, `auth`, `proofs`, `receipts`, the writer's queue | `play.rs`; settled in batches by `play_writer.rs`, one transaction each (`play_batch.rs`, in memory `play_book.rs`) |
+//! | `rounds` | commit (open a round), show a round | db, rate limits, clock, `seed_batches`, `auth`, `receipts`, the commit writer's queue | `rounds.rs`; opened in batches by the commit writer (`group_commit.rs`), one transaction each (`commit_batch.rs`, with the open-round cap); when a round expires: `round_clock.rs` |
+//! | `plays` | flip, dice, roulette, … (settle a round) | db, limits, clock, `auth`, `proofs`, `receipts`, the writer's queue | `play.rs`; settled in batches by the play writer (`group_commit.rs`), one transaction each (`play_batch.rs`, in memory `play_book.rs`) |
 //! | `receipts` | verify a bet, recent bets, the audit feed | db, house wallets, `proofs`, the settled mark | `receipts.rs` (a result as shown: `shown_result.rs`; a stored bet read back: `stored_bets.rs`), its pages bounded by `settled_mark.rs` |
 //! | `proofs` | a receipt's batch place and signatures; checking a play's signature | `seed_batches`, the signed marks | `proofs.rs`; the marks: `signed_marks.rs` |
 //! | `seed_batches` | publishing seed batches, a seed's place in its batch, the batches as the public sees them | db, the seeds, house wallets, clock | `seed_batches.rs`, its audit paths: `seed_batch_paths.rs`, `seed_batch_views.rs` |
@@ -32,15 +32,17 @@
 pub mod auth;
 pub mod books;
 pub mod cashouts;
+pub mod commit_batch;
 pub mod error;
 pub mod expiry;
 pub mod floor;
+pub mod group_commit;
 pub mod house_sender;
 pub mod instances;
+mod known_generations;
 pub mod play;
 pub mod play_batch;
 mod play_book;
-pub mod play_writer;
 pub mod proofs;
 pub mod purchases;
 mod randomness;
@@ -154,6 +156,13 @@ impl Arcade {
             (proofs.clone(), floor.clone()),
         );
         let money = Money::new(&db, parts.payments, &rate_limits, &auth, parts.crash_after);
+        // The play and commit writers write to one database: each tells the log's checkpointer.
+        let committed = Arc::new(tokio::sync::Notify::new());
+        let commits = commit_batch::CommitBatches::new(
+            db.clone(),
+            seed_batches.clone(),
+            parts.rounds.max_open_per_address,
+        );
         Self {
             wallets: wallets::Wallets::new(
                 db.clone(),
@@ -164,13 +173,19 @@ impl Arcade {
             rounds: rounds::Rounds {
                 db: db.clone(),
                 rate_limits: rate_limits.clone(),
-                max_open: parts.rounds.max_open_per_address,
+                writer: Arc::new(group_commit::GroupWriter::new(commits, committed.clone())),
                 clock,
                 seed_batches: seed_batches.clone(),
                 auth: auth.clone(),
                 receipts: receipts.clone(),
             },
-            plays: play::Plays::new(batches, auth.clone(), receipts.clone(), money.books.clone()),
+            plays: play::Plays::new(
+                batches,
+                committed,
+                auth.clone(),
+                receipts.clone(),
+                money.books.clone(),
+            ),
             stats: stats::Stats::new(
                 floor,
                 parts.limits,

@@ -1,5 +1,5 @@
 //! Playing a round (flip, dice, roulette share this): check the call and the wager, then queue
-//! the play for the writer (`play_writer.rs`), which spends the round, takes the wager, settles
+//! the play for the writer (`group_commit.rs`, `play_batch.rs`), which spends the round, takes the wager, settles
 //! with `arcade-core`, pays out and records the bet in one transaction that either happens
 //! whole or not at all. A repeat of the call that settled a round (a client whose connection
 //! dropped) gets the original receipt, marked `replayed`.
@@ -12,9 +12,10 @@ use serde::Serialize;
 
 use super::auth::{AddressProof, Auth, AuthError};
 use super::books::Books;
+use super::group_commit::GroupWriter;
 use super::now_ms;
+use super::play_batch::Queued;
 use super::play_batch::{Outcome, PlayBatches, Settled};
-use super::play_writer::{PlayWriter, Queued};
 use super::proofs::{BetSignatures, Proofs};
 use super::receipts::{BetReceipt, Receipts};
 use super::round_clock::RoundClock;
@@ -150,14 +151,21 @@ pub struct Plays {
     /// A replayed call answers the stored receipt.
     receipts: Receipts,
     /// The queue into the one writer that settles plays in batches.
-    pub writer: Arc<PlayWriter>,
+    pub writer: Arc<GroupWriter<PlayBatches>>,
     /// No play is taken before the books matched the chain once.
     books: Books,
 }
 
 impl Plays {
-    /// The plays of `batches`, settled by a writer of their own.
-    pub fn new(batches: PlayBatches, auth: Auth, receipts: Receipts, books: Books) -> Self {
+    /// The plays of `batches`, settled by a writer of their own (telling `committed` after each
+    /// batch commits).
+    pub fn new(
+        batches: PlayBatches,
+        committed: Arc<tokio::sync::Notify>,
+        auth: Auth,
+        receipts: Receipts,
+        books: Books,
+    ) -> Self {
         Self {
             db: batches.db.clone(),
             limits: batches.limits,
@@ -165,7 +173,7 @@ impl Plays {
             proofs: batches.proofs.clone(),
             auth,
             receipts,
-            writer: Arc::new(PlayWriter::new(batches)),
+            writer: Arc::new(GroupWriter::new(batches, committed)),
             books,
         }
     }
@@ -197,7 +205,7 @@ impl Plays {
             play: play.clone(),
             potential_profit,
         };
-        match self.writer.settle_queued(queued).await? {
+        match self.writer.settle(queued).await? {
             Outcome::Settled(settled) => {
                 let Settled {
                     receipt,

@@ -13,9 +13,9 @@ use arcade_core::wire::CallParams;
 use arcade_core::{ARCADE_NONCE, Limits};
 
 use super::floor::Floor;
-use super::play::PlayError;
+use super::group_commit::Batches;
+use super::play::{Play, PlayError};
 use super::play_book::{Book, BookedPlay};
-use super::play_writer::Queued;
 use super::proofs::Proofs;
 use super::receipts::BetReceipt;
 use super::round_clock::RoundClock;
@@ -26,6 +26,13 @@ use crate::store::Db;
 use crate::store::entities::bet::BetGame;
 use crate::store::entities::{bet, round};
 use crate::telemetry::metrics;
+
+/// A play checked against the rules that need no database, waiting for the writer.
+#[derive(Debug)]
+pub struct Queued {
+    pub play: Play,
+    pub potential_profit: u64,
+}
 
 /// What became of one queued play.
 #[derive(Debug)]
@@ -65,6 +72,31 @@ pub struct PlayBatches {
     pub(super) proofs: Proofs,
     /// Told when a batch changed the floor.
     pub(super) floor: Floor,
+}
+
+impl Batches for PlayBatches {
+    type Item = Queued;
+    type Outcome = Outcome;
+    const NAME: &'static str = "play";
+
+    fn settle(
+        &self,
+        items: &[Queued],
+    ) -> impl std::future::Future<Output = Result<Vec<Outcome>, ServiceError>> + Send {
+        self.settle_batch(items)
+    }
+
+    fn committed(&self) {
+        self.floor.changed();
+    }
+
+    fn taken(&self, waits: &mut dyn Iterator<Item = std::time::Duration>) {
+        metrics::play_batch_taken(waits);
+    }
+
+    fn finished(&self, elapsed: std::time::Duration) {
+        metrics::play_batch_settled(elapsed);
+    }
 }
 
 impl PlayBatches {

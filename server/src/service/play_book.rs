@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use arcade_core::{ARCADE_NONCE, ClientSeed, Limits, Round, ServerSeed, Settlement, Shares, Stake};
 
 use super::play::{Play, PlayError};
-use super::play_writer::Queued;
+use super::play_batch::Queued;
 use super::utc_day;
 use crate::service::error::ServiceError;
 use crate::store::entities::ledger::LedgerKind;

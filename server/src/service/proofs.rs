@@ -17,16 +17,12 @@ use super::seed_batch_reads::BatchRead;
 use super::seed_batches::{SeedBatchError, SeedBatches};
 use super::signed_marks::SignedMarks;
 use crate::address;
+use crate::proofs::hashes;
 use crate::proofs::play::{self, PlayFields, PlayMessage};
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
-use crate::proofs::{hashes, sign_all};
 use crate::rate_limits::Caller;
 use crate::service::error::ServiceError;
 use crate::store::entities::{bet, round};
-
-/// The fewest receipts a batch signs on two threads (`Arcade::sign_receipts`): below it, handing
-/// half to the other thread (a wake-up and a reply) saves less than it costs.
-const SIGN_IN_TWO_FROM: usize = 4;
 
 /// A seed's place in its batch.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -201,9 +197,8 @@ impl Proofs {
             .map_err(ServiceError::internal)
     }
 
-    /// Signs a batch's receipts, in order (`None` for rounds from before batches): from
-    /// `SIGN_IN_TWO_FROM` receipts on, the second half on the signing thread beside this one,
-    /// so the writer's transaction waits about half as long for them.
+    /// Signs a batch's receipts, in order (`None` for rounds from before batches), on two
+    /// threads when there are several (`Seeds::sign_hashes`).
     pub(super) fn sign_receipts(
         &self,
         receipts: &[(&BetReceipt, &round::Model)],
@@ -213,19 +208,7 @@ impl Proofs {
             .map(|(receipt, round)| self.receipt_hash(receipt, round))
             .collect::<Result<Vec<_>, _>>()?;
         let to_sign: Vec<B256> = hashes.iter().flatten().copied().collect();
-        let here = if to_sign.len() < SIGN_IN_TWO_FROM {
-            to_sign.len()
-        } else {
-            to_sign.len() / 2
-        };
-        let (first, second) = to_sign.split_at(here);
-        let handed = (!second.is_empty())
-            .then(|| self.seed_batches.seeds.receipt_signer.hand(second.to_vec()));
-        let mut signatures =
-            sign_all(&self.seed_batches.seeds.signer, first).map_err(ServiceError::internal)?;
-        if let Some(handed) = handed {
-            signatures.extend(handed.signatures().map_err(ServiceError::internal)?);
-        }
+        let signatures = self.seed_batches.seeds.sign_hashes(&to_sign)?;
         let mut signatures = signatures.into_iter();
         Ok(hashes
             .iter()

@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use alloy::primitives::Address;
-use arcade_core::{Commitment, FAIRNESS_VERSION};
+use arcade_core::FAIRNESS_VERSION;
 use salvo::oapi::ToSchema;
-use sea_orm::DbErr;
 use serde::{Deserialize, Serialize};
 
 use super::auth::{AddressProof, Auth, AuthError};
+use super::commit_batch::{CommitBatches, CommitOutcome, QueuedCommit, commitment_message};
+use super::group_commit::GroupWriter;
 use super::proofs::{CommitProofs, Signed};
 use super::receipts::{BetReceipt, Receipts};
 use super::round_clock::RoundClock;
@@ -17,15 +18,13 @@ use super::round_ids::{is_issued_form, new_round_id};
 use super::seed_batches::{SeedBatchError, SeedBatches};
 use super::{now_ms, rfc3339};
 use crate::address;
-use crate::proofs::typed::{self, CommitmentMessage, TypedData};
-use crate::proofs::{BatchKey, hashes};
+use crate::identity::SignatureError;
+use crate::proofs::typed;
 use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::Db;
 use crate::store::entities::round::RoundState;
-use crate::store::rounds::{NewRound, Opened, Sealed};
-use crate::store::seed_batches::Taken;
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Committed {
@@ -110,27 +109,13 @@ impl crate::refusal::Refusal for RoundError {
 
 wraps_service_error!(RoundError);
 
-/// No seed batch could be published in time for a commit.
-#[derive(Debug, thiserror::Error)]
-#[error("no seed batch has an index left, and publishing one did not make room")]
-struct NoSeeds;
-
-/// A round was opened without its commitment sealed (a defect of `open_round`).
-#[derive(Debug, thiserror::Error)]
-#[error("a round was opened without its commitment sealed")]
-struct NotSealed;
-
-fn db_error(error: impl std::fmt::Display) -> DbErr {
-    DbErr::Custom(error.to_string())
-}
-
 /// Opening rounds and showing them.
 #[derive(Clone)]
 pub struct Rounds {
     pub(super) db: Db,
     pub(super) rate_limits: Arc<RateLimits>,
-    /// How many rounds one address may hold open.
-    pub(super) max_open: i64,
+    /// The queue into the writer that opens rounds in batches.
+    pub writer: Arc<GroupWriter<CommitBatches>>,
     pub(super) clock: RoundClock,
     pub(super) seed_batches: SeedBatches,
     pub(super) auth: Auth,
@@ -146,116 +131,58 @@ impl Rounds {
         caller: Caller,
     ) -> Result<Committed, RoundError> {
         self.rate_limits.operation(caller, Operation::Commit)?;
-        self.auth.verify_proof(address, proof).await?;
-        let round_id = new_round_id()?;
-        let player = address::display(address);
-        let now = now_ms();
-        let new = NewRound {
-            round_id: &round_id,
-            address: &address::key(address),
-            now,
+        let mut commit = QueuedCommit {
+            round_id: new_round_id()?,
+            address: address::key(address),
+            player: address::display(address),
+            now: now_ms(),
+            generation: self.auth.verify_proof_as_known(address, proof).await?,
         };
-        let cap = self.max_open;
-        let mut sealed_typed = None;
-        let seal = |taken: &Taken| {
-            if self.seed_batches.seeds.taken_before(taken) {
-                return Ok(None);
+        let mut outcome = self.writer.settle(commit.clone()).await?;
+        if matches!(outcome, CommitOutcome::Stale) {
+            // The address rotated since this instance last read its generations: the proof is
+            // checked again against the database's, and the commit tried once more.
+            self.auth.forget(address);
+            commit.generation = self.auth.verify_proof_as_known(address, proof).await?;
+            outcome = self.writer.settle(commit.clone()).await?;
+        }
+        let opened = match outcome {
+            CommitOutcome::Opened(opened) => opened,
+            CommitOutcome::AtCap => {
+                let max = self.writer.batches.max_open;
+                return Err(RoundError::TooManyOpenRounds { max });
             }
-            let (sealed, typed) = self.seal(&round_id, &player, taken, now)?;
-            sealed_typed = Some(typed);
-            Ok(Some(sealed))
-        };
-        let (taken, sealed) = match self.open_round(new, cap, seal).await? {
-            Opened::Opened { taken, sealed } => (taken, sealed),
-            Opened::AtCap => return Err(RoundError::TooManyOpenRounds { max: cap }),
-            Opened::NoSeed | Opened::Refused { .. } => {
-                return Err(ServiceError::internal(NoSeeds).into());
+            // Rotated again after the read: the proof is of an older generation now.
+            CommitOutcome::Stale => {
+                let revoked = SignatureError::Revoked(commit.player);
+                return Err(AuthError::from(revoked).into());
             }
         };
-        let typed_data = sealed_typed.ok_or_else(|| ServiceError::internal(NotSealed))?;
-        if taken.left < self.seed_batches.seeds.low_water() {
+        let seeds = &self.seed_batches.seeds;
+        if opened.taken.left < seeds.low_water() {
             self.seed_batches.ensure_seed_room().await?;
         }
+        let message = commitment_message(&commit, &opened.commitment, &opened.taken);
+        let typed_data = typed::commitment(&seeds.signer.domain(), &message);
+        let batch = self
+            .seed_batches
+            .seed_place(opened.taken.batch_id, opened.taken.index)
+            .await?;
         Ok(Committed {
-            round_id,
-            address: player,
-            commitment: sealed.commitment,
+            round_id: commit.round_id,
+            address: commit.player,
+            commitment: opened.commitment,
             fairness_version: FAIRNESS_VERSION,
-            created_at: rfc3339(now),
-            expires_at: rfc3339(self.clock.expires_at(now)),
+            created_at: rfc3339(commit.now),
+            expires_at: rfc3339(self.clock.expires_at(commit.now)),
             proofs: CommitProofs {
-                batch: self
-                    .seed_batches
-                    .seed_place(taken.batch_id, taken.index)
-                    .await?,
+                batch,
                 commitment: Signed {
-                    signature: sealed.signature,
+                    signature: opened.signature,
                     typed_data,
                 },
             },
         })
-    }
-
-    /// Seed `taken` for a round: the seed, its commitment and the house's signature of the
-    /// commitment, with the typed data signed.
-    fn seal(
-        &self,
-        round_id: &str,
-        player: &str,
-        taken: &Taken,
-        now: i64,
-    ) -> Result<(Sealed, TypedData), DbErr> {
-        let batch = BatchKey {
-            id: taken.batch_id,
-            salt: taken.salt.as_deref(),
-        };
-        let server_seed = self.seed_batches.seeds.book.seed(batch, taken.index);
-        let commitment = Commitment::of(&server_seed).as_str().to_owned();
-        let message = CommitmentMessage {
-            round_id,
-            player,
-            commitment: &commitment,
-            batch_id: taken.batch_id,
-            index: taken.index,
-            fairness_version: FAIRNESS_VERSION,
-            created_at: now / 1000,
-        };
-        let signer = &self.seed_batches.seeds.signer;
-        let hash = hashes::commitment(signer.eip712_domain(), &message).map_err(db_error)?;
-        let signature = signer.sign_hash(&hash).map_err(db_error)?;
-        let typed = typed::commitment(&signer.domain(), &message);
-        let sealed = Sealed {
-            server_seed,
-            commitment,
-            signature,
-        };
-        Ok((sealed, typed))
-    }
-
-    /// Opens a round, publishing a batch first when every batch of this instance is used up,
-    /// or when its batch went back under it (then the round is opened on a new batch).
-    async fn open_round(
-        &self,
-        new: NewRound<'_>,
-        cap: i64,
-        mut seal: impl FnMut(&Taken) -> Result<Option<Sealed>, DbErr>,
-    ) -> Result<Opened, ServiceError> {
-        let owner = &self.seed_batches.seeds.instance;
-        for _ in 0..10 {
-            match store::rounds::open(&self.db, new, cap, owner, &mut seal).await? {
-                Opened::NoSeed => self.seed_batches.ensure_seed_room().await?,
-                Opened::Refused { taken } => {
-                    self.seed_batches.abandon_rewound(&taken).await?;
-                    self.seed_batches.ensure_seed_room().await?;
-                }
-                Opened::Opened { taken, sealed } => {
-                    self.seed_batches.seeds.committed(&taken);
-                    return Ok(Opened::Opened { taken, sealed });
-                }
-                Opened::AtCap => return Ok(Opened::AtCap),
-            }
-        }
-        Ok(Opened::NoSeed)
     }
 
     pub async fn round(&self, caller: Caller, round_id: &str) -> Result<RoundView, RoundError> {

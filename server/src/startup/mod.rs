@@ -19,8 +19,8 @@ use crate::public_url::{BadPublicUrl, PublicUrl, is_loopback_host};
 use crate::rate_limits::RateLimits;
 use crate::secrets::DeploymentSecrets;
 use crate::service::expiry::spawn_upkeep;
+use crate::service::group_commit::spawn_writers;
 use crate::service::instances::spawn_heartbeat;
-use crate::service::play_writer::spawn_play_writers;
 use crate::service::purchases::Payments;
 use crate::service::purchases::rails::{self, RailEntry, RailError, Rails};
 use crate::service::reconcile::spawn_reconciler;
@@ -215,12 +215,20 @@ impl Application {
     }
 }
 
-/// Before serving: the play writers run, this instance joins the others, and a seed batch has
+/// Before serving: the play and commit writers run, this instance joins the others, and a seed batch has
 /// room.
 async fn ready(arcade: &Arcade, settings: &Settings) -> Result<(), StartupError> {
     let checkpointer =
         store::wal_checkpoints::WalCheckpointer::open(settings.database.url.expose()).await?;
-    spawn_play_writers(&arcade.plays.writer, checkpointer);
+    // On PostgreSQL two play writers, so one batch's round trips overlap the next batch's work
+    // (their wallets locked in address order, as between instances); SQLite has one
+    // connection. One commit writer: its batches take their seeds' indices one after another.
+    let play_writers = match arcade.db.get_database_backend() {
+        sea_orm::DbBackend::Postgres => 2,
+        _ => 1,
+    };
+    spawn_writers(&arcade.plays.writer, play_writers, checkpointer);
+    spawn_writers(&arcade.rounds.writer, 1, None);
     arcade
         .instances
         .join_instances()

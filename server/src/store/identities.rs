@@ -2,13 +2,16 @@
 //! the next one, drops those too old to be checked any more, and expires the address's open
 //! rounds, together: an address holds a few rows however often it rotates.
 
+use std::collections::BTreeMap;
+
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect,
 };
 
 use super::Db;
-use super::entities::auth_generation;
+use super::entities::{auth_generation, wallet};
 
 /// The address's newest `count` stored generations, newest first (however many it has: a
 /// signature check reads a bounded number of rows).
@@ -23,6 +26,35 @@ pub async fn newest_generations(
         .limit(count)
         .all(db)
         .await
+}
+
+/// The current stored generation (its number and nonce) of each of `addresses` that has one
+/// (an address without is at its derived first generation, 0). Inside a batch of commits, after
+/// their wallets are locked: a rotation locks the wallet first too, so the two never overlap.
+pub async fn current_generations(
+    db: &impl ConnectionTrait,
+    addresses: impl IntoIterator<Item = &str>,
+) -> Result<BTreeMap<String, (i64, String)>, DbErr> {
+    // An address keeps its few newest generations (`rotate`): a bounded read per address.
+    let rows: Vec<(String, i64, String)> = auth_generation::Entity::find()
+        .select_only()
+        .column(auth_generation::Column::Address)
+        .column(auth_generation::Column::Generation)
+        .column(auth_generation::Column::Nonce)
+        .filter(auth_generation::Column::Address.is_in(addresses))
+        .into_tuple()
+        .all(db)
+        .await?;
+    let mut current: BTreeMap<String, (i64, String)> = BTreeMap::new();
+    for (address, generation, nonce) in rows {
+        let newest = current
+            .entry(address)
+            .or_insert((generation, nonce.clone()));
+        if generation > newest.0 {
+            *newest = (generation, nonce);
+        }
+    }
+    Ok(current)
 }
 
 /// A generation to start.
@@ -42,6 +74,14 @@ pub struct NextGeneration<'a> {
 /// concurrent rotation won); else how many rounds it expired.
 pub async fn rotate(db: &Db, next: NextGeneration<'_>) -> Result<Option<u64>, DbErr> {
     let txn = super::begin(db).await?;
+    // The wallet first, locked (made if missing): a batch of commits locks it before it reads
+    // the current generation, so a round is either opened before the rotation (and expired
+    // by it) or checked against the new generation.
+    super::ledger::ensure_wallet(&txn, next.address, next.issued_at).await?;
+    wallet::Entity::find_by_id(next.address.to_owned())
+        .lock_exclusive()
+        .one(&txn)
+        .await?;
     let row = auth_generation::ActiveModel {
         address: Set(next.address.to_owned()),
         generation: Set(next.generation),

@@ -3,6 +3,8 @@
 //! balance has two pockets (`arcade_core::pockets`): `free_chips` is play money, the rest is paid;
 //! each ledger row says how much of its `delta` was the free pocket's (`free_delta`).
 
+use std::collections::BTreeMap;
+
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
@@ -53,20 +55,32 @@ pub async fn ensure_wallet(
     address: &str,
     now: i64,
 ) -> Result<(), DbErr> {
-    let row = wallet::ActiveModel {
-        address: Set(address.to_owned()),
+    ensure_wallets(db, &BTreeMap::from([(address, now)])).await
+}
+
+/// Creates the wallet rows of the addresses that have none (each created at its time), in
+/// address order.
+pub async fn ensure_wallets(
+    db: &impl ConnectionTrait,
+    wallets: &BTreeMap<&str, i64>,
+) -> Result<(), DbErr> {
+    if wallets.is_empty() {
+        return Ok(());
+    }
+    let rows = wallets.iter().map(|(address, now)| wallet::ActiveModel {
+        address: Set((*address).to_owned()),
         chips: Set(0),
         bought_in: Set(false),
         free_claimed: Set(false),
         free_granted: Set(0),
         net_day: Set(0),
         net_today: Set(0),
-        created_at: Set(now),
+        created_at: Set(*now),
         open_rounds: Set(0),
         free_chips: Set(0),
         free_opening: Set(0),
-    };
-    wallet::Entity::insert(row)
+    });
+    wallet::Entity::insert_many(rows)
         .on_conflict(
             OnConflict::column(wallet::Column::Address)
                 .do_nothing()

@@ -1,4 +1,4 @@
-//! Settling a batch of plays in one transaction (the group commit of `service::play_writer`):
+//! Settling a batch of plays in one transaction (the group commit of `service::group_commit`):
 //! the batch's rounds spent by one conditional update that returns them with their wallets (on
 //! PostgreSQL locked in address order), then the wallets written by one conditional update and
 //! the bets and their ledger rows inserted as multi-row inserts, in one round trip. Each batch's

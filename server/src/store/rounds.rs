@@ -4,109 +4,73 @@
 
 use std::collections::BTreeMap;
 
-use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::sea_query::{CaseStatement, Expr, ExprTrait};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, QueryTrait, TransactionTrait,
+    ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    QueryTrait, TransactionTrait,
 };
 
 use super::Db;
 use super::entities::round::{self, RoundState};
 use super::entities::{bet, wallet};
-use super::seed_batches::Taken;
 
-/// A new open round, counted against its address's open rounds, with the next seed of the
-/// batches `owner` published: `seal` turns the taken index into the round's seed, commitment
-/// and signature, inside the transaction that takes the index and inserts the round, or refuses
-/// the index (`None`: nothing is written).
-pub async fn open(
-    db: &Db,
-    new: NewRound<'_>,
+/// Makes the wallets of `wallets` where missing (each created at its time), then reads each
+/// one's count of open rounds, on PostgreSQL locked `FOR UPDATE` in address order (the order
+/// play batches lock them in); SQLite's one writer holds the database.
+pub async fn lock_open_counts(
+    db: &impl ConnectionTrait,
+    wallets: &BTreeMap<&str, i64>,
+) -> Result<BTreeMap<String, i64>, DbErr> {
+    super::ledger::ensure_wallets(db, wallets).await?;
+    let counts: Vec<(String, i64)> = wallet::Entity::find()
+        .select_only()
+        .column(wallet::Column::Address)
+        .column(wallet::Column::OpenRounds)
+        .filter(wallet::Column::Address.is_in(wallets.keys().copied()))
+        .order_by_asc(wallet::Column::Address)
+        .lock_exclusive()
+        .into_tuple()
+        .all(db)
+        .await?;
+    Ok(counts.into_iter().collect())
+}
+
+/// Inserts the open rounds `rounds` (each with its seed's batch and index, its commitment and
+/// its signature; no seed stored) and adds `added` to their addresses' counts of open rounds,
+/// each count kept within `cap`: `false` if a count would pass it (roll the transaction back).
+pub async fn insert_opened(
+    db: &impl ConnectionTrait,
+    rounds: impl IntoIterator<Item = round::Model>,
+    added: &BTreeMap<&str, i64>,
     cap: i64,
-    owner: &str,
-    seal: impl FnOnce(&Taken) -> Result<Option<Sealed>, DbErr>,
-) -> Result<Opened, DbErr> {
-    let txn = db.begin().await?;
-    super::ledger::ensure_wallet(&txn, new.address, new.now).await?;
+) -> Result<bool, DbErr> {
+    if added.is_empty() {
+        return Ok(true);
+    }
+    let adding: Expr = added
+        .iter()
+        .fold(CaseStatement::new(), |case, (address, count)| {
+            case.case(wallet::Column::Address.eq(*address), Expr::value(*count))
+        })
+        .finally(Expr::value(0_i64))
+        .into();
     let counted = wallet::Entity::update_many()
         .col_expr(
             wallet::Column::OpenRounds,
-            Expr::col(wallet::Column::OpenRounds).add(1),
+            Expr::col(wallet::Column::OpenRounds).add(adding.clone()),
         )
-        .filter(wallet::Column::Address.eq(new.address))
-        .filter(wallet::Column::OpenRounds.lt(cap))
-        .exec(&txn)
+        .filter(wallet::Column::Address.is_in(added.keys().copied()))
+        .filter(Expr::col(wallet::Column::OpenRounds).add(adding).lte(cap))
+        .exec(db)
         .await?;
-    if !super::happened(counted) {
-        return Ok(Opened::AtCap);
+    if counted.rows_affected != added.len() as u64 {
+        return Ok(false);
     }
-    // A batch filled by concurrent commits while this one waited for its row: the next
-    // statement sees the next batch.
-    let mut taken = None;
-    for _ in 0..4 {
-        taken = super::seed_batches::take_index(&txn, owner).await?;
-        if taken.is_some() {
-            break;
-        }
-    }
-    let Some(taken) = taken else {
-        return Ok(Opened::NoSeed);
-    };
-    let Some(sealed) = seal(&taken)? else {
-        return Ok(Opened::Refused { taken });
-    };
-    let row = round::ActiveModel {
-        id: Set(new.round_id.to_owned()),
-        address: Set(new.address.to_owned()),
-        // No seed is stored: it derives from the batch and index (a backup reveals none).
-        server_seed: Set(String::new()),
-        commitment: Set(sealed.commitment.clone()),
-        state: Set(RoundState::Open),
-        created_at: Set(new.now),
-        spent_at: Set(None),
-        expired_at: Set(None),
-        batch_id: Set(Some(taken.batch_id)),
-        seed_index: Set(Some(taken.index)),
-        commitment_signature: Set(Some(sealed.signature.clone())),
-    };
-    round::Entity::insert(row)
-        .exec_without_returning(&txn)
+    let rows = rounds.into_iter().map(round::ActiveModel::from);
+    round::Entity::insert_many(rows)
+        .exec_without_returning(db)
         .await?;
-    txn.commit().await?;
-    Ok(Opened::Opened { taken, sealed })
-}
-
-/// A round to open.
-#[derive(Debug, Clone, Copy)]
-pub struct NewRound<'a> {
-    pub round_id: &'a str,
-    pub address: &'a str,
-    pub now: i64,
-}
-
-/// A round's seed, its commitment and the house's signature of the commitment.
-#[derive(Debug, Clone)]
-pub struct Sealed {
-    pub server_seed: String,
-    pub commitment: String,
-    pub signature: String,
-}
-
-/// What opening a round came to.
-#[derive(Debug)]
-pub enum Opened {
-    Opened {
-        taken: Taken,
-        sealed: Sealed,
-    },
-    /// The address holds the most open rounds it may: nothing written.
-    AtCap,
-    /// Every batch the instance published is used up: nothing written.
-    NoSeed,
-    /// `seal` refused the index taken: nothing written.
-    Refused {
-        taken: Taken,
-    },
+    Ok(true)
 }
 
 pub async fn find(db: &Db, round_id: &str) -> Result<Option<round::Model>, DbErr> {

@@ -1,10 +1,10 @@
-//! `seed_batches`: published batches of pre-committed seeds, and the index each commit takes
-//! (a conditional `UPDATE … RETURNING` on the batch row, in the commit's transaction: no index
-//! is used twice or skipped, whatever the concurrency). A batch is taken from only by the
+//! `seed_batches`: published batches of pre-committed seeds, and the indices each batch of
+//! commits takes (the batch rows read locked and moved on, in the commits' transaction: no
+//! index is used twice or skipped, whatever the concurrency). A batch is taken from only by the
 //! running instance that published it (its `owner`), so no instance started after a restore
 //! continues a batch whose later seeds were revealed before it.
 
-use sea_orm::sea_query::{Expr, ExprTrait, OnConflict, Order, Query};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, FromQueryResult,
     QueryFilter, QueryOrder, QuerySelect,
@@ -23,33 +23,54 @@ pub struct Taken {
     pub left: i64,
 }
 
-/// Takes the next index of `owner`'s oldest batch with one left; `None` when every batch it
-/// published is used up (publish one and try again).
-pub async fn take_index(db: &impl ConnectionTrait, owner: &str) -> Result<Option<Taken>, DbErr> {
-    let oldest_with_room = Query::select()
-        .column(seed_batch::Column::Id)
-        .from(seed_batch::Entity)
-        .and_where(seed_batch::Column::Owner.eq(owner))
-        .and_where(Expr::col(seed_batch::Column::NextIndex).lt(Expr::col(seed_batch::Column::Size)))
-        .order_by(seed_batch::Column::CreatedAt, Order::Asc)
-        .order_by(seed_batch::Column::Id, Order::Asc)
-        .limit(1)
-        .to_owned();
-    let taken = seed_batch::Entity::update_many()
-        .col_expr(
-            seed_batch::Column::NextIndex,
-            Expr::col(seed_batch::Column::NextIndex).add(1),
-        )
-        .filter(seed_batch::Column::Id.in_subquery(oldest_with_room))
+/// Takes the next `count` indices of `owner`'s batches, oldest batch first; fewer when every
+/// batch it published runs out (publish one and try again). The batches' rows are read locked
+/// (`FOR UPDATE` on PostgreSQL; SQLite's one writer holds the database) and each moved on
+/// once, so no index is used twice or skipped, whatever the concurrency.
+pub async fn take_indices(
+    db: &impl ConnectionTrait,
+    owner: &str,
+    count: usize,
+) -> Result<Vec<Taken>, DbErr> {
+    let mut taken = Vec::with_capacity(count);
+    if count == 0 {
+        return Ok(taken);
+    }
+    let with_room = seed_batch::Entity::find()
+        .filter(seed_batch::Column::Owner.eq(owner))
         .filter(Expr::col(seed_batch::Column::NextIndex).lt(Expr::col(seed_batch::Column::Size)))
-        .exec_with_returning(db)
+        .order_by_asc(seed_batch::Column::CreatedAt)
+        .order_by_asc(seed_batch::Column::Id)
+        .lock_exclusive()
+        .all(db)
         .await?;
-    Ok(taken.into_iter().next().map(|batch| Taken {
-        batch_id: batch.id,
-        index: batch.next_index - 1,
-        left: batch.size - batch.next_index,
-        salt: batch.salt,
-    }))
+    for batch in with_room {
+        let wanted =
+            i64::try_from(count - taken.len()).map_err(|e| DbErr::Custom(e.to_string()))?;
+        if wanted == 0 {
+            break;
+        }
+        let next = batch.next_index + Ord::min(wanted, batch.size - batch.next_index);
+        let moved = seed_batch::Entity::update_many()
+            .col_expr(seed_batch::Column::NextIndex, Expr::value(next))
+            .filter(seed_batch::Column::Id.eq(batch.id))
+            .filter(seed_batch::Column::NextIndex.eq(batch.next_index))
+            .exec(db)
+            .await?;
+        if !super::happened(moved) {
+            return Err(DbErr::Custom(format!(
+                "seed batch {}'s next index moved while its row was locked",
+                batch.id
+            )));
+        }
+        taken.extend((batch.next_index..next).map(|index| Taken {
+            batch_id: batch.id,
+            salt: batch.salt.clone(),
+            index,
+            left: batch.size - index - 1,
+        }));
+    }
+    Ok(taken)
 }
 
 #[derive(Debug, FromQueryResult)]

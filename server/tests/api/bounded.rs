@@ -1,10 +1,11 @@
-//! State a stranger can create stays bounded: open rounds per address (and they expire), live
-//! MCP sessions, MCP bodies.
+//! State a stranger can create stays bounded: open rounds per address (racing commits included,
+//! and they expire), live MCP sessions, MCP bodies.
 
 use std::time::Duration;
 
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::entities::{round, wallet};
+use futures::future::join_all;
 use sea_orm::EntityTrait;
 use serde_json::json;
 
@@ -45,6 +46,72 @@ async fn open_rounds_are_capped_per_address(backend: Backend) {
     app.post("/api/arcade/flip", &play).await.ok();
     assert_eq!(open_rounds(&app, &player).await, 2);
     app.post("/api/arcade/commit", &commit).await.ok();
+    app.audit().await;
+}
+
+/// Commits racing for one address's last places (settled in one batch of the commit writer or
+/// in several) open exactly the places left, beside other addresses' commits in the same
+/// batches, and each address's count is its open rounds.
+async fn commits_racing_for_the_last_places_open_only_those(backend: Backend) {
+    const CAP: usize = 5;
+    let app = TestApp::spawn_with(backend, |s| s.rounds.max_open_per_address = CAP as i64).await;
+    let player = PrivateKeySigner::random();
+    app.commit(&player).await;
+    let others: Vec<PrivateKeySigner> = (0..16).map(|_| PrivateKeySigner::random()).collect();
+    let mut bodies = Vec::new();
+    for (i, other) in others.iter().enumerate() {
+        let signature = app.sign_statement(other).await;
+        bodies.push((
+            false,
+            json!({ "address": other.address(), "signature": signature }),
+        ));
+        if i % 2 == 0 {
+            let signature = app.sign_statement(&player).await;
+            bodies.push((
+                true,
+                json!({ "address": player.address(), "signature": signature }),
+            ));
+            bodies.push((
+                true,
+                json!({ "address": player.address(), "signature": signature }),
+            ));
+            bodies.push((
+                true,
+                json!({ "address": player.address(), "signature": signature }),
+            ));
+        }
+    }
+    let answers = join_all(
+        bodies
+            .iter()
+            .map(|(_, body)| app.post("/api/arcade/commit", body)),
+    )
+    .await;
+    let mut opened = 0;
+    for ((mine, _), answer) in bodies.iter().zip(answers) {
+        match (mine, answer.status) {
+            (true, 200) => opened += 1,
+            (true, _) => {
+                let refused = answer.error(429, "too_many_open_rounds");
+                assert_eq!(refused["max_open_rounds"], CAP);
+            }
+            (false, status) => assert_eq!(status, 200, "{}", answer.body),
+        }
+    }
+    assert_eq!(
+        opened,
+        CAP - 1,
+        "the racing commits open the places left, no more"
+    );
+    let key = format!("{:#x}", player.address());
+    let stored = round::Entity::find().all(&app.arcade.db).await.unwrap();
+    let held = stored.iter().filter(|round| round.address == key).count();
+    assert_eq!(held, CAP);
+    assert_eq!(open_rounds(&app, &player).await, CAP as i64);
+    assert_eq!(stored.len(), CAP + others.len());
+    for other in &others {
+        assert_eq!(open_rounds(&app, other).await, 1);
+    }
     app.audit().await;
 }
 
@@ -92,6 +159,22 @@ mod open_rounds_are_capped_per_address {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn postgres() {
         super::open_rounds_are_capped_per_address(crate::helpers::Backend::Postgres).await;
+    }
+}
+
+mod commits_racing_for_the_last_places_open_only_those {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        super::commits_racing_for_the_last_places_open_only_those(crate::helpers::Backend::Sqlite)
+            .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        super::commits_racing_for_the_last_places_open_only_those(
+            crate::helpers::Backend::Postgres,
+        )
+        .await;
     }
 }
 

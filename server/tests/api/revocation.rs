@@ -4,8 +4,9 @@
 
 use alloy::signers::local::PrivateKeySigner;
 use arcade_server::entities::auth_generation;
+use arcade_server::entities::round::{self, RoundState};
 use futures::future::join_all;
-use sea_orm::{EntityTrait, PaginatorTrait};
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
 use serde_json::{Value, json};
 
 use crate::helpers::{Backend, TestApp, sign};
@@ -208,6 +209,53 @@ async fn a_rotation_through_one_instance_revokes_on_the_other() {
     let commit = json!({ "address": address, "signature": renewed });
     first.post("/api/arcade/commit", &commit).await.ok();
     second.post("/api/arcade/commit", &commit).await.ok();
+    first.audit().await;
+}
+
+/// Commits with the old statement on one instance racing a rotation through the other: each is
+/// opened before the rotation (which expires it) or refused, and none is left open under the
+/// old statement, whose rounds anyone holding it could otherwise play.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn commits_racing_a_rotation_leave_no_round_open_under_the_old_statement() {
+    let public_url = "http://arcade.test";
+    let first = TestApp::spawn_with(Backend::Postgres, |s| {
+        s.server.public_url = Some(public_url.into());
+    })
+    .await;
+    let second = TestApp::spawn_on(&first.database_url, |s| {
+        s.server.public_url = Some(public_url.into());
+    })
+    .await;
+    let player = PrivateKeySigner::random();
+    let key = format!("{:#x}", player.address());
+    let signature = first.sign_statement(&player).await;
+    let commit = json!({ "address": player.address(), "signature": signature });
+    // The first instance now knows the address's generation.
+    first.post("/api/arcade/commit", &commit).await.ok();
+    let commits = join_all((0..24).map(|_| first.post("/api/arcade/commit", &commit)));
+    let rotation = second.post("/api/arcade/auth/rotate", &commit);
+    let (answers, rotated) = futures::join!(commits, rotation);
+    rotated.ok();
+    for answer in answers {
+        if answer.status != 200 {
+            answer.error(401, "signature_revoked");
+        }
+    }
+    let still_open = round::Entity::find()
+        .filter(round::Column::Address.eq(key))
+        .filter(round::Column::State.eq(RoundState::Open))
+        .filter(round::Column::ExpiredAt.is_null())
+        .count(&first.arcade.db)
+        .await
+        .unwrap();
+    assert_eq!(
+        still_open, 0,
+        "a round opened under the revoked statement is still open"
+    );
+    first
+        .post("/api/arcade/commit", &commit)
+        .await
+        .error(401, "signature_revoked");
     first.audit().await;
 }
 
