@@ -27,6 +27,9 @@ pub use crate::signatures::{Generation, OLDER_CHECKED, SignatureError, decode_si
 use crate::siwx::Siwx;
 
 const CACHE_CAPACITY: usize = 100_000;
+
+/// A signature verified: its address, the generation's number and nonce, and its bytes.
+type Verified = (Address, i64, String, [u8; 65]);
 /// The line the message states: what signing it does, and what it does not.
 const PURPOSE: &str = "Sign in to the arcade to prove you control this address. Signing authorizes no payment or transfer.";
 
@@ -51,7 +54,7 @@ pub struct Identity {
     chain_id: u64,
     secret: Vec<u8>,
     first_issued_at: i64,
-    verified: Mutex<HashSet<(Address, i64, [u8; 65])>>,
+    verified: Mutex<HashSet<Verified>>,
     siwx: Siwx,
     /// Signer recoveries done so far: the CPU a signature check costs, for tests of its bound.
     recoveries: AtomicU64,
@@ -150,7 +153,7 @@ impl Identity {
     ) -> Result<(), SignatureError> {
         let signature = signature.ok_or(SignatureError::Required)?;
         let bytes = decode_signature(signature)?;
-        if self.is_cached(address, current.number, &bytes) {
+        if self.is_cached(address, current, &bytes) {
             return Ok(());
         }
         let parsed = Signature::from_raw_array(&bytes)
@@ -163,7 +166,7 @@ impl Identity {
         };
         let recovered = recover(current)?;
         if recovered == *address {
-            self.remember(*address, current.number, bytes);
+            self.remember(*address, current, bytes);
             return Ok(());
         }
         let revoked = older
@@ -179,17 +182,24 @@ impl Identity {
         })
     }
 
-    fn is_cached(&self, address: &Address, generation: i64, bytes: &[u8; 65]) -> bool {
+    /// Whether `bytes` was verified for the address's `generation`, nonce included: after a
+    /// restore a generation's number may come back with another nonce (another statement).
+    fn is_cached(&self, address: &Address, generation: &Generation, bytes: &[u8; 65]) -> bool {
         let verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
-        verified.contains(&(*address, generation, *bytes))
+        verified.contains(&(
+            *address,
+            generation.number,
+            generation.nonce.clone(),
+            *bytes,
+        ))
     }
 
-    fn remember(&self, address: Address, generation: i64, bytes: [u8; 65]) {
+    fn remember(&self, address: Address, generation: &Generation, bytes: [u8; 65]) {
         let mut verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
         if verified.len() >= CACHE_CAPACITY {
             verified.clear();
         }
-        verified.insert((address, generation, bytes));
+        verified.insert((address, generation.number, generation.nonce.clone(), bytes));
     }
 }
 

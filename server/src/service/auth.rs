@@ -165,16 +165,18 @@ impl Auth {
             }
         }
         let (current, older) = self.generations(address).await?;
+        let fresh = Generations { current, older };
         if let Some((known, error)) = refused {
             // The same generations again: the same answer, without checking twice.
-            if known.current == current && known.older == older {
+            if known.current == fresh.current && known.older == fresh.older {
                 return Err(error);
             }
         }
-        self.check(address, proof, &current, &older, window)?;
-        let proven = current.clone();
-        self.known.put(*address, Generations { current, older });
-        Ok(proven)
+        // Kept whether the proof holds or not: they are the database's, not the caller's.
+        let checked = self.check(address, proof, &fresh.current, &fresh.older, window);
+        let proven = fresh.current.clone();
+        self.known.put(*address, fresh);
+        checked.map(|()| proven)
     }
 
     /// Drops what this instance knew of the address's generations (it rotated).

@@ -74,14 +74,6 @@ pub struct NextGeneration<'a> {
 /// concurrent rotation won); else how many rounds it expired.
 pub async fn rotate(db: &Db, next: NextGeneration<'_>) -> Result<Option<u64>, DbErr> {
     let txn = super::begin(db).await?;
-    // The wallet first, locked (made if missing): a batch of commits locks it before it reads
-    // the current generation, so a round is either opened before the rotation (and expired
-    // by it) or checked against the new generation.
-    super::ledger::ensure_wallet(&txn, next.address, next.issued_at).await?;
-    wallet::Entity::find_by_id(next.address.to_owned())
-        .lock_exclusive()
-        .one(&txn)
-        .await?;
     let row = auth_generation::ActiveModel {
         address: Set(next.address.to_owned()),
         generation: Set(next.generation),
@@ -107,7 +99,17 @@ pub async fn rotate(db: &Db, next: NextGeneration<'_>) -> Result<Option<u64>, Db
         .filter(auth_generation::Column::Generation.lt(next.generation - next.keep_older))
         .exec(&txn)
         .await?;
-    let expired = super::rounds::expire_of(&txn, next.address, next.issued_at).await?;
+    // Rounds before the wallet, as plays and expiry lock them (the other order could deadlock
+    // with a play). Then the wallet, locked (made if missing): a batch of commits locks it
+    // before it reads the current generation, so a round it opened before this lock is expired
+    // by the second pass, and one after it is checked against the new generation.
+    let mut expired = super::rounds::expire_of(&txn, next.address, next.issued_at).await?;
+    super::ledger::ensure_wallet(&txn, next.address, next.issued_at).await?;
+    wallet::Entity::find_by_id(next.address.to_owned())
+        .lock_exclusive()
+        .one(&txn)
+        .await?;
+    expired += super::rounds::expire_of(&txn, next.address, next.issued_at).await?;
     txn.commit().await?;
     Ok(Some(expired))
 }

@@ -259,6 +259,46 @@ async fn commits_racing_a_rotation_leave_no_round_open_under_the_old_statement()
     first.audit().await;
 }
 
+/// Wrong signatures on one instance after the address rotated through the other cost what a
+/// wrong signature costs (at most `1 + OLDER_CHECKED` recoveries each), not twice that: the
+/// instance keeps the generations it read, whether the proof held or not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_rotation_elsewhere_does_not_double_what_a_wrong_signature_costs() {
+    let public_url = "http://arcade.test";
+    let first = TestApp::spawn_with(Backend::Postgres, |s| {
+        s.server.public_url = Some(public_url.into());
+    })
+    .await;
+    let second = TestApp::spawn_on(&first.database_url, |s| {
+        s.server.public_url = Some(public_url.into());
+    })
+    .await;
+    let player = PrivateKeySigner::random();
+    let signature = first.sign_statement(&player).await;
+    let commit = json!({ "address": player.address(), "signature": signature });
+    first.post("/api/arcade/commit", &commit).await.ok();
+    second.post("/api/arcade/auth/rotate", &commit).await.ok();
+    let statement = statement(&first, &player).await;
+    let forged = sign(
+        &PrivateKeySigner::random(),
+        statement["statement"].as_str().unwrap(),
+    );
+    let wrong = json!({ "address": player.address(), "signature": forged });
+    let identity = first.arcade.auth.identity();
+    // The first wrong one finds the generations moved, and checks against both.
+    first.post("/api/arcade/commit", &wrong).await;
+    for _ in 0..10 {
+        let before = identity.recoveries();
+        first
+            .post("/api/arcade/commit", &wrong)
+            .await
+            .error(403, "signature_mismatch");
+        let spent = identity.recoveries() - before;
+        assert!(spent <= 3, "a wrong signature cost {spent} recoveries");
+    }
+    first.audit().await;
+}
+
 async fn the_revocation_flow_over_mcp(app: &TestApp) {
     let player = PrivateKeySigner::random();
     let address = player.address();
