@@ -59,7 +59,7 @@ const BEFORE_DROP_CHECKS: [SqlMigration; 13] = [
 ];
 
 /// The SQL migrations run after them, in order.
-const AFTER_DROP_CHECKS: [SqlMigration; 5] = [
+const AFTER_DROP_CHECKS: [SqlMigration; 6] = [
     sql(
         "m0018_payment_identifiers",
         include_str!("sql/0018_payment_identifiers.sql"),
@@ -79,6 +79,10 @@ const AFTER_DROP_CHECKS: [SqlMigration; 5] = [
     sql(
         "m0022_house_books_balances",
         include_str!("sql/0022_house_books_balances.sql"),
+    ),
+    sql(
+        "m0023_chained_rounds",
+        include_str!("sql/0023_chained_rounds.sql"),
     ),
 ];
 

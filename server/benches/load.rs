@@ -5,7 +5,10 @@
 //! 1. plays: N signed rounds are committed first, then played with C requests in flight (each
 //!    play settles a round: the wager, the payout, the bet and its signed receipt);
 //! 2. whole rounds: each of N tasks commits a round (signed statement, signed commitment) and
-//!    then plays it, C in flight.
+//!    then plays it, C in flight;
+//! 3. chained rounds: C players each play a chain of rounds, each play asking for the next
+//!    (`next_round`: one request a round), N in all; then one player's 500 chained rounds one
+//!    at a time, beside the bare route one request at a time.
 //!
 //! Then, in the same run, a trivial salvo route measured the same way, so the ratio to the
 //! framework's ceiling on this machine is visible. Client and server share the machine.
@@ -102,6 +105,7 @@ async fn bench_rounds(label: &str, database_url: &str, rounds: usize, concurrenc
         elapsed,
         &mut latencies,
     );
+    bench_chains(label, &app, &client, rounds, concurrency).await;
     if let Some((now, peak)) = support::memory_mib() {
         println!(
             "  memory (server and bench client, one process): RSS {now:.0} MiB, peak {peak:.0} MiB"
@@ -333,6 +337,103 @@ async fn bench_hello(requests: usize, concurrency: usize) {
     });
     let (elapsed, mut latencies) = drive(hellos, concurrency).await;
     report("hello route (salvo, same client)", elapsed, &mut latencies);
+    let hellos = (0..SEQUENTIAL.min(requests)).map(|_| {
+        let (client, url) = (client.clone(), url.clone());
+        async move {
+            let ok = client.get(&url).send().await.unwrap().status().is_success();
+            assert!(ok);
+        }
+    });
+    let (elapsed, mut latencies) = drive(hellos, 1).await;
+    report("hello route, one at a time", elapsed, &mut latencies);
+}
+
+/// Rounds one agent plays one after another in the sequential step (of 1-chip flips from its
+/// 100 free chips: running out in 500 would take a walk of 4.5 standard deviations).
+const SEQUENTIAL: usize = 500;
+
+/// Chained rounds (`next_round`: one request a round): one chain per player, `concurrency`
+/// players at once, `rounds` in all; then a new player's `SEQUENTIAL` rounds one at a time.
+async fn bench_chains(
+    label: &str,
+    app: &str,
+    client: &reqwest::Client,
+    rounds: usize,
+    concurrency: usize,
+) {
+    let chains = concurrency.clamp(1, rounds.max(1));
+    let players = funded_players(app, client, chains * 32).await;
+    let mut firsts = Vec::with_capacity(chains);
+    for (player, signature) in players.iter().take(chains) {
+        firsts.push(commit_one(app, client, player, signature).await);
+    }
+    let started = Instant::now();
+    let running: Vec<_> = firsts
+        .into_iter()
+        .enumerate()
+        .map(|(n, first)| {
+            let length = rounds / chains + usize::from(n < rounds % chains);
+            tokio::spawn(play_chain(app.to_owned(), client.clone(), first, length))
+        })
+        .collect();
+    let mut latencies = Vec::with_capacity(rounds);
+    for chain in running {
+        latencies.extend(chain.await.unwrap());
+    }
+    report(
+        &format!("chained rounds (one request each, {chains} chains) on {label}"),
+        started.elapsed(),
+        &mut latencies,
+    );
+    let (player, signature) = funded_player(app, client).await;
+    let first = commit_one(app, client, &player, &signature).await;
+    let started = Instant::now();
+    let mut latencies = play_chain(app.to_owned(), client.clone(), first, SEQUENTIAL).await;
+    report(
+        &format!("one agent's chained rounds, one at a time, on {label}"),
+        started.elapsed(),
+        &mut latencies,
+    );
+}
+
+/// A commit's round id.
+async fn commit_one(
+    app: &str,
+    client: &reqwest::Client,
+    player: &PrivateKeySigner,
+    signature: &str,
+) -> String {
+    let body = json!({ "address": player.address(), "signature": signature });
+    let committed = post(client, &format!("{app}/api/arcade/commit"), &body).await;
+    committed["round_id"].as_str().unwrap().to_owned()
+}
+
+/// Plays `length` rounds from `round_id` on, each asking for the next: each play's latency.
+async fn play_chain(
+    app: String,
+    client: reqwest::Client,
+    mut round_id: String,
+    length: usize,
+) -> Vec<Duration> {
+    let url = format!("{app}/api/arcade/flip");
+    let mut latencies = Vec::with_capacity(length);
+    for _ in 0..length {
+        let sent = Instant::now();
+        let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads", "next_round": true });
+        let answer = post_unparsed(&client, &url, &body).await;
+        latencies.push(sent.elapsed());
+        round_id = successor_id(&answer);
+    }
+    latencies
+}
+
+/// The successor's round id in a play's answer, read as a client that needs only it would,
+/// without parsing the rest (as the other steps leave their answers unparsed).
+fn successor_id(answer: &str) -> String {
+    const KEY: &str = "\"next_round\":{\"round_id\":\"";
+    let from = answer.find(KEY).expect("a successor") + KEY.len();
+    let to = answer[from..].find('"').unwrap();
+    answer[from..from + to].to_owned()
 }
 
 /// Runs `requests` with `concurrency` in flight; the wall time and each one's latency.

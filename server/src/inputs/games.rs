@@ -109,6 +109,10 @@ pub struct RoundFields {
     /// "consistent, not proven".
     #[schemars(length(max = 256))]
     pub play_signature: Option<String>,
+    /// Optional: `true` to get your next round in the answer (`next_round`: its `round_id`,
+    /// commitment and signed Commitment, as a commit answers them), opened with this round's
+    /// settlement, before any seed of yours for it exists: one request per round from then on.
+    pub next_round: Option<bool>,
 }
 
 /// A game call: its round fields and the call they play.
@@ -141,6 +145,7 @@ pub trait GameInput: Input {
             signature: round.signature.clone(),
             siwx: None,
             play_signature: round.play_signature.clone(),
+            next_round: round.next_round.unwrap_or(false),
         })
     }
 }

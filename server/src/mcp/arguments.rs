@@ -27,7 +27,7 @@ pub const BRIEF_LIMIT: usize = 90;
 
 /// The fields whose REST descriptions run longer than [`BRIEF_LIMIT`], as a tool describes
 /// them (`arcade://rules` and the REST document say the rest).
-pub const BRIEFS: [(&str, &str); 9] = [
+pub const BRIEFS: [(&str, &str); 10] = [
     (
         "client_seed",
         "Your own seed, 1 to 256 characters: a fresh random one every round, so the house \
@@ -66,6 +66,10 @@ pub const BRIEFS: [(&str, &str); 9] = [
          original, never a second transfer.",
     ),
     ("bet", "The bet; `straight` needs `number`."),
+    (
+        "next_round",
+        "Optional: true to get your next round with the answer: one call a round.",
+    ),
 ];
 
 /// The schema a tool publishes for an input whose schema is `schema`: its constraints, without

@@ -14,17 +14,13 @@
 use std::collections::BTreeMap;
 use std::future::Future;
 
-use arcade_core::{Commitment, FAIRNESS_VERSION};
-
 use super::group_commit::Batches;
+use super::opening::{NewRound, OpenedRound, seal};
 use super::seed_batches::SeedBatches;
 use crate::identity::Generation;
-use crate::proofs::typed::CommitmentMessage;
-use crate::proofs::{BatchKey, hashes};
 use crate::service::error::ServiceError;
 use crate::store;
 use crate::store::Db;
-use crate::store::entities::round::{self, RoundState};
 use crate::store::seed_batches::Taken;
 
 /// Attempts at a batch whose seeds ran out or went back under this instance, each after a
@@ -34,13 +30,7 @@ const SEED_ATTEMPTS: usize = 4;
 /// A commit checked (its address proven), waiting for the writer.
 #[derive(Debug, Clone)]
 pub struct QueuedCommit {
-    pub round_id: String,
-    /// The address as stored (`address::key`).
-    pub address: String,
-    /// The address as shown and signed (EIP-55).
-    pub player: String,
-    /// When the commit came: the round's `created_at`.
-    pub now: i64,
+    pub round: NewRound,
     /// The statement generation its proof holds for.
     pub generation: Generation,
 }
@@ -48,20 +38,13 @@ pub struct QueuedCommit {
 /// What became of one queued commit.
 #[derive(Debug)]
 pub enum CommitOutcome {
-    /// Opened and committed: the seed's place, the commitment and the house's signature of it.
+    /// Opened and committed: the round, with its commitment and the house's signature of it.
     Opened(Box<OpenedRound>),
     /// The address holds the most open rounds it may: nothing written for it.
     AtCap,
     /// The address's current statement generation is not the one the commit was proven with
     /// (it rotated): nothing written for it.
     Stale,
-}
-
-#[derive(Debug)]
-pub struct OpenedRound {
-    pub taken: Taken,
-    pub commitment: String,
-    pub signature: String,
 }
 
 /// Opens batches of rounds, each in one transaction (the commit writer runs it).
@@ -76,9 +59,9 @@ pub struct CommitBatches {
 /// How one attempt at a batch ended.
 enum Attempt {
     Opened(Vec<CommitOutcome>),
-    /// This instance's seed batches have fewer indices left than the batch counted: nothing
-    /// written.
-    NoSeed,
+    /// This instance's seed batches have fewer indices left than the batch counted (how many
+    /// it wanted): nothing written.
+    NoSeed(i64),
     /// An index taken was one this instance already committed: nothing written.
     Rewound(Taken),
 }
@@ -122,7 +105,7 @@ impl CommitBatches {
         for _ in 0..SEED_ATTEMPTS {
             match self.try_batch(queued).await? {
                 Attempt::Opened(outcomes) => return Ok(outcomes),
-                Attempt::NoSeed => self.seed_batches.ensure_seed_room().await?,
+                Attempt::NoSeed(wanted) => self.seed_batches.ensure_room_for(wanted).await?,
                 Attempt::Rewound(taken) => {
                     self.seed_batches.abandon_rewound(&taken).await?;
                     self.seed_batches.ensure_seed_room().await?;
@@ -137,7 +120,9 @@ impl CommitBatches {
         let txn = store::begin(&self.db).await?;
         let mut wallets: BTreeMap<&str, i64> = BTreeMap::new();
         for commit in queued {
-            wallets.entry(&commit.address).or_insert(commit.now);
+            wallets
+                .entry(&commit.round.address)
+                .or_insert(commit.round.now);
         }
         let counts = store::rounds::lock_open_counts(&txn, &wallets).await?;
         let generations =
@@ -149,38 +134,23 @@ impl CommitBatches {
             .count();
         let taken = store::seed_batches::take_indices(&txn, &seeds.instance, wanted).await?;
         if taken.len() < wanted {
-            return Ok(Attempt::NoSeed);
+            let wanted = i64::try_from(wanted).map_err(ServiceError::internal)?;
+            return Ok(Attempt::NoSeed(wanted));
         }
         if let Some(rewound) = taken.iter().find(|taken| seeds.taken_before(taken)) {
             return Ok(Attempt::Rewound(rewound.clone()));
         }
-        let opening: Vec<&QueuedCommit> = queued
+        let opening: Vec<&NewRound> = queued
             .iter()
             .zip(&admitted)
-            .filter_map(|(commit, admitted)| (*admitted == Admitted::Open).then_some(commit))
+            .filter_map(|(commit, admitted)| (*admitted == Admitted::Open).then_some(&commit.round))
             .collect();
-        let opened = self.seal(&opening, taken)?;
+        let opened = seal(seeds, &opening, taken)?;
         let mut added: BTreeMap<&str, i64> = BTreeMap::new();
-        for commit in &opening {
-            *added.entry(&commit.address).or_default() += 1;
+        for round in &opening {
+            *added.entry(&round.address).or_default() += 1;
         }
-        let rows = opening
-            .iter()
-            .zip(&opened)
-            .map(|(commit, opened)| round::Model {
-                id: commit.round_id.clone(),
-                address: commit.address.clone(),
-                // No seed is stored: it derives from the batch and index (a backup reveals none).
-                server_seed: String::new(),
-                commitment: opened.commitment.clone(),
-                state: RoundState::Open,
-                created_at: commit.now,
-                spent_at: None,
-                expired_at: None,
-                batch_id: Some(opened.taken.batch_id),
-                seed_index: Some(opened.taken.index),
-                commitment_signature: Some(opened.signature.clone()),
-            });
+        let rows = opened.iter().map(|opened| opened.round.clone());
         if !store::rounds::insert_opened(&txn, rows, &added, self.max_open).await? {
             return Err(ServiceError::internal(CountsMoved));
         }
@@ -197,42 +167,6 @@ impl CommitBatches {
             Admitted::Stale => CommitOutcome::Stale,
         });
         Ok(Attempt::Opened(outcomes.collect()))
-    }
-
-    /// Each commit's round on its taken index: the commitment to the index's seed and the
-    /// house's signature of the Commitment.
-    fn seal(
-        &self,
-        opening: &[&QueuedCommit],
-        taken: Vec<Taken>,
-    ) -> Result<Vec<OpenedRound>, ServiceError> {
-        let seeds = &self.seed_batches.seeds;
-        let domain = seeds.signer.eip712_domain();
-        let mut commitments = Vec::with_capacity(taken.len());
-        let mut hashes = Vec::with_capacity(taken.len());
-        for (commit, taken) in opening.iter().zip(&taken) {
-            let batch = BatchKey {
-                id: taken.batch_id,
-                salt: taken.salt.as_deref(),
-            };
-            let commitment = Commitment::of(&seeds.book.seed(batch, taken.index))
-                .as_str()
-                .to_owned();
-            let message = commitment_message(commit, &commitment, taken);
-            hashes.push(hashes::commitment(domain, &message).map_err(ServiceError::internal)?);
-            commitments.push(commitment);
-        }
-        let signatures = seeds.sign_hashes(&hashes)?;
-        Ok(taken
-            .into_iter()
-            .zip(commitments)
-            .zip(signatures)
-            .map(|((taken, commitment), signature)| OpenedRound {
-                taken,
-                commitment,
-                signature,
-            })
-            .collect())
     }
 }
 
@@ -258,7 +192,8 @@ fn admit(
     queued
         .iter()
         .map(|commit| {
-            let current = match generations.get(&commit.address) {
+            let address = &commit.round.address;
+            let current = match generations.get(address) {
                 Some((number, nonce)) => {
                     *number == commit.generation.number && *nonce == commit.generation.nonce
                 }
@@ -268,8 +203,8 @@ fn admit(
                 return Admitted::Stale;
             }
             let held = open
-                .entry(&commit.address)
-                .or_insert_with(|| counts.get(&commit.address).copied().unwrap_or(0));
+                .entry(address)
+                .or_insert_with(|| counts.get(address).copied().unwrap_or(0));
             if *held >= cap {
                 return Admitted::AtCap;
             }
@@ -277,21 +212,4 @@ fn admit(
             Admitted::Open
         })
         .collect()
-}
-
-/// What the house signs of a round it opened.
-pub fn commitment_message<'a>(
-    commit: &'a QueuedCommit,
-    commitment: &'a str,
-    taken: &Taken,
-) -> CommitmentMessage<'a> {
-    CommitmentMessage {
-        round_id: &commit.round_id,
-        player: &commit.player,
-        commitment,
-        batch_id: taken.batch_id,
-        index: taken.index,
-        fairness_version: FAIRNESS_VERSION,
-        created_at: commit.now / 1000,
-    }
 }

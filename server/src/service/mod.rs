@@ -40,6 +40,7 @@ pub mod group_commit;
 pub mod house_sender;
 pub mod instances;
 mod known_generations;
+mod opening;
 pub mod play;
 pub mod play_batch;
 mod play_book;

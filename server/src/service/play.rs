@@ -14,12 +14,12 @@ use super::auth::{AddressProof, Auth, AuthError};
 use super::books::Books;
 use super::group_commit::GroupWriter;
 use super::now_ms;
-use super::play_batch::Queued;
-use super::play_batch::{Outcome, PlayBatches, Settled};
+use super::play_batch::{Outcome, PlayBatches, Queued, Settled};
 use super::proofs::{BetSignatures, Proofs};
 use super::receipts::{BetReceipt, Receipts};
 use super::round_clock::RoundClock;
 use super::round_ids::is_issued_form;
+use super::rounds::{Committed, committed};
 use super::seed_batches::SeedBatchError;
 use super::stored_bets::stored_call;
 use crate::address;
@@ -44,6 +44,8 @@ pub struct Play {
     pub siwx: Option<String>,
     /// The player's EIP-712 `Play` signature, stored with the bet when it holds.
     pub play_signature: Option<String>,
+    /// Whether the answer carries the address's next round, opened with this one's settlement.
+    pub next_round: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -59,6 +61,13 @@ pub struct Played {
     /// `true` when this answers a repeat of the call that already settled the round: the
     /// original receipt, nothing played again.
     pub replayed: bool,
+    /// Asked for with `next_round`: the address's next round, opened in the transaction that
+    /// settled this one (before any client seed for it exists), as `POST /api/arcade/commit`
+    /// answers one. A repeat of the call carries it again only when it proves the owner
+    /// (`signature` or `SIGN-IN-WITH-X`): anyone can repeat a call from its public receipt.
+    /// Absent when no seed was left this instant: commit as usual.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_round: Option<Committed>,
 }
 
 /// Why a play was refused or failed; a refused play changed nothing.
@@ -213,17 +222,32 @@ impl Plays {
                     receipt_signature,
                     balance,
                     free_chips,
+                    next_round,
                 } = *settled;
                 let signatures = BetSignatures {
                     receipt: receipt_signature.as_deref(),
                     play: play.play_signature.as_deref(),
                 };
                 let receipt = self.proofs.with_proofs(receipt, &round, signatures).await?;
+                let seed_batches = &self.proofs.seed_batches;
+                let next_round = match next_round {
+                    Some(opened) => {
+                        seed_batches.keep_room(&opened.taken).await?;
+                        Some(committed(seed_batches, self.clock, &opened.round).await?)
+                    }
+                    // Asked for, and no seed was left: the next batch is published.
+                    None if play.next_round => {
+                        seed_batches.ensure_seed_room().await?;
+                        None
+                    }
+                    None => None,
+                };
                 Ok(Played {
                     receipt,
                     balance,
                     free_chips,
                     replayed: false,
+                    next_round,
                 })
             }
             Outcome::Refused(error) => Err(error),
@@ -274,11 +298,20 @@ impl Plays {
         let (balance, free_chips) = store::ledger::after(&self.db, &round.address, &reference)
             .await?
             .unwrap_or_default();
+        // Only to its proven owner (checked before the play was queued): the call is public.
+        let proven = play.signature.is_some() || play.siwx.is_some();
+        let next_round = match store::rounds::successor_of(&self.db, &round.id).await? {
+            Some(next) if proven => {
+                Some(committed(&self.proofs.seed_batches, self.clock, &next).await?)
+            }
+            _ => None,
+        };
         Ok(Played {
             receipt: self.receipts.receipt(&bet, round).await?,
             balance,
             free_chips,
             replayed: true,
+            next_round,
         })
     }
 

@@ -14,17 +14,20 @@ use arcade_core::{ARCADE_NONCE, Limits};
 
 use super::floor::Floor;
 use super::group_commit::Batches;
+use super::opening::{NewRound, OpenedRound, seal};
 use super::play::{Play, PlayError};
 use super::play_book::{Book, BookedPlay};
 use super::proofs::Proofs;
 use super::receipts::BetReceipt;
 use super::round_clock::RoundClock;
+use super::round_ids::new_round_id;
 use super::{HouseWallets, now_ms};
 use crate::service::error::ServiceError;
 use crate::store;
 use crate::store::Db;
 use crate::store::entities::bet::BetGame;
 use crate::store::entities::{bet, round};
+use crate::store::seed_batches::Taken;
 use crate::telemetry::metrics;
 
 /// A play checked against the rules that need no database, waiting for the writer.
@@ -53,7 +56,22 @@ pub struct Settled {
     pub balance: i64,
     /// The free pocket of `balance`.
     pub free_chips: i64,
+    /// The round this play opened for its address (`next_round`), committed with it.
+    pub next_round: Option<OpenedRound>,
 }
+
+/// What opening a batch's successors came to.
+enum Successors {
+    /// The indices taken, one per successor opened.
+    Opened(Vec<Taken>),
+    /// An index taken was one this instance already committed: nothing may be written.
+    Rewound(Taken),
+}
+
+/// A batch's successors took an index this instance had committed: it is settled again.
+#[derive(Debug, thiserror::Error)]
+#[error("seed batch {0} went back under this instance; the plays are settled on a new one")]
+struct RewoundSeeds(i64);
 
 /// A balance moved under a batch that held its wallet (another writer on the database).
 #[derive(Debug, thiserror::Error)]
@@ -154,17 +172,80 @@ impl PlayBatches {
             .filter(|p| matches!(p, Pending::Settled(..)))
             .count();
         let mut bet_ids = spent.bet_ids(settled_count)?.into_iter();
-        let (outcomes, bets) = self.record(pending, &book, &mut bet_ids, now)?;
+        let (mut outcomes, bets) = self.record(pending, &book, &mut bet_ids, now)?;
+        let opened = self
+            .open_successors(&txn, queued, &mut outcomes, &mut book, now)
+            .await?;
+        let seeds = &self.proofs.seed_batches.seeds;
+        let taken = match opened {
+            Successors::Opened(taken) => taken,
+            Successors::Rewound(rewound) => {
+                // Not an index a restore may have revealed: that seed batch is given up, and
+                // the batch is settled again on a new one.
+                drop(txn);
+                let seed_batches = &self.proofs.seed_batches;
+                seed_batches.abandon_rewound(&rewound).await?;
+                seed_batches.ensure_seed_room().await?;
+                return Err(ServiceError::internal(RewoundSeeds(rewound.batch_id)));
+            }
+        };
         let wallets_after = book.wallets_after();
         if !store::plays::write_batch(&txn, &wallets_after, &bets, &book.ledger).await? {
             return Err(ServiceError::internal(BalanceMoved(wallets_after.len())));
         }
         txn.commit().await?;
+        for taken in &taken {
+            seeds.committed(taken);
+        }
         for settled in settled(&outcomes) {
             let receipt = &settled.receipt;
             metrics::round_settled(receipt.game.as_str(), receipt.wager, receipt.payout);
         }
         Ok(outcomes)
+    }
+
+    /// Opens, in the batch's transaction, the successor each settled play asked for
+    /// (`next_round`) on the next indices of this instance's seed batches: as many as they
+    /// have left (a play beyond them is answered without one). Each takes the place of the
+    /// round its play spent, so no count of open rounds grows. The indices taken, or one this
+    /// instance already committed (its database went back under it).
+    async fn open_successors(
+        &self,
+        txn: &impl sea_orm::ConnectionTrait,
+        queued: &[Queued],
+        outcomes: &mut [Outcome],
+        book: &mut Book,
+        now: i64,
+    ) -> Result<Successors, ServiceError> {
+        let mut asking: Vec<(&mut Settled, NewRound)> = Vec::new();
+        for (queued, outcome) in queued.iter().zip(outcomes.iter_mut()) {
+            if let (true, Outcome::Settled(settled)) = (queued.play.next_round, outcome) {
+                let next = NewRound {
+                    round_id: new_round_id()?,
+                    address: settled.round.address.clone(),
+                    now,
+                    predecessor: Some(settled.round.id.clone()),
+                };
+                asking.push((settled, next));
+            }
+        }
+        if asking.is_empty() {
+            return Ok(Successors::Opened(Vec::new()));
+        }
+        let seeds = &self.proofs.seed_batches.seeds;
+        let taken = store::seed_batches::take_indices(txn, &seeds.instance, asking.len()).await?;
+        if let Some(rewound) = taken.iter().find(|taken| seeds.taken_before(taken)) {
+            return Ok(Successors::Rewound(rewound.clone()));
+        }
+        let indices = taken.clone();
+        let opening: Vec<&NewRound> = asking.iter().map(|(_, next)| next).collect();
+        let opened = seal(seeds, &opening, taken)?;
+        store::rounds::insert_rounds(txn, opened.iter().map(|o| o.round.clone())).await?;
+        for ((settled, _), opened) in asking.into_iter().zip(opened) {
+            book.opened(&opened.round.address)?;
+            settled.next_round = Some(opened);
+        }
+        Ok(Successors::Opened(indices))
     }
 
     /// The outcomes, and the bets to insert: ids assigned in queue order, receipts signed.
@@ -201,6 +282,7 @@ impl PlayBatches {
                 receipt_signature: None,
                 balance: after.balance_after,
                 free_chips: settlement.free_after,
+                next_round: None,
             })));
             bets.push(bet);
         }

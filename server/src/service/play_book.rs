@@ -52,6 +52,7 @@ impl Book {
                     net_day: w.net_day,
                     net_today: w.net_today,
                     rounds_spent: 0,
+                    rounds_opened: 0,
                 };
                 (w.address.clone(), after)
             })
@@ -122,6 +123,16 @@ impl Book {
             ledger_index: self.ledger.len() - 1,
             free_after: wallet.free_chips,
         })
+    }
+
+    /// Notes a round opened for `address` by its play (`next_round`).
+    pub fn opened(&mut self, address: &str) -> Result<(), ServiceError> {
+        let wallet = self
+            .wallets
+            .get_mut(address)
+            .ok_or_else(|| ServiceError::internal(NoWallet(address.to_owned())))?;
+        wallet.rounds_opened += 1;
+        Ok(())
     }
 
     /// The wallets a play changed, in address order (the order they were locked in).

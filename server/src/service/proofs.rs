@@ -85,7 +85,7 @@ pub(super) struct BetSignatures<'a> {
 /// A receipt's proofs: the house's signatures, the player's, and the seed's place in its batch.
 #[derive(Clone)]
 pub struct Proofs {
-    seed_batches: SeedBatches,
+    pub(super) seed_batches: SeedBatches,
     marks: Arc<SignedMarks>,
 }
 

@@ -9,8 +9,9 @@ use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
 use super::auth::{AddressProof, Auth, AuthError};
-use super::commit_batch::{CommitBatches, CommitOutcome, QueuedCommit, commitment_message};
+use super::commit_batch::{CommitBatches, CommitOutcome, QueuedCommit};
 use super::group_commit::GroupWriter;
+use super::opening::{NewRound, commitment_message};
 use super::proofs::{CommitProofs, Signed};
 use super::receipts::{BetReceipt, Receipts};
 use super::round_clock::RoundClock;
@@ -24,7 +25,7 @@ use crate::rate_limits::{Caller, Operation, RateLimits};
 use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::Db;
-use crate::store::entities::round::RoundState;
+use crate::store::entities::round::{self, RoundState};
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Committed {
@@ -132,10 +133,12 @@ impl Rounds {
     ) -> Result<Committed, RoundError> {
         self.rate_limits.operation(caller, Operation::Commit)?;
         let mut commit = QueuedCommit {
-            round_id: new_round_id()?,
-            address: address::key(address),
-            player: address::display(address),
-            now: now_ms(),
+            round: NewRound {
+                round_id: new_round_id()?,
+                address: address::key(address),
+                now: now_ms(),
+                predecessor: None,
+            },
             generation: self.auth.verify_proof_as_known(address, proof).await?,
         };
         let mut outcome = self.writer.settle(commit.clone()).await?;
@@ -154,35 +157,12 @@ impl Rounds {
             }
             // Rotated again after the read: the proof is of an older generation now.
             CommitOutcome::Stale => {
-                let revoked = SignatureError::Revoked(commit.player);
+                let revoked = SignatureError::Revoked(address::display(address));
                 return Err(AuthError::from(revoked).into());
             }
         };
-        let seeds = &self.seed_batches.seeds;
-        if opened.taken.left < seeds.low_water() {
-            self.seed_batches.ensure_seed_room().await?;
-        }
-        let message = commitment_message(&commit, &opened.commitment, &opened.taken);
-        let typed_data = typed::commitment(&seeds.signer.domain(), &message);
-        let batch = self
-            .seed_batches
-            .seed_place(opened.taken.batch_id, opened.taken.index)
-            .await?;
-        Ok(Committed {
-            round_id: commit.round_id,
-            address: commit.player,
-            commitment: opened.commitment,
-            fairness_version: FAIRNESS_VERSION,
-            created_at: rfc3339(commit.now),
-            expires_at: rfc3339(self.clock.expires_at(commit.now)),
-            proofs: CommitProofs {
-                batch,
-                commitment: Signed {
-                    signature: opened.signature,
-                    typed_data,
-                },
-            },
-        })
+        self.seed_batches.keep_room(&opened.taken).await?;
+        Ok(committed(&self.seed_batches, self.clock, &opened.round).await?)
     }
 
     pub async fn round(&self, caller: Caller, round_id: &str) -> Result<RoundView, RoundError> {
@@ -223,3 +203,43 @@ impl Rounds {
         })
     }
 }
+
+/// A round just opened (by a commit, or by the play before it) as its owner is shown it: its
+/// commitment, the house's signed Commitment and the seed's place in its published batch.
+pub(super) async fn committed(
+    seed_batches: &SeedBatches,
+    clock: RoundClock,
+    round: &round::Model,
+) -> Result<Committed, SeedBatchError> {
+    let player = address::display_key(&round.address);
+    let (Some(message), Some(signature)) = (
+        commitment_message(round, &player),
+        round.commitment_signature.clone(),
+    ) else {
+        return Err(ServiceError::internal(Unsigned(round.id.clone())).into());
+    };
+    let typed_data = typed::commitment(&seed_batches.signer().domain(), &message);
+    let batch = seed_batches
+        .seed_place(message.batch_id, message.index)
+        .await?;
+    Ok(Committed {
+        round_id: round.id.clone(),
+        address: player.clone(),
+        commitment: round.commitment.clone(),
+        fairness_version: FAIRNESS_VERSION,
+        created_at: rfc3339(round.created_at),
+        expires_at: rfc3339(clock.expires_at(round.created_at)),
+        proofs: CommitProofs {
+            batch,
+            commitment: Signed {
+                signature,
+                typed_data,
+            },
+        },
+    })
+}
+
+/// A round opened without its batch or its signed Commitment (a defect of opening it).
+#[derive(Debug, thiserror::Error)]
+#[error("round {0} was opened without its seed batch or its signed commitment")]
+struct Unsigned(String);

@@ -170,14 +170,34 @@ impl SeedBatches {
         &self.seeds.instance
     }
 
+    /// After a round opened on `taken`: publishes the next batch when its batch runs low.
+    pub(super) async fn keep_room(&self, taken: &Taken) -> Result<(), ServiceError> {
+        if taken.left < self.seeds.low_water() {
+            self.ensure_seed_room().await?;
+        }
+        Ok(())
+    }
+
     /// Publishes this instance's next batch if its batches have fewer than a quarter batch
     /// left (on start, and when a commit sees its batch running low).
     pub async fn ensure_seed_room(&self) -> Result<(), ServiceError> {
+        self.ensure_room_for(0).await
+    }
+
+    /// Publishes batches until this instance's have at least a quarter batch left, and at
+    /// least `wanted` (a batch of commits that found fewer).
+    pub(super) async fn ensure_room_for(&self, wanted: i64) -> Result<(), ServiceError> {
         let _publishing = self.seeds.publishing.lock().await;
-        let left = store::seed_batches::room(&self.db, &self.seeds.instance).await?;
-        if left >= self.seeds.low_water() {
-            return Ok(());
+        let mut left = store::seed_batches::room(&self.db, &self.seeds.instance).await?;
+        while left < self.seeds.low_water().max(wanted) {
+            self.publish_one().await?;
+            left += self.seeds.batch_size;
         }
+        Ok(())
+    }
+
+    /// Publishes one batch.
+    async fn publish_one(&self) -> Result<(), ServiceError> {
         // An id already taken (a chance of one in millions per batch) is drawn again.
         for _ in 0..8 {
             let batch = self.new_batch().await?;

@@ -26,6 +26,7 @@ pub const WALLET_ROW: &[(&str, Column)] = &[
     ("net_day", Column::Integer),
     ("net_today", Column::Integer),
     ("rounds_spent", Column::Integer),
+    ("rounds_opened", Column::Integer),
 ];
 
 /// The columns of a bet row, in the order `plays.rs` writes them.
@@ -211,7 +212,7 @@ fn update_wallets(backend: DbBackend) -> String {
     format!(
         "{} wallets SET chips = batch.chips, free_chips = batch.free_chips, \
          net_day = batch.net_day, net_today = batch.net_today, \
-         open_rounds = wallets.open_rounds - batch.rounds_spent \
+         open_rounds = wallets.open_rounds - batch.rounds_spent + batch.rounds_opened \
          FROM ({}) AS batch \
          WHERE {listed}wallets.address = batch.address AND wallets.chips = batch.chips_before \
          AND wallets.free_chips = batch.free_before",

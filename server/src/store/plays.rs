@@ -148,8 +148,8 @@ fn json(rows: &(impl serde::Serialize + ?Sized)) -> Result<sea_orm::Value, DbErr
         .map_err(|e| DbErr::Custom(e.to_string()))
 }
 
-/// A wallet's state after a batch: balance and free pocket, the day's net, and the rounds it
-/// spent.
+/// A wallet's state after a batch: balance and free pocket, the day's net, the rounds it spent
+/// and the successors its plays opened.
 #[derive(Debug, Clone)]
 pub struct WalletAfter {
     pub address: String,
@@ -162,6 +162,8 @@ pub struct WalletAfter {
     pub net_day: i64,
     pub net_today: i64,
     pub rounds_spent: i64,
+    /// Rounds opened by its plays (`next_round`), each in the place of the one its play spent.
+    pub rounds_opened: i64,
 }
 
 /// Writes a batch's results: every wallet in one statement, each only if its balance and free
@@ -192,6 +194,7 @@ pub async fn write_batch(
                 w.net_day,
                 w.net_today,
                 w.rounds_spent,
+                w.rounds_opened,
             )
         })
         .collect();

@@ -66,11 +66,33 @@ pub async fn insert_opened(
     if counted.rows_affected != added.len() as u64 {
         return Ok(false);
     }
-    let rows = rounds.into_iter().map(round::ActiveModel::from);
+    insert_rounds(db, rounds).await?;
+    Ok(true)
+}
+
+/// Inserts open rounds, their wallets' counts written by the caller: by `insert_opened` for
+/// commits, with a batch of plays' wallets for the successors its plays opened (`next_round`),
+/// each in the place of the round its play spent.
+pub async fn insert_rounds(
+    db: &impl ConnectionTrait,
+    rounds: impl IntoIterator<Item = round::Model>,
+) -> Result<(), DbErr> {
+    let rows: Vec<round::ActiveModel> = rounds.into_iter().map(Into::into).collect();
+    if rows.is_empty() {
+        return Ok(());
+    }
     round::Entity::insert_many(rows)
         .exec_without_returning(db)
         .await?;
-    Ok(true)
+    Ok(())
+}
+
+/// The round the play of `round_id` opened (`next_round`), if it asked for one.
+pub async fn successor_of(db: &Db, round_id: &str) -> Result<Option<round::Model>, DbErr> {
+    round::Entity::find()
+        .filter(round::Column::PredecessorId.eq(round_id))
+        .one(db)
+        .await
 }
 
 pub async fn find(db: &Db, round_id: &str) -> Result<Option<round::Model>, DbErr> {

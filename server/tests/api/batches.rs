@@ -212,6 +212,7 @@ async fn wallets_are_written_only_from_the_balances_read(app: &TestApp) {
         net_day: 7,
         net_today: chips - chips_before,
         rounds_spent: 0,
+        rounds_opened: 0,
     };
     let db = &app.arcade.db;
 

@@ -4,22 +4,13 @@
 use std::time::Duration;
 
 use alloy::signers::local::PrivateKeySigner;
-use arcade_server::entities::{round, wallet};
+use arcade_server::entities::round;
 use futures::future::join_all;
 use sea_orm::EntityTrait;
 use serde_json::json;
 
 use crate::helpers::{Backend, TestApp};
 use crate::mcp_client::{McpSession, structured};
-
-async fn open_rounds(app: &TestApp, player: &PrivateKeySigner) -> i64 {
-    let key = format!("{:#x}", player.address());
-    wallet::Entity::find_by_id(key)
-        .one(&app.arcade.db)
-        .await
-        .unwrap()
-        .map_or(0, |w| w.open_rounds)
-}
 
 async fn open_rounds_are_capped_per_address(backend: Backend) {
     let app = TestApp::spawn_with(backend, |s| s.rounds.max_open_per_address = 3).await;
@@ -38,13 +29,13 @@ async fn open_rounds_are_capped_per_address(backend: Backend) {
     assert_eq!(refused["max_open_rounds"], 3);
     let stored = round::Entity::find().all(&app.arcade.db).await.unwrap();
     assert_eq!(stored.len(), 3, "the refused commit opened nothing");
-    assert_eq!(open_rounds(&app, &player).await, 3);
+    assert_eq!(app.open_rounds(&player).await, 3);
 
     // Another address is not held back; a played round frees its place.
     app.commit(&PrivateKeySigner::random()).await;
     let play = json!({ "round_id": rounds[0], "client_seed": "c", "wager": 1, "call": "heads" });
     app.post("/api/arcade/flip", &play).await.ok();
-    assert_eq!(open_rounds(&app, &player).await, 2);
+    assert_eq!(app.open_rounds(&player).await, 2);
     app.post("/api/arcade/commit", &commit).await.ok();
     app.audit().await;
 }
@@ -107,10 +98,10 @@ async fn commits_racing_for_the_last_places_open_only_those(backend: Backend) {
     let stored = round::Entity::find().all(&app.arcade.db).await.unwrap();
     let held = stored.iter().filter(|round| round.address == key).count();
     assert_eq!(held, CAP);
-    assert_eq!(open_rounds(&app, &player).await, CAP as i64);
+    assert_eq!(app.open_rounds(&player).await, CAP as i64);
     assert_eq!(stored.len(), CAP + others.len());
     for other in &others {
-        assert_eq!(open_rounds(&app, other).await, 1);
+        assert_eq!(app.open_rounds(other).await, 1);
     }
     app.audit().await;
 }
@@ -137,7 +128,7 @@ async fn open_rounds_expire_and_free_their_place(backend: Backend) {
     assert_eq!(app.chips(player.address()).await, 100, "nothing taken");
     // The upkeep marks them and gives their places back.
     let mut waited = 0;
-    while open_rounds(&app, &player).await != 0 {
+    while app.open_rounds(&player).await != 0 {
         assert!(waited < 50, "the expired rounds were never counted off");
         tokio::time::sleep(Duration::from_millis(100)).await;
         waited += 1;

@@ -143,6 +143,16 @@ impl TestApp {
         .await
     }
 
+    /// The address's count of open rounds, as its wallet holds it.
+    pub async fn open_rounds(&self, player: &PrivateKeySigner) -> i64 {
+        let key = format!("{:#x}", player.address());
+        wallet::Entity::find_by_id(key)
+            .one(&self.arcade.db)
+            .await
+            .unwrap()
+            .map_or(0, |w| w.open_rounds)
+    }
+
     pub async fn claim_free(&self, signer: &PrivateKeySigner) {
         self.post("/api/arcade/free", &json!({ "address": signer.address() }))
             .await

@@ -11,6 +11,7 @@ mod cashout_failures;
 mod cashout_retries;
 mod cashouts;
 mod chain_control;
+mod chained_rounds;
 mod clocks;
 mod crashes;
 mod database_outage;

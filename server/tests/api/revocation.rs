@@ -176,10 +176,8 @@ async fn a_rotation_needs_the_current_signature_and_happens_once(app: &TestApp) 
 }
 on_both_backends!(a_rotation_needs_the_current_signature_and_happens_once);
 
-/// A signature verified (and cached) on one instance is refused there once the address rotated
-/// through the other.
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_rotation_through_one_instance_revokes_on_the_other() {
+/// Two instances of one deployment on one PostgreSQL database (one public URL: one statement).
+async fn two_instances() -> (TestApp, TestApp) {
     let public_url = "http://arcade.test";
     let first = TestApp::spawn_with(Backend::Postgres, |s| {
         s.server.public_url = Some(public_url.into());
@@ -189,6 +187,14 @@ async fn a_rotation_through_one_instance_revokes_on_the_other() {
         s.server.public_url = Some(public_url.into());
     })
     .await;
+    (first, second)
+}
+
+/// A signature verified (and cached) on one instance is refused there once the address rotated
+/// through the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_rotation_through_one_instance_revokes_on_the_other() {
+    let (first, second) = two_instances().await;
     let player = PrivateKeySigner::random();
     let address = player.address();
     let signature = first.sign_statement(&player).await;
@@ -217,15 +223,7 @@ async fn a_rotation_through_one_instance_revokes_on_the_other() {
 /// old statement, whose rounds anyone holding it could otherwise play.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn commits_racing_a_rotation_leave_no_round_open_under_the_old_statement() {
-    let public_url = "http://arcade.test";
-    let first = TestApp::spawn_with(Backend::Postgres, |s| {
-        s.server.public_url = Some(public_url.into());
-    })
-    .await;
-    let second = TestApp::spawn_on(&first.database_url, |s| {
-        s.server.public_url = Some(public_url.into());
-    })
-    .await;
+    let (first, second) = two_instances().await;
     let player = PrivateKeySigner::random();
     let key = format!("{:#x}", player.address());
     let signature = first.sign_statement(&player).await;
@@ -264,15 +262,7 @@ async fn commits_racing_a_rotation_leave_no_round_open_under_the_old_statement()
 /// instance keeps the generations it read, whether the proof held or not.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_rotation_elsewhere_does_not_double_what_a_wrong_signature_costs() {
-    let public_url = "http://arcade.test";
-    let first = TestApp::spawn_with(Backend::Postgres, |s| {
-        s.server.public_url = Some(public_url.into());
-    })
-    .await;
-    let second = TestApp::spawn_on(&first.database_url, |s| {
-        s.server.public_url = Some(public_url.into());
-    })
-    .await;
+    let (first, second) = two_instances().await;
     let player = PrivateKeySigner::random();
     let signature = first.sign_statement(&player).await;
     let commit = json!({ "address": player.address(), "signature": signature });

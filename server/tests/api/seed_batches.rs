@@ -224,6 +224,7 @@ async fn rounds_from_before_signing_are_unsigned(backend: Backend) {
         batch_id: Set(None),
         seed_index: Set(None),
         commitment_signature: Set(None),
+        predecessor_id: Set(None),
     };
     round::Entity::insert(row)
         .exec_without_returning(&app.arcade.db)
@@ -273,5 +274,28 @@ mod rounds_from_before_signing_are_unsigned {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn postgres() {
         super::rounds_from_before_signing_are_unsigned(crate::helpers::Backend::Postgres).await;
+    }
+}
+
+/// Commits racing on batches smaller than a batch of commits: each batch of commits that finds
+/// fewer seeds than it counted publishes as many as it needs and opens every round, in order.
+async fn commits_beyond_the_seeds_left_all_open(backend: Backend) {
+    let app = TestApp::spawn_with(backend, small_batches).await;
+    let answers = commit_at_once(&[&app], 96, 96).await;
+    let rounds = round::Entity::find().all(&app.arcade.db).await.unwrap();
+    assert_eq!(rounds.len(), 96);
+    assert_seeds_accounted_for(&app, &answers).await;
+    app.audit().await;
+}
+
+mod commits_beyond_the_seeds_left_all_open {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn sqlite() {
+        super::commits_beyond_the_seeds_left_all_open(crate::helpers::Backend::Sqlite).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn postgres() {
+        super::commits_beyond_the_seeds_left_all_open(crate::helpers::Backend::Postgres).await;
     }
 }

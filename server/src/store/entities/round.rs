@@ -20,6 +20,8 @@ pub struct Model {
     pub seed_index: Option<i64>,
     /// The house's EIP-712 signature of the commitment, made at commit.
     pub commitment_signature: Option<String>,
+    /// The round whose play opened this one (`next_round`); none for a round a commit opened.
+    pub predecessor_id: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
