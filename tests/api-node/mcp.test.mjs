@@ -41,7 +41,7 @@ test('lists the fifteen tools with object schemas that teach how to play', async
   }
   const flip = tools.find((t) => t.name === 'arcade_flip');
   assert.deepEqual(Object.keys(flip.inputSchema.properties).sort(),
-    ['call', 'client_seed', 'play_signature', 'round_id', 'sign_in_with_x', 'signature', 'wager']);
+    ['call', 'client_seed', 'next_round', 'play_signature', 'round_id', 'sign_in_with_x', 'signature', 'wager']);
   for (const name of ['arcade_commit', 'arcade_flip', 'arcade_cashout', 'arcade_rotate']) {
     const proof = tools.find((t) => t.name === name).inputSchema.properties.sign_in_with_x;
     assert.match(proof.description, /SIGN-IN-WITH-X/, name);

@@ -5,7 +5,7 @@
 //! argument `sign_in_with_x` beside the input's fields ([`Proven`]).
 //!
 //! The schema a tool publishes is its input's made small ([`published`]): MCP clients read
-//! every tool's schema into the model's context (24 KB in all, `output.rs`). It keeps every
+//! every tool's schema into the model's context (25 KB in all, `output.rs`). It keeps every
 //! constraint the parse checks and a description of each field, the long ones (which REST's
 //! OpenAPI document keeps) in the short form of [`BRIEFS`].
 
