@@ -373,7 +373,13 @@ async fn bench_chains(
         .enumerate()
         .map(|(n, first)| {
             let length = rounds / chains + usize::from(n < rounds % chains);
-            tokio::spawn(play_chain(app.to_owned(), client.clone(), first, length))
+            let signature = players[n].1.clone();
+            tokio::spawn(play_chain(
+                app.to_owned(),
+                client.clone(),
+                (first, signature),
+                length,
+            ))
         })
         .collect();
     let mut latencies = Vec::with_capacity(rounds);
@@ -388,7 +394,8 @@ async fn bench_chains(
     let (player, signature) = funded_player(app, client).await;
     let first = commit_one(app, client, &player, &signature).await;
     let started = Instant::now();
-    let mut latencies = play_chain(app.to_owned(), client.clone(), first, SEQUENTIAL).await;
+    let chain = (first, signature);
+    let mut latencies = play_chain(app.to_owned(), client.clone(), chain, SEQUENTIAL).await;
     report(
         &format!("one agent's chained rounds, one at a time, on {label}"),
         started.elapsed(),
@@ -408,18 +415,19 @@ async fn commit_one(
     committed["round_id"].as_str().unwrap().to_owned()
 }
 
-/// Plays `length` rounds from `round_id` on, each asking for the next: each play's latency.
+/// Plays `length` rounds from `round_id` on, each asking for the next (with the owner's
+/// statement `signature`, which a successor needs): each play's latency.
 async fn play_chain(
     app: String,
     client: reqwest::Client,
-    mut round_id: String,
+    (mut round_id, signature): (String, String),
     length: usize,
 ) -> Vec<Duration> {
     let url = format!("{app}/api/arcade/flip");
     let mut latencies = Vec::with_capacity(length);
     for _ in 0..length {
         let sent = Instant::now();
-        let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads", "next_round": true });
+        let body = json!({ "round_id": round_id, "client_seed": round_id, "wager": 1, "call": "heads", "next_round": true, "signature": signature });
         let answer = post_unparsed(&client, &url, &body).await;
         latencies.push(sent.elapsed());
         round_id = successor_id(&answer);

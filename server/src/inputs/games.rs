@@ -112,6 +112,8 @@ pub struct RoundFields {
     /// Optional: `true` to get your next round in the answer (`next_round`: its `round_id`,
     /// commitment and signed Commitment, as a commit answers them), opened with this round's
     /// settlement, before any seed of yours for it exists: one request per round from then on.
+    /// Needs the owner's proof (`signature`, `SIGN-IN-WITH-X` or `play_signature`), else 401
+    /// `signature_required`.
     pub next_round: Option<bool>,
 }
 

@@ -68,7 +68,7 @@ pub const BRIEFS: [(&str, &str); 10] = [
     ("bet", "The bet; `straight` needs `number`."),
     (
         "next_round",
-        "Optional: true to get your next round with the answer: one call a round.",
+        "Optional: true, with your signature or play_signature, to get your next round too.",
     ),
 ];
 

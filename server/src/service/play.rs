@@ -194,7 +194,14 @@ impl Plays {
         }
         // Rules that need no database: the error names the largest wager this call accepts.
         let potential_profit = self.limits.check_wager(&play.call, play.wager, 0)?;
-        if play.signature.is_some() || play.siwx.is_some() || play.play_signature.is_some() {
+        let proven =
+            play.signature.is_some() || play.siwx.is_some() || play.play_signature.is_some();
+        // A successor is a new round of the owner's: only a play the owner proves asks for one
+        // (else a leaked round id would hand a stranger round after round of the owner's chips).
+        if play.next_round && !proven {
+            return Err(AuthError::from(SignatureError::Required).into());
+        }
+        if proven {
             let opened = self.round_to_play(&play).await?;
             let window = self.proof_window(&opened, &play).await?;
             self.check_owner(&opened, &play, window).await?;
@@ -298,13 +305,14 @@ impl Plays {
         let (balance, free_chips) = store::ledger::after(&self.db, &round.address, &reference)
             .await?
             .unwrap_or_default();
-        // Only to its proven owner (checked before the play was queued): the call is public.
-        let proven = play.signature.is_some() || play.siwx.is_some();
-        let next_round = match store::rounds::successor_of(&self.db, &round.id).await? {
-            Some(next) if proven => {
-                Some(committed(&self.proofs.seed_batches, self.clock, &next).await?)
-            }
-            _ => None,
+        // Only to its owner, proven now (the call and its Play signature are public, and a
+        // repeat lifts a sign-in-with-x header's window).
+        let next_round = match self.proven_now(round, play).await {
+            true => match store::rounds::successor_of(&self.db, &round.id).await? {
+                Some(next) => Some(committed(&self.proofs.seed_batches, self.clock, &next).await?),
+                None => None,
+            },
+            false => None,
         };
         Ok(Played {
             receipt: self.receipts.receipt(&bet, round).await?,
@@ -313,6 +321,26 @@ impl Plays {
             replayed: true,
             next_round,
         })
+    }
+
+    /// Whether `play` proves the round's owner at this moment: a statement signature (checked
+    /// before the play was queued), or a sign-in-with-x header within its window now.
+    async fn proven_now(&self, round: &round::Model, play: &Play) -> bool {
+        if play.signature.is_some() {
+            return true;
+        }
+        let (Some(siwx), Some(owner)) = (play.siwx.as_deref(), address::parse(&round.address))
+        else {
+            return false;
+        };
+        let proof = AddressProof {
+            signature: None,
+            siwx: Some(siwx),
+        };
+        self.auth
+            .verify_proof_in(&owner, proof, Window::At(now_ms()))
+            .await
+            .is_ok()
     }
 
     /// When a sign-in-with-x proof's window is checked: now, unless the round is settled and

@@ -17,21 +17,26 @@ use crate::helpers::{Backend, TestApp, recover, signer};
 use crate::mcp_client::{McpSession, structured};
 use crate::on_both_backends;
 
-fn flip(round_id: &str, seed: &str, next_round: bool) -> Value {
-    json!({ "round_id": round_id, "client_seed": seed, "wager": 1, "call": "heads", "next_round": next_round })
+/// A flip of `round_id` signed with the owner's statement `signature`.
+fn flip(round_id: &str, seed: &str, next_round: bool, signature: &str) -> Value {
+    json!({
+        "round_id": round_id, "client_seed": seed, "wager": 1, "call": "heads",
+        "next_round": next_round, "signature": signature,
+    })
 }
 
 async fn a_chain_of_rounds_is_one_request_each(app: &TestApp) {
     let house = signer(&app.get("/api/arcade/manifest").await.ok());
     let player = PrivateKeySigner::random();
     app.claim_free(&player).await;
+    let signature = app.sign_statement(&player).await;
     let mut round_id = app.commit(&player).await;
     let mut shown: Option<Value> = None;
     for n in 0..6 {
         let played = app
             .post(
                 "/api/arcade/flip",
-                &flip(&round_id, &format!("seed {n}"), n < 5),
+                &flip(&round_id, &format!("seed {n}"), n < 5, &signature),
             )
             .await
             .ok();
@@ -84,8 +89,9 @@ async fn a_successor_never_counts_twice_against_the_cap(backend: Backend) {
     app.claim_free(&player).await;
     let first = app.commit(&player).await;
     app.commit(&player).await;
+    let signature = app.sign_statement(&player).await;
     let played = app
-        .post("/api/arcade/flip", &flip(&first, "a", true))
+        .post("/api/arcade/flip", &flip(&first, "a", true, &signature))
         .await
         .ok();
     assert!(played["next_round"]["round_id"].is_string(), "{played}");
@@ -118,14 +124,19 @@ async fn a_repeat_shows_the_successor_only_to_its_owner(app: &TestApp) {
     let player = PrivateKeySigner::random();
     app.claim_free(&player).await;
     let round_id = app.commit(&player).await;
-    let body = flip(&round_id, "mine", true);
+    let signature = app.sign_statement(&player).await;
+    let body = flip(&round_id, "mine", true, &signature);
     let played = app.post("/api/arcade/flip", &body).await.ok();
     let next = played["next_round"]["round_id"]
         .as_str()
         .unwrap()
         .to_owned();
 
-    let stranger = app.post("/api/arcade/flip", &body).await.ok();
+    // The call as its public receipt shows it, Play signature and all, with or without asking.
+    let mut public = body.clone();
+    public.as_object_mut().unwrap().remove("signature");
+    public["next_round"] = json!(false);
+    let stranger = app.post("/api/arcade/flip", &public).await.ok();
     assert_eq!(stranger["replayed"], true);
     assert_eq!(stranger["bet_id"], played["bet_id"]);
     assert!(stranger.get("next_round").is_none(), "{stranger}");
@@ -133,6 +144,10 @@ async fn a_repeat_shows_the_successor_only_to_its_owner(app: &TestApp) {
         !stranger.to_string().contains(&next),
         "the successor's id leaked"
     );
+    public["next_round"] = json!(true);
+    app.post("/api/arcade/flip", &public)
+        .await
+        .error(401, "signature_required");
     let intruder = PrivateKeySigner::random();
     let mut signed = body.clone();
     signed["signature"] = json!(app.sign_statement(&intruder).await);
@@ -140,8 +155,7 @@ async fn a_repeat_shows_the_successor_only_to_its_owner(app: &TestApp) {
         .await
         .error(403, "round_not_yours");
 
-    signed["signature"] = json!(app.sign_statement(&player).await);
-    let owner = app.post("/api/arcade/flip", &signed).await.ok();
+    let owner = app.post("/api/arcade/flip", &body).await.ok();
     assert_eq!(owner["replayed"], true);
     assert_eq!(owner["next_round"], played["next_round"]);
     assert_eq!(app.open_rounds(&player).await, 1);
@@ -162,9 +176,10 @@ async fn chains_and_commits_take_every_index_once(backend: Backend) {
         let app = &app;
         async move {
             let mut successors = 0;
+            let signature = app.sign_statement(player).await;
             let mut round_id = app.commit(player).await;
             for n in 0..8 {
-                let body = flip(&round_id, &format!("{p} {n}"), true);
+                let body = flip(&round_id, &format!("{p} {n}"), true, &signature);
                 let played = app.post("/api/arcade/flip", &body).await.ok();
                 round_id = match played["next_round"]["round_id"].as_str() {
                     Some(next) => {
@@ -234,7 +249,11 @@ async fn over_mcp_a_play_carries_its_successor(app: &TestApp) {
     app.claim_free(&player).await;
     let round_id = app.commit(&player).await;
     let mcp = McpSession::open(&app.base_url).await;
-    let call = json!({ "round_id": round_id, "client_seed": "m", "wager": 1, "call": "tails", "next_round": true });
+    let signature = app.sign_statement(&player).await;
+    let call = json!({
+        "round_id": round_id, "client_seed": "m", "wager": 1, "call": "tails",
+        "next_round": true, "signature": signature,
+    });
     let answer = mcp.call("arcade_flip", call).await;
     let played = structured(&answer);
     let next = played["next_round"]["round_id"]
@@ -248,3 +267,23 @@ async fn over_mcp_a_play_carries_its_successor(app: &TestApp) {
     assert_eq!(app.open_rounds(&player).await, 0);
 }
 on_both_backends!(over_mcp_a_play_carries_its_successor);
+
+/// Asking for a successor without the owner's proof is refused before anything moves: whoever
+/// holds a round id may play it once, never chain the owner's chips round after round.
+async fn an_unproven_play_cannot_ask_for_a_successor(app: &TestApp) {
+    let player = PrivateKeySigner::random();
+    app.claim_free(&player).await;
+    let round_id = app.commit(&player).await;
+    let body = json!({ "round_id": round_id, "client_seed": "s", "wager": 10, "call": "heads", "next_round": true });
+    app.post("/api/arcade/flip", &body)
+        .await
+        .error(401, "signature_required");
+    assert_eq!(app.chips(player.address()).await, 100, "nothing taken");
+    let open = app
+        .get(&format!("/api/arcade/rounds/{round_id}"))
+        .await
+        .ok();
+    assert_eq!(open["state"], "open");
+    assert_eq!(app.open_rounds(&player).await, 1);
+}
+on_both_backends!(an_unproven_play_cannot_ask_for_a_successor);
