@@ -57,6 +57,7 @@ mod seed_batch_paths;
 mod seed_batch_reads;
 mod seed_batch_views;
 pub mod seed_batches;
+pub mod seeds;
 pub mod settled_mark;
 pub mod shown_result;
 pub mod signed_marks;
@@ -123,7 +124,7 @@ pub struct Parts {
     /// How many rounds one address may hold open, and for how long.
     pub rounds: RoundSettings,
     /// The house's signing key and its pre-committed seed batches.
-    pub seeds: seed_batches::Seeds,
+    pub seeds: seeds::Seeds,
     /// The signed marks, read (or made) at start, before any play is settled.
     pub marks: signed_marks::SignedMarks,
 }

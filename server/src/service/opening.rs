@@ -5,7 +5,7 @@
 
 use arcade_core::{Commitment, FAIRNESS_VERSION};
 
-use super::seed_batches::Seeds;
+use super::seeds::Seeds;
 use crate::address;
 use crate::proofs::typed::CommitmentMessage;
 use crate::proofs::{BatchKey, hashes};

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use super::error::ServiceError;
 use super::proofs::BatchPlace;
-use super::seed_batches::{SeedBatchError, SeedBatches, Shape};
+use super::seed_batches::{SeedBatchError, SeedBatches};
+use super::seeds::Shape;
 use crate::proofs::BatchKey;
 use arcade_core::merkle::Tree;
 

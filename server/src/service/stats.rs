@@ -10,7 +10,7 @@ use salvo::oapi::ToSchema;
 use serde::Serialize;
 
 use super::floor::Floor;
-use super::seed_batches::Seeds;
+use super::seeds::Seeds;
 use super::signed_marks::SignedMarks;
 use crate::service::error::ServiceError;
 use crate::settings::RoundSettings;
