@@ -24,7 +24,7 @@ use crate::service::instances::spawn_heartbeat;
 use crate::service::purchases::Payments;
 use crate::service::purchases::rails::{self, RailEntry, RailError, Rails};
 use crate::service::reconcile::spawn_reconciler;
-use crate::service::seed_batches::Seeds;
+use crate::service::seeds::Seeds;
 use crate::service::signed_marks::{self, SignedMarks};
 use crate::service::treasury::{Treasury, spawn_treasury_watch};
 use crate::service::{Arcade, Parts};
