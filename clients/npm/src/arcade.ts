@@ -2,7 +2,9 @@
 // versions checked), buy chips over x402 under a cap, and play. Every round is committed,
 // played with a fresh client seed and the player's Play signature, and verified by the shared
 // checks before the call returns; a lost answer is asked for again and the server replays the
-// round's receipt.
+// round's receipt. Each play asks for its successor (`next_round`), so after the first round
+// of a session a round costs one request: the next play takes the round the last one opened,
+// its commitment shown (and checked, as a commit answer is) before its client seed exists.
 import type { ArcadeAccount, Hex } from './account.js';
 import { type AuditReport, type Pin, type Verdict, Verifier, modules, requirePass } from './audit.js';
 import { ArcadeError } from './errors.js';
@@ -34,6 +36,8 @@ export interface Round {
   balance: number;
   /** True when the answer was a replay of the round already settled (an answer had been lost). */
   replayed: boolean;
+  /** True when the round was the one the previous play opened (`next_round`): no commit was asked for. */
+  chained: boolean;
   receipt: Played;
   verdict: Verdict;
   /** Milliseconds: the whole call, and of it the client-side verification; answers asked for. */
@@ -51,8 +55,15 @@ export interface BetCheck {
 /** Statement signatures the server no longer accepts: sign the current statement again. */
 const STALE_SIGNATURE = new Set(['signature_revoked', 'signature_mismatch']);
 
+/** A round opened by a play is left for a fresh commit this long before it expires. */
+const SUCCESSOR_MARGIN_MS = 5_000;
+
+type Call = FlipCall | DiceCall | RouletteCall | LimboCall;
+
 export class Arcade {
   private statement: Promise<Hex> | null = null;
+  /** Rounds this session's plays opened (`next_round`), verified answers only; one per play. */
+  private successors: CommitAnswer[] = [];
 
   private constructor(
     readonly url: string,
@@ -178,24 +189,53 @@ export class Arcade {
     }
   }
 
-  /** Commit, sign the Play, play (asking again while the answer is lost), verify. */
-  private async play(endpoint: Endpoint, call: FlipCall | DiceCall | RouletteCall | LimboCall): Promise<Round> {
+  /**
+   * The round to play: one a verified play opened for this address (while it is well within its
+   * time), else a fresh commit. `chained` says which.
+   */
+  private async roundToPlay(): Promise<{ commit: CommitAnswer; chained: boolean }> {
+    for (let next = this.successors.pop(); next; next = this.successors.pop()) {
+      if (Date.parse(next.expires_at) - Date.now() > SUCCESSOR_MARGIN_MS) return { commit: next, chained: true };
+    }
+    const commit = await this.signed((signature) => requestJson<CommitAnswer>(this.url, 'POST', '/api/arcade/commit', { address: this.address, signature }));
+    return { commit, chained: false };
+  }
+
+  /**
+   * A round played on the next round (see `roundToPlay`); a successor the arcade expired since
+   * (a rotation expires every open round) gives way to a fresh commit.
+   */
+  private async play(endpoint: Endpoint, call: Call): Promise<Round> {
     const started = performance.now();
+    const { commit, chained } = await this.roundToPlay();
+    try {
+      return await this.playOn(commit, chained, endpoint, call, started);
+    } catch (error) {
+      if (!(chained && error instanceof ArcadeError && error.code === 'round_expired')) throw error;
+      return this.playOn(await (await this.roundToPlay()).commit, false, endpoint, call, started);
+    }
+  }
+
+  /**
+   * Sign the Play of `commit`, play it asking for its successor (asking again while the answer
+   * is lost: the statement signature on the play lets a replay carry the successor too), verify.
+   */
+  private async playOn(commit: CommitAnswer, chained: boolean, endpoint: Endpoint, call: Call, started: number): Promise<Round> {
+    checkRoundVersion(commit.fairness_version);
     const shape = shapeOf(endpoint, call);
     const clientSeed = call.clientSeed ?? randomClientSeed();
-    const commit = await this.signed((signature) => requestJson<CommitAnswer>(this.url, 'POST', '/api/arcade/commit', { address: this.address, signature }));
-    checkRoundVersion(commit.fairness_version);
     const play = {
       round_id: commit.round_id, address: commit.address, commitment: commit.commitment,
       game: GAME_OF[endpoint], client_seed: clientSeed, wager: call.wager, params: shape.playParams,
     };
     const typed = JSON.parse(modules().proofs.playTypedData(JSON.stringify(play), JSON.stringify(this.verifier.domain)));
-    const body = { round_id: commit.round_id, client_seed: clientSeed, wager: call.wager, ...shape.body, play_signature: await this.account.signTypedData(typed) };
-    const { answer, tries } = await requestRetrying<Played>(this.url, `/api/arcade/${endpoint}`, body);
+    const fields = { round_id: commit.round_id, client_seed: clientSeed, wager: call.wager, ...shape.body, play_signature: await this.account.signTypedData(typed), next_round: true };
+    const { answer, tries } = await this.signed((signature) => requestRetrying<Played>(this.url, `/api/arcade/${endpoint}`, { ...fields, signature }));
     const { verdict, ms } = await this.verifier.checkPlay(answer, commit, this.address);
+    if (answer.next_round) this.successors.push(answer.next_round);
     const { bet_id, game, won, payout, profit, result, balance, replayed } = answer;
     return {
-      verified: true, bet_id, game, won, payout, profit, result, balance, replayed, receipt: answer, verdict,
+      verified: true, bet_id, game, won, payout, profit, result, balance, replayed, chained, receipt: answer, verdict,
       timings: { total_ms: performance.now() - started, verify_ms: ms, tries },
     };
   }

@@ -62,6 +62,8 @@ export interface Played extends Receipt {
   balance: number;
   free_chips: number;
   replayed: boolean;
+  /** Asked for with `next_round`: the address's next round, committed as a commit answers it. */
+  next_round?: CommitAnswer;
 }
 
 /** `GET /api/arcade/balance/{address}`. */

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { Arcade, VerificationError } from '../dist/index.js';
-import { OTHER_SIGNER, PLAY_LIES, lieAboutSigner } from './lies.mjs';
+import { Arcade, ArcadeError, VerificationError } from '../dist/index.js';
+import { OTHER_SIGNER, PLAY_LIES, lieAboutSigner, onPlay } from './lies.mjs';
 import { startProxy } from './proxy.mjs';
 import { freePlayer, startStack } from './stack.mjs';
 
@@ -42,6 +42,29 @@ for (const [field, rewrite, check] of PLAY_LIES) {
     }
   });
 }
+
+test('a successor whose commitment the answer rewrote is never played: the Play signed for it is refused, nothing changes, the next round is committed afresh', async () => {
+  const arcade = await Arcade.connect(proxy.url, { account: await freePlayer(stack.baseUrl) });
+  proxy.rewrite = onPlay((answer) => { answer.next_round.commitment = `0x${'11'.repeat(32)}`; });
+  try {
+    const first = await arcade.flip({ wager: 1, call: 'heads' });
+    assert.equal(first.verdict.verdict, 'pass', 'the round itself is honest');
+    proxy.rewrite = null;
+    // The Play names the commitment the client was shown; the round's own is another.
+    await assert.rejects(arcade.flip({ wager: 1, call: 'heads' }), (error) => {
+      assert.ok(error instanceof ArcadeError, `${error}`);
+      assert.equal(error.code, 'play_signature_mismatch', error.message);
+      table.push(['the successor\'s commitment (next_round.commitment)', error.name, error.code]);
+      return true;
+    });
+    assert.equal((await arcade.balance()).chips, first.balance, 'the refused play cost nothing');
+    const after = await arcade.flip({ wager: 1, call: 'tails' });
+    assert.equal(after.chained, false, 'the successor is not offered again');
+    assert.equal(after.verdict.verdict, 'pass');
+  } finally {
+    proxy.rewrite = null;
+  }
+});
 
 test('a rigged round whose row read is refused still fails every check that needs no row; an honest one is not proven', async () => {
   const arcade = await Arcade.connect(proxy.url, { account: await freePlayer(stack.baseUrl) });

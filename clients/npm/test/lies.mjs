@@ -3,7 +3,7 @@
 
 const isPlay = (method, path) => method === 'POST' && /^\/api\/arcade\/(flip|dice|roulette|limbo)$/.test(path);
 /** A rewrite of the play answers only. */
-const onPlay = (change) => (method, path, json) => (isPlay(method, path) ? (change(json), json) : undefined);
+export const onPlay = (change) => (method, path, json) => (isPlay(method, path) ? (change(json), json) : undefined);
 const flipHex = (hex) => hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
 
 /** Every `merkle_root` in an answer about seed batches (the list, one batch, a batch's row) changed. */

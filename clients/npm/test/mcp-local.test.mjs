@@ -154,6 +154,8 @@ test('every game played, each round verified locally before the tool answered', 
     assert.equal(r.data.verified, true);
     assert.deepEqual(r.data.checks, CHECKS);
     assert.match(r.text, /\nverified: seed matches commitment, outcome re-derived, commitment signature, receipt signature, seed-batch inclusion, play signature, matches your commit/);
+    // The server's first round is committed; each after it, the one the play before opened.
+    assert.equal(r.data.chained, played.length > 0, `${name}: chained`);
     played.push(r.data);
     console.log(`${r.data.game} (${JSON.stringify(args)}): bet ${r.data.bet_id} ${r.data.won ? 'won' : 'lost'} ${JSON.stringify(r.data.result)}\n  ${r.text.split('\n')[1]}`);
   }

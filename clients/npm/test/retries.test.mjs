@@ -39,6 +39,16 @@ for (const [game, call] of [['dice', { wager: 7, target: 50 }], ['limbo', { wage
     assert.equal(plays.length, 2, 'asked twice');
     assert.equal((await arcade.balance()).chips, before - call.wager + r.payout, 'charged once');
     assert.equal(r.balance, before - call.wager + r.payout);
+    // The replay carries the successor the lost answer opened (the play bore the statement
+    // signature), and the next round is played on it: no commit, one request.
+    assert.ok(lost.body.next_round, 'the lost answer opened a successor');
+    assert.equal(r.receipt.next_round?.round_id, lost.body.next_round.round_id, 'the replay carries the same successor');
+    proxy.log.length = 0;
+    const next = await arcade[game](call);
+    assert.equal(next.chained, true);
+    assert.equal(next.receipt.round_id, lost.body.next_round.round_id);
+    assert.equal(`${proxy.log[0].method} ${proxy.log[0].path}`, `POST /api/arcade/${game}`, 'the round starts with its play');
+    assert.equal(proxy.log.filter((entry) => entry.path === '/api/arcade/commit').length, 0, 'no commit for the successor');
     proxy.log.length = 0;
   });
 }

@@ -36,6 +36,11 @@ class LostAnswers(unittest.TestCase):
         plays = [e for e in self.proxy.log if e["method"] == "POST" and e["path"] == f"/api/arcade/{endpoint}"]
         self.assertEqual(len(plays), 2, "asked twice")
         self.assertEqual(after, before - wager + played.payout, "charged once")  # type: ignore[attr-defined]
+        # The replay carries the successor the lost answer opened (the play bore the statement
+        # signature): the next round is played on it, with no commit.
+        successor = lost[0]["body"].get("next_round")
+        self.assertIsNotNone(successor, "the lost answer opened a successor")
+        self.assertEqual(played.receipt["next_round"]["round_id"], successor["round_id"])  # type: ignore[attr-defined]
         self.proxy.log.clear()
 
     def test_a_lost_dice_answer_sync(self) -> None:
@@ -45,6 +50,10 @@ class LostAnswers(unittest.TestCase):
         self.proxy.drop = lambda method, path: method == "POST" and path == "/api/arcade/dice"
         played = arcade.dice(wager=7, target=50)
         self.check_replayed("dice", before, 7, played, arcade.balance()["chips"])
+        following = arcade.dice(wager=7, target=50)
+        self.assertTrue(following.chained)
+        self.assertEqual(following.receipt["round_id"], played.receipt["next_round"]["round_id"])
+        self.assertEqual([e for e in self.proxy.log if e["path"] == "/api/arcade/commit"], [], "no commit for the successor")
 
     def test_a_lost_limbo_answer_async(self) -> None:
         async def main() -> None:

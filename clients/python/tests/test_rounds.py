@@ -9,6 +9,8 @@ import statistics
 import unittest
 from typing import Any
 
+import requests
+from eth_account.messages import encode_defunct
 from stack import free_player, start_stack
 
 from arcade_client import Arcade, AsyncArcade, Round
@@ -49,8 +51,13 @@ class EveryRoundVerified(unittest.TestCase):
                   f" | total median {statistics.median(total):.2f} p95 {percentile(total, 0.95):.2f}"
                   f" | verify share {sum(verify) / sum(total):.1%}")
 
-    def check(self, kind: str, endpoint: str, played: Round) -> None:
+    def check(self, kind: str, endpoint: str, played: Round, before: Round | None) -> None:
+        """`before`: the player's round before this one (None for its first)."""
         self.assertTrue(played.verified)
+        # After a player's first round, each is the one the play before it opened: one request.
+        self.assertEqual(played.chained, before is not None)
+        if before is not None:
+            self.assertEqual(played.receipt["round_id"], before.receipt["next_round"]["round_id"])
         self.assertEqual(played.verdict["verdict"], "pass", played.verdict["reason"])
         self.assertEqual(played.verdict["failures"], [])
         self.assertEqual(played.timings["tries"], 1)
@@ -59,11 +66,15 @@ class EveryRoundVerified(unittest.TestCase):
 
     def test_sync_rounds_all_verified(self) -> None:
         arcade = None
+        before: Round | None = None
         for i in range(ROUNDS_PER_CLIENT):
             if i % PER_PLAYER == 0:
                 arcade = Arcade.connect(self.stack.base_url, account=free_player(self.stack.base_url))
+                before = None
             endpoint, call = CALLS[i % len(CALLS)]
-            self.check("sync", endpoint, getattr(arcade, endpoint)(**call))
+            played = getattr(arcade, endpoint)(**call)
+            self.check("sync", endpoint, played, before)
+            before = played
         games = {r.game for kind, r in self.rounds if kind == "sync"}
         self.assertEqual(games, {"coinflip", "dice", "roulette", "limbo"})
 
@@ -81,9 +92,28 @@ class EveryRoundVerified(unittest.TestCase):
             return await asyncio.gather(*(player(p) for p in range(ROUNDS_PER_CLIENT // PER_PLAYER)))
 
         for rounds in asyncio.run(main()):
-            for played in rounds:
-                self.check("async", played.game, played)
+            for i, played in enumerate(rounds):
+                self.check("async", played.game, played, rounds[i - 1] if i else None)
         self.assertEqual(sum(1 for kind, _ in self.rounds if kind == "async"), ROUNDS_PER_CLIENT)
+
+    def test_a_successor_expired_by_a_rotation_gives_way_to_a_commit(self) -> None:
+        account = free_player(self.stack.base_url)
+        arcade = Arcade.connect(self.stack.base_url, account=account)
+        first = arcade.flip(wager=1, call="heads")
+        successor = first.receipt["next_round"]["round_id"]
+        # Elsewhere, the owner rotates its statement: every open round of the address expires.
+        url = self.stack.base_url
+        statement = requests.get(f"{url}/api/arcade/auth-statement/{account.address}", timeout=10).json()["statement"]
+        signature = "0x" + bytes(account.sign_message(encode_defunct(text=statement)).signature).hex()
+        rotated = requests.post(f"{url}/api/arcade/auth/rotate", json={"address": account.address, "signature": signature}, timeout=10)
+        self.assertEqual(rotated.status_code, 200, rotated.text)
+        self.assertEqual(requests.get(f"{url}/api/arcade/rounds/{successor}", timeout=10).json()["state"], "expired")
+        second = arcade.dice(wager=1, target=50)
+        self.assertEqual(second.verdict["verdict"], "pass", second.verdict["reason"])
+        self.assertFalse(second.chained, "played on a fresh commit")
+        self.assertNotEqual(second.receipt["round_id"], successor)
+        self.assertEqual(second.balance, first.balance - 1 + second.payout, "the expired successor cost nothing")
+        self.assertTrue(arcade.flip(wager=1, call="tails").chained, "and the chain goes on from there")
 
 
 if __name__ == "__main__":

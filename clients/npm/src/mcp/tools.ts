@@ -45,6 +45,7 @@ const ROUND = {
   won: z.boolean(), payout: int(), profit: int(),
   balance: int().describe('Chips after the round.'),
   replayed: z.boolean().describe('True when an answer had been lost and the arcade replayed the settled round (charged once).'),
+  chained: z.boolean().describe('True when the round was the one the previous play opened, committed before this client seed: no commit request.'),
   verified: z.literal(true),
   checks: z.array(z.string()).describe('The checks that passed before the round was reported.'),
   signer: z.string().describe('The house signer the proofs were checked against, pinned at connect.'),
@@ -60,7 +61,7 @@ function played(r: Round, call: string, outcome: string): Answer {
     text: roundText(r, call, outcome),
     structured: {
       bet_id: r.bet_id, game: r.game, wager: x.wager, params: x.params, result: r.result, won: r.won, payout: r.payout,
-      profit: r.profit, balance: r.balance, replayed: r.replayed, verified: true, checks: checksOf(r.verdict, true),
+      profit: r.profit, balance: r.balance, replayed: r.replayed, chained: r.chained, verified: true, checks: checksOf(r.verdict, true),
       signer: r.verdict.signer, client_seed: x.client_seed, server_seed: x.server_seed, commitment: x.commitment,
       seed_batch: batch && { batch_id: batch.batch_id, index: batch.index, size: batch.size },
     },
@@ -82,7 +83,7 @@ async function answer(context: ToolContext, name: string, work: (arcade: Arcade)
   }
 }
 
-const PLAYS = 'Commits the round (the house\'s seed committed first), draws a fresh random client seed, signs your Play, plays, and ' +
+const PLAYS = 'Plays the round the last play opened, or commits one (the house\'s seed committed first either way), draws a fresh random client seed, signs your Play, plays, and ' +
   'verifies the round locally with the wasm core (seed against commitment, outcome re-derived, the house\'s signatures, the seed ' +
   'batch\'s Merkle proof, your Play) before answering; a round that does not verify is refused, never reported as played.';
 

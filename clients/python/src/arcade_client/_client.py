@@ -1,15 +1,20 @@
 """The client's operations as flows (see `_core`): connect, play, verify a bet, balance and
 cashout. Each round is committed, played with a fresh client seed and the player's Play
-signature, and judged by the shared composition before the flow returns."""
+signature, and judged by the shared composition before the flow returns. Each play asks for its
+successor (`next_round`), so after a session's first round a round costs one request: the next
+play takes the round the last one opened, its commitment shown (and checked, as a commit answer
+is) before its client seed exists."""
 
 from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 from ._core import Flow, Request, Session
+from .errors import ArcadeError
 from .games import GAME_OF, Endpoint, random_client_seed, shape_of
 from .purchases import Purse, SpendCap, cap_of
 from .verifier import Verifier, require_pass
@@ -19,7 +24,8 @@ from .versions import Compatibility, check_manifest, check_round_version
 @dataclass(frozen=True)
 class Round:
     """A round played and verified (else VerificationError was raised). `timings`: milliseconds of
-    the whole call and of its client-side verification, and how many times the play was sent."""
+    the whole call and of its client-side verification, and how many times the play was sent.
+    `chained`: the round was the one the previous play opened (no commit was asked for)."""
 
     verified: bool
     bet_id: int
@@ -30,6 +36,7 @@ class Round:
     result: dict[str, Any]
     balance: int
     replayed: bool
+    chained: bool
     receipt: dict[str, Any]
     verdict: dict[str, Any]
     timings: dict[str, float]
@@ -52,6 +59,12 @@ class State:
     verifier: Verifier
     purse: Purse
     compatibility: Compatibility
+    #: Rounds this session's verified plays opened (`next_round`), one taken per play.
+    successors: list[dict[str, Any]] = field(default_factory=list)
+
+
+#: A round opened by a play is left for a fresh commit this many seconds before it expires.
+SUCCESSOR_MARGIN_S = 5.0
 
 
 def connect(account: Any, max_spend: SpendCap | None, pin: dict[str, Any] | None) -> Flow[State]:
@@ -63,28 +76,60 @@ def connect(account: Any, max_spend: SpendCap | None, pin: dict[str, Any] | None
     return State(Session(account), verifier, purse, compatibility)
 
 
-def play(state: State, endpoint: Endpoint, call: dict[str, Any]) -> Flow[Round]:
-    """Commit, sign the Play, play (asked again while the answer is lost), verify."""
-    started = time.perf_counter()
+def round_to_play(state: State) -> Flow[tuple[dict[str, Any], bool]]:
+    """The round to play: one a verified play opened (while well within its time), else a fresh
+    commit; and whether it was the former."""
+    while state.successors:
+        successor = state.successors.pop()
+        left = datetime.fromisoformat(successor["expires_at"]) - datetime.now(timezone.utc)
+        if left.total_seconds() > SUCCESSOR_MARGIN_S:
+            return successor, True
     session = state.session
-    body_fields, play_params = shape_of(endpoint, call)
-    client_seed = call.get("client_seed") or random_client_seed()
     commit = yield from session.signed(
         lambda signature: Request("POST", "/api/arcade/commit", {"address": session.address, "signature": signature}))
+    return commit, False
+
+
+def play(state: State, endpoint: Endpoint, call: dict[str, Any]) -> Flow[Round]:
+    """A round played on the next round (see `round_to_play`); a successor the arcade expired
+    since (a rotation expires every open round) gives way to a fresh commit."""
+    started = time.perf_counter()
+    commit, chained = yield from round_to_play(state)
+    try:
+        return (yield from play_on(state, commit, chained, endpoint, call, started))
+    except ArcadeError as error:
+        if not (chained and error.code == "round_expired"):
+            raise
+    commit, _ = yield from round_to_play(state)
+    return (yield from play_on(state, commit, False, endpoint, call, started))
+
+
+def play_on(state: State, commit: dict[str, Any], chained: bool, endpoint: Endpoint, call: dict[str, Any],
+            started: float) -> Flow[Round]:
+    """Sign the Play of `commit`, play it asking for its successor (asked again while the answer
+    is lost: the statement signature on the play lets a replay carry the successor too), verify."""
+    session = state.session
     check_round_version(commit.get("fairness_version"))
+    body_fields, play_params = shape_of(endpoint, call)
+    client_seed = call.get("client_seed") or random_client_seed()
     play_call = {"round_id": commit["round_id"], "address": commit["address"], "commitment": commit["commitment"],
                  "game": GAME_OF[endpoint], "client_seed": client_seed, "wager": call["wager"], "params": play_params}
     typed = state.verifier.wasm.play_typed_data(play_call, state.verifier.domain)
-    body = {"round_id": commit["round_id"], "client_seed": client_seed, "wager": call["wager"], **body_fields,
-            "play_signature": session.sign_typed(typed)}
-    reply = yield Request("POST", f"/api/arcade/{endpoint}", body, retry=True)
-    answer = reply.json
+    fields = {"round_id": commit["round_id"], "client_seed": client_seed, "wager": call["wager"], **body_fields,
+              "play_signature": session.sign_typed(typed), "next_round": True}
+
+    def send(signature: str) -> Request:
+        return Request("POST", f"/api/arcade/{endpoint}", {**fields, "signature": signature}, retry=True)
+
+    answer, tries = yield from session.signed_reply(send)
     verdict, ms = yield from state.verifier.check_play(answer, commit, session.address)
+    if answer.get("next_round"):
+        state.successors.append(answer["next_round"])
     return Round(
         verified=True, bet_id=answer["bet_id"], game=answer["game"], won=answer["won"], payout=answer["payout"],
         profit=answer["profit"], result=answer["result"], balance=answer["balance"], replayed=answer.get("replayed", False),
-        receipt=answer, verdict=verdict,
-        timings={"total_ms": (time.perf_counter() - started) * 1000, "verify_ms": ms, "tries": reply.tries},
+        chained=chained, receipt=answer, verdict=verdict,
+        timings={"total_ms": (time.perf_counter() - started) * 1000, "verify_ms": ms, "tries": tries},
     )
 
 

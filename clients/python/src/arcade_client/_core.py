@@ -76,14 +76,21 @@ class Session:
     def signed(self, make: Any) -> Flow[Any]:
         """The request `make(signature)` builds, with the statement signature; signed again once
         if the server rotated the statement."""
+        answer, _ = yield from self.signed_reply(make)
+        return answer
+
+    def signed_reply(self, make: Any) -> Flow[tuple[Any, int]]:
+        """`signed`, with how many times the answered request was sent."""
         signature = yield from self.sign_statement()
         try:
-            return (yield make(signature)).json
+            reply = yield make(signature)
+            return reply.json, reply.tries
         except ArcadeError as error:
             if error.code not in STALE_SIGNATURE:
                 raise
         signature = yield from self.sign_statement(fresh=True)
-        return (yield make(signature)).json
+        reply = yield make(signature)
+        return reply.json, reply.tries
 
 
 def read_trust(v: Verifiers, pin: dict[str, Any]) -> Flow[tuple[Any, dict[str, Any]]]:
