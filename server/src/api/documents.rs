@@ -13,7 +13,7 @@ use super::precompressed::{self, CompressError, Source};
 use super::spend_controls::SpendControls;
 use crate::error::ApiError;
 use crate::proofs::HouseSigner;
-use crate::service::seed_batches::signer_address;
+use crate::service::seeds::signer_address;
 use crate::service::signed_marks::SignedMarks;
 use crate::x402::Terms;
 

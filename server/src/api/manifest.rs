@@ -12,7 +12,7 @@ use super::edge::{arcade, shared};
 use super::sign_in::{SignInWithX, advertised};
 use crate::error::ApiError;
 use crate::proofs::HouseSigner;
-use crate::service::seed_batches::signer_address;
+use crate::service::seeds::signer_address;
 use crate::service::signed_marks::SignedMarks;
 use crate::tiers::CHIP_VALUE_USD;
 use crate::x402::{Terms, X402_VERSION};

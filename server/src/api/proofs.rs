@@ -4,7 +4,7 @@
 //! (`rate_limits::HeavyRead`: a client's bucket and a shared one, by the rows asked for, one at
 //! a time), so clients looping them are refused before they slow anyone's plays; the list of
 //! batches (a row per batch, growing) draws one token. One row is a proof read
-//! (`service::seed_batch_reads`).
+//! (`service::seeds::reads`).
 
 use salvo::prelude::*;
 
@@ -14,7 +14,7 @@ use super::edge::arcade;
 use crate::error::ApiError;
 use crate::inputs::queries::{FeedQuery, SeedBatchPath, SeedRowPath, SeedRowsQuery};
 use crate::service::receipts::Feed;
-use crate::service::seed_batches::{RowsPage, SeedBatchView, SeedRowView};
+use crate::service::seeds::{RowsPage, SeedBatchView, SeedRowView};
 
 /// Every settled receipt in bet order, seeds revealed and full addresses, with the house's
 /// signatures and each seed's audit path: page with `after` (the last `bet_id` seen) until

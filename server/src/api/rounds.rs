@@ -13,7 +13,7 @@ use crate::inputs::games::{GameInput, for_each_game_input};
 use crate::inputs::queries::{BetPath, RoundPath};
 use crate::inputs::wallets::AddressInput;
 use crate::service::auth::AddressProof;
-use crate::service::play::Played;
+use crate::service::plays::Played;
 use crate::service::receipts::VerifiedBet;
 use crate::service::rounds::{Committed, RoundView};
 

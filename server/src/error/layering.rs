@@ -43,7 +43,7 @@ fn no_service_file_imports_the_edge_error() {
     let service = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/service");
     let read = sources(&service);
     assert!(
-        read.iter().any(|p| p.ends_with("service/play.rs"))
+        read.iter().any(|p| p.ends_with("service/plays/mod.rs"))
             && read.iter().any(|p| p.ends_with("service/cashouts/mod.rs")),
         "the walk must reach the service sources, nested folders included"
     );

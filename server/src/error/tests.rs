@@ -7,11 +7,11 @@ use super::ApiError;
 use crate::service::auth::AuthError;
 use crate::service::cashouts::CashoutError;
 use crate::service::error::ServiceError;
-use crate::service::play::PlayError;
+use crate::service::plays::PlayError;
 use crate::service::purchases::PurchaseError;
 use crate::service::receipts::ReceiptError;
 use crate::service::rounds::RoundError;
-use crate::service::seed_batches::SeedBatchError;
+use crate::service::seeds::SeedBatchError;
 use crate::service::wallets::WalletError;
 
 use crate::identity::SignatureError;

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use super::fields::{Choice, ClientSeedText, Named};
 use super::{Input, Place, schema};
-use crate::service::play::Play;
+use crate::service::plays::Play;
 
 /// The server's one list of games, in the core's order: each game's core variant, its REST
 /// path segment (`POST /api/arcade/<endpoint>`, MCP `arcade_<endpoint>`), its input, its route

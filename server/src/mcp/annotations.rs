@@ -79,11 +79,10 @@ pub fn annotations(effect: Effect) -> ToolAnnotations {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::tools::ArcadeTools;
 
     #[test]
     fn every_tool_states_every_hint_and_what_it_does() {
-        let tools = ArcadeTools::router().list_all();
+        let tools = crate::mcp::router::router().list_all();
         for tool in &tools {
             let hints = tool.annotations.as_ref().expect("annotated");
             let read_only = hints.read_only_hint.expect("readOnlyHint stated");

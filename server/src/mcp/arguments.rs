@@ -258,11 +258,10 @@ signed!(AddressInput, CashoutInput, RotateInput);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::tools::ArcadeTools;
 
     #[test]
     fn each_field_is_described_in_a_sentence_or_by_its_brief() {
-        let tools = ArcadeTools::router().list_all();
+        let tools = crate::mcp::router::router().list_all();
         let mut published_texts = Vec::new();
         for tool in &tools {
             let schema = Value::Object((*tool.input_schema).clone());

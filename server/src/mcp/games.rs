@@ -15,7 +15,7 @@ use super::output;
 use super::tools::{ArcadeTools, answer};
 use crate::inputs::games::{GameInput, endpoint, for_each_game_input};
 use crate::inputs::schema;
-use crate::service::play::Played;
+use crate::service::plays::Played;
 
 pub fn routes() -> Vec<ToolRoute<ArcadeTools>> {
     macro_rules! routes {

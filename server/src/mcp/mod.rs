@@ -25,6 +25,7 @@ mod origin;
 mod output;
 mod prompts;
 mod resources;
+mod router;
 mod rules;
 mod schema_reduce;
 mod sessions;
@@ -74,7 +75,7 @@ pub fn router(
         settings.max_sessions,
         settings.max_sessions_per_client,
     ));
-    let tools = tools::ArcadeTools::router();
+    let tools = router::router();
     let service = StreamableHttpService::new(
         move || Ok(tools::ArcadeTools::new(arcade.clone(), tools.clone())),
         sessions,

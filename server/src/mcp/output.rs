@@ -139,7 +139,6 @@ mod tests {
     use rmcp::model::ListToolsResult;
 
     use super::*;
-    use crate::mcp::tools::ArcadeTools;
 
     /// The most bytes the JSON of a `tools/list` result may take: what MCP clients read into a
     /// model's context before its first call (`tests/api-node/mcp-size.test.mjs` measures it on
@@ -148,7 +147,7 @@ mod tests {
 
     #[test]
     fn every_tool_declares_its_result_or_the_error_body_with_nothing_left_to_resolve() {
-        let tools = ArcadeTools::router().list_all();
+        let tools = crate::mcp::router::router().list_all();
         assert!(tools.len() >= 13);
         for tool in &tools {
             let schema = tool.output_schema.as_ref().expect(&tool.name);
@@ -180,7 +179,10 @@ mod tests {
                 tool.name
             );
         }
-        let flip = ArcadeTools::router().get("arcade_flip").cloned().unwrap();
+        let flip = crate::mcp::router::router()
+            .get("arcade_flip")
+            .cloned()
+            .unwrap();
         let played = &flip.output_schema.unwrap()["anyOf"][0];
         for field in [
             "bet_id",
@@ -214,7 +216,7 @@ mod tests {
     /// What MCP clients read into a model's context before the first call.
     #[test]
     fn tools_list_fits_its_budget() {
-        let listed = ListToolsResult::with_all_items(ArcadeTools::router().list_all());
+        let listed = ListToolsResult::with_all_items(crate::mcp::router::router().list_all());
         let bytes = serde_json::to_vec(&listed).unwrap().len();
         assert!(
             bytes <= TOOLS_LIST_BUDGET,

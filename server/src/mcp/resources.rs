@@ -23,7 +23,7 @@ use crate::error::ApiError;
 use crate::inputs::queries::{BetPath, RoundPath, SeedBatchPath, SeedRowPath, SeedRowsQuery};
 use crate::inputs::{self, Input, Place};
 use crate::rate_limits::Caller;
-use crate::service::seed_batches::RowsPage;
+use crate::service::seeds::RowsPage;
 
 pub const RULES: &str = "arcade://rules";
 pub const SEED_BATCHES: &str = "arcade://seed-batches";

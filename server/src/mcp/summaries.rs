@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::service::auth::Rotated;
 use crate::service::cashouts::CashoutReceipt;
-use crate::service::play::Played;
+use crate::service::plays::Played;
 use crate::service::receipts::VerifiedBet;
 use crate::service::rounds::{Committed, RoundView};
 use crate::service::stats::{GamesListing, HouseStats};

@@ -16,8 +16,7 @@ use serde::Serialize;
 use super::summaries::{BalanceAnswer, Summary};
 use serde_json::json;
 
-use super::annotations::{annotations, effect};
-use super::arguments::{Arguments, NoArguments, Proven, Signed, published};
+use super::arguments::{Arguments, NoArguments, Proven, Signed};
 use super::output;
 use crate::error::ApiError;
 use crate::inputs::Input;
@@ -30,7 +29,7 @@ use crate::service::auth::AddressProof;
 use crate::service::auth::Rotated;
 use crate::service::cashouts::CashoutReceipt;
 use crate::service::cashouts::idempotency::sent_key;
-use crate::service::play::Played;
+use crate::service::plays::Played;
 use crate::service::receipts::VerifiedBet;
 use crate::service::rounds::{Committed, RoundView};
 use crate::service::stats::{GamesListing, HouseStats};
@@ -65,23 +64,6 @@ pub struct ArcadeTools {
 }
 
 impl ArcadeTools {
-    /// Every tool: those below, and the game tools (`super::games`), each annotated with what
-    /// it does (`super::annotations`) and publishing its input's schema made small
-    /// (`super::arguments::published`). Descriptions are a sentence or two: the instructions,
-    /// the prompts and `arcade://rules` say the rest.
-    pub fn router() -> ToolRouter<Self> {
-        let mut router = Self::tool_router();
-        for route in super::games::routes() {
-            router.add_route(route);
-        }
-        router.add_route(super::buy::route());
-        for route in router.map.values_mut() {
-            route.attr.annotations = effect(&route.attr.name).map(annotations);
-            route.attr.input_schema = Arc::new(published(&route.attr.input_schema));
-        }
-        router
-    }
-
     pub fn new(arcade: Arc<Arcade>, tools: ToolRouter<Self>) -> Self {
         Self { arcade, tools }
     }
@@ -98,7 +80,7 @@ impl ArcadeTools {
     }
 }
 
-#[tool_router]
+#[tool_router(vis = "pub(super)")]
 impl ArcadeTools {
     #[tool(
         name = "arcade_free",

@@ -4,7 +4,7 @@
 //! the commit's cost is shared. A batch that fails as a whole (a deadlock between instances, a
 //! row that moved under it) is retried whole before anyone is answered; one that keeps failing
 //! is settled in halves, and those in halves, so one bad item never takes the others down.
-//! Plays (`play_batch.rs`) and commits (`commit_batch.rs`) each have a writer.
+//! Plays (`plays/batch.rs`) and commits (`rounds/batch.rs`) each have a writer.
 
 use std::future::Future;
 use std::sync::{Arc, Mutex, Weak};

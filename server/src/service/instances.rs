@@ -8,8 +8,8 @@
 
 use std::time::Duration;
 
-use super::expiry::Expiry;
 use super::now_ms;
+use super::rounds::expiry::Expiry;
 use crate::service::error::ServiceError;
 use crate::store;
 use crate::store::Db;

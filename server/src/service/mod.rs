@@ -13,17 +13,17 @@
 //! | `arcade.` | operations | holds | file |
 //! |---|---|---|---|
 //! | `wallets` | free chips, balance | db, limits, rate limits, `auth` | `wallets.rs` |
-//! | `rounds` | commit (open a round), show a round | db, rate limits, clock, `seed_batches`, `auth`, `receipts`, the commit writer's queue | `rounds.rs`; opened in batches by the commit writer (`group_commit.rs`), one transaction each (`commit_batch.rs`, with the open-round cap); when a round expires: `round_clock.rs` |
-//! | `plays` | flip, dice, roulette, … (settle a round) | db, limits, clock, `auth`, `proofs`, `receipts`, the writer's queue | `play.rs`; settled in batches by the play writer (`group_commit.rs`), one transaction each (`play_batch.rs`, in memory `play_book.rs`) |
-//! | `receipts` | verify a bet, recent bets, the audit feed | db, house wallets, `proofs`, the settled mark | `receipts.rs` (a result as shown: `shown_result.rs`; a stored bet read back: `stored_bets.rs`), its pages bounded by `settled_mark.rs` |
-//! | `proofs` | a receipt's batch place and signatures; checking a play's signature | `seed_batches`, the signed marks | `proofs.rs`; the marks: `signed_marks.rs` |
-//! | `seed_batches` | publishing seed batches, a seed's place in its batch, the batches as the public sees them | db, the seeds, house wallets, clock | `seed_batches.rs`, its audit paths: `seed_batch_paths.rs`, `seed_batch_views.rs` |
-//! | `stats` | games listing, house stats | the floor (db, house wallets, snapshot), limits, round settings, the signer, the marks | `stats.rs`, read from the floor's snapshot (`floor.rs`) |
-//! | `auth` | the auth statement, verifying signatures, rotating | db, identity, rate limits | `auth.rs` |
-//! | `expiry` | expiring rounds left open | db, clock | `expiry.rs` |
+//! | `rounds` | commit (open a round), show a round | db, rate limits, clock, `seed_batches`, `auth`, `receipts`, the commit writer's queue | `rounds/`; opened in batches by the commit writer (`group_commit.rs`), one transaction each (`rounds/batch.rs`, with the open-round cap, the rows made by `rounds/opening.rs`); when a round expires: `rounds/clock.rs`; its id: `rounds/ids.rs` |
+//! | `plays` | flip, dice, roulette, … (settle a round) | db, limits, clock, `auth`, `proofs`, `receipts`, the writer's queue | `plays/`; settled in batches by the play writer (`group_commit.rs`), one transaction each (`plays/batch.rs`, in memory `plays/book.rs`) |
+//! | `receipts` | verify a bet, recent bets, the audit feed | db, house wallets, `proofs`, the settled mark | `receipts/` (one receipt: `receipts/receipt.rs`; a result as shown: `shown_result.rs`; a stored bet read back: `stored_bets.rs`; the verdict: `verdict.rs`), its pages bounded by `settled_mark.rs` |
+//! | `proofs` | a receipt's batch place and signatures; checking a play's signature | `seed_batches`, the signed marks | `receipts/proofs.rs`, their shapes on the wire: `receipts/wire.rs`; the marks: `signed_marks.rs` |
+//! | `seed_batches` | publishing seed batches, a seed's place in its batch, the batches as the public sees them | db, the seeds, house wallets, clock | `seeds/` (the seeds: `seeds/house.rs`; the batches: `seeds/batches.rs`, their audit paths: `paths.rs`, reads: `reads.rs`, views: `views.rs`) |
+//! | `stats` | games listing, house stats | the floor (db, house wallets, snapshot), limits, round settings, the signer, the marks | `stats/`, read from the floor's snapshot (`stats/floor.rs`) in its figures (`stats/figures.rs`) |
+//! | `auth` | the auth statement, verifying signatures, rotating | db, identity, rate limits | `auth/` (generations as this instance last saw them: `auth/known_generations.rs`) |
+//! | `expiry` | expiring rounds left open | db, clock | `rounds/expiry.rs` |
 //! | `instances` | each instance's heartbeat, and open rounds expired after a restore | db, this instance's id, `expiry` | `instances.rs` |
 //! | `purchases` | buying chips over x402 (the money flow in) | db, payments, rate limits, the house sender, crash points | `purchases/` |
-//! | `cashouts` | cashouts: chips out as tokens (the money flow out), and finishing them | db, payments, rate limits, `auth`, the house sender, crash points | `cashouts/`; what the house can pay: `treasury.rs` |
+//! | `cashouts` | cashouts: chips out as tokens (the money flow out), and finishing them | db, payments, rate limits, `auth`, the house sender, crash points | `cashouts/`; what the house can pay: `treasury.rs`, held by `payments.rs` with the chain and the rails |
 //! | `books` | following the house's transactions on the chain: what a restore forgot recorded again | db, payments, crash points | `books/` (what a forgotten transaction was: `books/record.rs`) |
 //! | `reconcile` | finishing settlements and cashouts a request could not | db, `purchases`, `cashouts`, `books` | `reconcile.rs` |
 //! | `readiness` | whether this instance can serve (`/readyz`) | db, payments, `books` | `readiness.rs` |
@@ -32,39 +32,22 @@
 pub mod auth;
 pub mod books;
 pub mod cashouts;
-pub mod commit_batch;
 pub mod error;
-pub mod expiry;
-pub mod floor;
 pub mod group_commit;
 pub mod house_sender;
 pub mod instances;
-mod known_generations;
-mod opening;
-pub mod play;
-pub mod play_batch;
-mod play_book;
-pub mod proofs;
+pub mod payments;
+pub mod plays;
 pub mod purchases;
 mod randomness;
 pub mod readiness;
 pub mod receipts;
 pub mod reconcile;
-pub mod round_clock;
-pub mod round_ids;
 pub mod rounds;
-mod seed_batch_paths;
-mod seed_batch_reads;
-mod seed_batch_views;
-pub mod seed_batches;
 pub mod seeds;
-pub mod settled_mark;
-pub mod shown_result;
 pub mod signed_marks;
 pub mod stats;
-mod stored_bets;
 pub mod treasury;
-pub mod verdict;
 pub mod wallets;
 
 use std::collections::HashSet;
@@ -77,7 +60,7 @@ use crate::identity::Identity;
 use crate::rate_limits::RateLimits;
 use crate::settings::RoundSettings;
 use crate::store::Db;
-use purchases::Payments;
+use payments::Payments;
 
 /// Database keys (lowercase) of the service's own wallets, shared by the areas that tell them
 /// apart.
@@ -91,12 +74,12 @@ pub struct Arcade {
     pub auth: auth::Auth,
     pub wallets: wallets::Wallets,
     pub rounds: rounds::Rounds,
-    pub plays: play::Plays,
+    pub plays: plays::Plays,
     pub receipts: receipts::Receipts,
-    pub seed_batches: seed_batches::SeedBatches,
-    pub proofs: proofs::Proofs,
+    pub seed_batches: seeds::SeedBatches,
+    pub proofs: receipts::proofs::Proofs,
     pub stats: stats::Stats,
-    pub expiry: expiry::Expiry,
+    pub expiry: rounds::expiry::Expiry,
     pub instances: instances::Instances,
     pub purchases: purchases::Purchases,
     pub cashouts: cashouts::Cashouts,
@@ -137,20 +120,20 @@ impl Arcade {
         let rate_limits = Arc::new(parts.rate_limits);
         let seeds = Arc::new(parts.seeds);
         let marks = Arc::new(parts.marks);
-        let clock = round_clock::RoundClock::new(&parts.rounds);
+        let clock = rounds::clock::RoundClock::new(&parts.rounds);
         let auth = auth::Auth::new(db.clone(), Arc::new(parts.identity), rate_limits.clone());
-        let seed_batches = seed_batches::SeedBatches::new(
+        let seed_batches = seeds::SeedBatches::new(
             db.clone(),
             seeds.clone(),
             house_wallets.clone(),
             clock,
             rate_limits.clone(),
         );
-        let proofs = proofs::Proofs::new(seed_batches.clone(), marks.clone());
+        let proofs = receipts::proofs::Proofs::new(seed_batches.clone(), marks.clone());
         let receipts = receipts::Receipts::new(db.clone(), house_wallets.clone(), proofs.clone());
-        let floor = floor::Floor::new(db.clone(), house_wallets.clone());
-        let expiry = expiry::Expiry::new(db.clone(), clock);
-        let batches = play_batch::PlayBatches::new(
+        let floor = stats::floor::Floor::new(db.clone(), house_wallets.clone());
+        let expiry = rounds::expiry::Expiry::new(db.clone(), clock);
+        let batches = plays::batch::PlayBatches::new(
             db.clone(),
             parts.limits,
             house_wallets.clone(),
@@ -160,7 +143,7 @@ impl Arcade {
         let money = Money::new(&db, parts.payments, &rate_limits, &auth, parts.crash_after);
         // The play and commit writers write to one database: each tells the log's checkpointer.
         let committed = Arc::new(tokio::sync::Notify::new());
-        let commits = commit_batch::CommitBatches::new(
+        let commits = rounds::batch::CommitBatches::new(
             db.clone(),
             seed_batches.clone(),
             parts.rounds.max_open_per_address,
@@ -181,7 +164,7 @@ impl Arcade {
                 auth: auth.clone(),
                 receipts: receipts.clone(),
             },
-            plays: play::Plays::new(
+            plays: plays::Plays::new(
                 batches,
                 committed,
                 auth.clone(),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::books::{Books, BooksState};
-use super::purchases::Payments;
+use super::payments::Payments;
 use super::treasury::TreasuryHealth;
 use crate::store::Db;
 

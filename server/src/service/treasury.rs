@@ -3,18 +3,13 @@
 //! once per crossing and `/readyz` says so; a cashout the house cannot pay now is refused
 //! before anything is debited (`house_underfunded`).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use alloy::primitives::{Address, U256};
 
-use super::cashouts::CashoutError;
-use super::purchases::Payments;
-use crate::chain::{Chain, ChainError, RefusalKind};
-use crate::service::error::ServiceError;
+use crate::chain::{Chain, ChainError};
 use crate::settings::TreasurySettings;
-use crate::store;
-use crate::store::Db;
 use crate::telemetry::metrics;
 
 /// The house's balances at one reading.
@@ -162,57 +157,4 @@ impl Treasury {
     pub fn balances(&self) -> Option<Balances> {
         self.last().balances
     }
-}
-
-/// Refuses a cashout of `amount` base units to `to` that the house cannot pay now: its
-/// tokens, less what cashouts in flight still owe, must cover it, and the transfer must
-/// simulate and its gas be covered. Call with the treasury's cashout gate held.
-pub(super) async fn ensure_payable(
-    db: &Db,
-    chain: &Chain,
-    to: Address,
-    amount: U256,
-) -> Result<(), CashoutError> {
-    let unavailable =
-        |error: ChainError| CashoutError::from(ServiceError::ChainUnavailable(error.to_string()));
-    let held = chain
-        .token_balance(chain.house_address())
-        .await
-        .map_err(unavailable)?;
-    let owed = store::cashouts::owed_in_flight(db).await?;
-    if held < owed.saturating_add(amount) {
-        return Err(CashoutError::HouseUnderfunded(format!(
-            "it holds {held} token base units; cashouts in flight owe {owed} and this one {amount}"
-        )));
-    }
-    match chain.check_transfer(to, amount).await {
-        Ok(()) => Ok(()),
-        Err(ChainError::Refused(refusal))
-            if matches!(
-                refusal.kind,
-                RefusalKind::InsufficientGas | RefusalKind::InsufficientBalance
-            ) =>
-        {
-            Err(CashoutError::HouseUnderfunded(refusal.message))
-        }
-        // Refused for another reason: sending would be refused the same way, and that path
-        // refunds with the node's reason.
-        Err(ChainError::Refused(_)) => Ok(()),
-        Err(error) => Err(unavailable(error)),
-    }
-}
-
-/// Reads the house's balances every interval until the process stops.
-pub fn spawn_treasury_watch(
-    payments: Option<Arc<Payments>>,
-) -> Option<tokio::task::JoinHandle<()>> {
-    let payments = payments?;
-    Some(tokio::spawn(async move {
-        loop {
-            if let Err(error) = payments.treasury.check(&payments.chain).await {
-                tracing::warn!(%error, "reading the house's balances");
-            }
-            tokio::time::sleep(payments.treasury.interval()).await;
-        }
-    }))
 }

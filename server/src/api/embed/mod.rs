@@ -14,7 +14,7 @@ use self::offer::EmbedSnippet;
 use self::set::SetError;
 use super::edge::{Shared, arcade, shared};
 use crate::error::ApiError;
-use crate::service::seed_batches;
+use crate::service::seeds;
 
 /// A version's files never change: a year, and no revalidation.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -25,7 +25,7 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// The element in the snippet pins the house's signer too (`signer`).
 #[endpoint(tags("verifier"))]
 pub async fn snippet(depot: &mut Depot) -> Result<Json<EmbedSnippet>, ApiError> {
-    let signer = seed_batches::signer_address(arcade(depot)?.seed_batches.signer());
+    let signer = seeds::signer_address(arcade(depot)?.seed_batches.signer());
     let shared = shared(depot)?;
     let set = current(shared).await?;
     Ok(Json(offer::answer(&shared.base_url, &set, &signer)))

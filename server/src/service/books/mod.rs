@@ -47,7 +47,7 @@ use watch::Watch;
 
 use super::error::ServiceError;
 use super::now_ms;
-use super::purchases::Payments;
+use super::payments::Payments;
 use crate::address;
 use crate::chain::Chain;
 use crate::faults::{CrashPoint, crash_if};

@@ -8,7 +8,7 @@ use crate::address;
 use crate::chain::Chain;
 use crate::chain::history::{SentBy, SettlementCall, TokenMove};
 use crate::service::error::ServiceError;
-use crate::service::purchases::Payments;
+use crate::service::payments::Payments;
 use crate::store;
 use crate::store::books::{Forgotten, PaidIn, Recorded};
 use crate::tiers::Tier;

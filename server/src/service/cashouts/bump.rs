@@ -16,7 +16,7 @@ use crate::faults::{CrashPoint, crash_if};
 use crate::service::error::ServiceError;
 use crate::service::house_sender::{journal_entry, journalled};
 use crate::service::now_ms;
-use crate::service::purchases::Payments;
+use crate::service::payments::Payments;
 use crate::store::entities::cashout::CashoutStatus;
 use crate::store::{self, DbErr};
 use crate::telemetry::money;

@@ -1,10 +1,10 @@
 //! Why a cashout was refused, not sent, or cannot be shown, in domain terms: the edge
 //! (`error/`) turns each into its answer.
 
-use super::CashoutReceipt;
+use super::receipt::CashoutReceipt;
 use crate::service::auth::AuthError;
 use crate::service::error::{ServiceError, wraps_service_error};
-use crate::service::purchases::PurchaseError;
+use crate::service::purchases::error::PurchaseError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CashoutError {

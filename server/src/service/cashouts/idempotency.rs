@@ -5,7 +5,8 @@
 //! every instance agrees) and kept as long as the cashout: the same key with other chips is a
 //! conflict, never a new cashout.
 
-use super::{CashoutError, CashoutReceipt};
+use super::error::CashoutError;
+use super::receipt::CashoutReceipt;
 use crate::store::entities::cashout::{self, CashoutStatus};
 
 /// The longest key accepted, in characters (Stripe's limit).

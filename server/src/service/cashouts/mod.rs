@@ -19,21 +19,21 @@
 mod bump;
 mod error;
 pub mod idempotency;
+mod payable;
+mod receipt;
 mod reconcile;
 mod send;
 
 use std::sync::Arc;
 
 use alloy::primitives::{Address, U256};
-use salvo::oapi::ToSchema;
-use serde::Serialize;
 
 use super::auth::{AddressProof, Auth};
 use super::books::Books;
 use super::house_sender::HouseSenders;
 use super::now_ms;
-use super::purchases::{Payments, PurchaseError};
-use super::treasury::ensure_payable;
+use super::payments::Payments;
+use super::purchases::error::PurchaseError;
 use super::wallets::cashable;
 use crate::address;
 use crate::faults::{CrashPoint, crash_if};
@@ -48,28 +48,10 @@ use crate::tiers::BASE_UNITS_PER_CHIP;
 
 pub use error::CashoutError;
 pub use idempotency::IdempotencyKey;
+use payable::ensure_payable;
+pub use receipt::CashoutReceipt;
 pub use reconcile::CashoutsReconciled;
 pub use send::Sent;
-
-/// A cashout as responses show it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct CashoutReceipt {
-    pub cashout_id: i64,
-    /// Where the tokens go (EIP-55).
-    pub address: String,
-    pub chips: i64,
-    /// Token base units, decimal: chips x 100.
-    pub amount: String,
-    pub asset: String,
-    pub network: String,
-    /// `pending`, `sent`, `confirmed`, or `failed` (refunded).
-    pub status: String,
-    pub tx_hash: Option<String>,
-    /// Why a `failed` cashout failed.
-    pub error: Option<String>,
-    /// Chips after the cashout (after the refund, if it failed).
-    pub balance: i64,
-}
 
 /// The cashout `open` debited, or why it debited nothing.
 fn debited(opened: Opened, address: &Address, chips: i64) -> Result<i64, CashoutError> {

@@ -20,7 +20,7 @@ use super::Sent;
 use crate::chain::{Chain, ChainError};
 use crate::service::error::ServiceError;
 use crate::service::now_ms;
-use crate::service::purchases::Payments;
+use crate::service::payments::Payments;
 use crate::store;
 use crate::store::entities::cashout::{self, CashoutStatus};
 

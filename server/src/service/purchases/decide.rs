@@ -13,29 +13,18 @@
 
 use alloy::primitives::{B256, U256};
 
+use super::Purchase;
 use super::Purchases;
-use super::{Payments, Purchase};
+use super::claim::{Claim, fail};
 use crate::chain::ChainError;
-use crate::chain::proof::{ExpectedPayment, Settlement, Unpaid};
+use crate::chain::proof::{Settlement, Unpaid};
 use crate::service::now_ms;
+use crate::service::payments::Payments;
 use crate::store::entities::payment::PaymentState;
-use crate::store::payments::{Attempt, Proven};
-use crate::store::{self, Db, DbErr};
+use crate::store::payments::Proven;
+use crate::store::{self, DbErr};
 use crate::telemetry::money;
 use crate::tiers::Tier;
-
-/// A payment reserved in `payments`, with what the chain must show for it.
-#[derive(Debug, Clone, Copy)]
-pub struct Claim {
-    pub id: i64,
-    pub expected: ExpectedPayment,
-    /// Where the token's logs are searched from for the transaction that used the nonce.
-    pub from_block: u64,
-    pub valid_before: U256,
-    /// Which attempt at the row this is: only this attempt (and, for a claim read from the row,
-    /// the version read) may be failed or written on what was decided about it.
-    pub attempt: Attempt,
-}
 
 /// What the chain says of a submitted payment.
 pub(crate) enum Decision {
@@ -153,15 +142,6 @@ impl Purchases {
     pub(crate) async fn mark_failed(&self, claim: &Claim, error: &str) -> Result<(), DbErr> {
         fail(&self.db, claim, error).await
     }
-}
-
-/// [`Arcade::mark_failed`] for a rail, which holds the database but not the arcade.
-pub(crate) async fn fail(db: &Db, claim: &Claim, error: &str) -> Result<(), DbErr> {
-    let failed = store::payments::fail(db, claim.id, claim.attempt, error, now_ms()).await?;
-    if failed {
-        money::purchase_failed(claim.id, error);
-    }
-    Ok(())
 }
 
 /// What a proven transfer of `value` base units buys: the tier whose price it is exactly, and

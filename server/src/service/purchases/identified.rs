@@ -2,8 +2,9 @@
 //! (`x402::payment_identifier`), stored with the payment (unique in `payments`, so across
 //! instances), and answered from the store when the same payment comes again under it.
 
-use super::{Payments, Purchase, PurchaseError, Purchases};
+use super::{Purchase, PurchaseError, Purchases};
 use crate::address;
+use crate::service::payments::Payments;
 use crate::store::entities::payment::{self, PaymentState};
 use crate::store::payments::Identified;
 use crate::store::{self};

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::house_sender::HouseSenders;
 use super::now_ms;
+use super::payments::Payments;
 use crate::chain::{Chain, ChainError, RefusalKind};
 use crate::faults::CrashPoint;
 use crate::rate_limits::{Caller, Operation, RateLimits};
@@ -33,26 +34,17 @@ use crate::x402::Terms;
 use crate::x402::verify::{self, Rejection, Verified};
 use crate::x402::wire::decode_payment;
 
+pub mod claim;
 mod decide;
-mod error;
+pub mod error;
 mod identified;
 pub mod rails;
 mod reserve;
 
-pub use decide::Claim;
+pub use claim::Claim;
 pub(crate) use decide::Decision;
 pub use error::{PurchaseError, payment_state};
 pub use rails::{Presented, RailContext, Rails, Settler, Submission};
-
-/// The chain, the terms every offer is made on, and the rails that settle; present when a
-/// chain is configured.
-pub struct Payments {
-    pub chain: Chain,
-    pub terms: Terms,
-    pub rails: Rails,
-    /// The house's balances against their floors.
-    pub treasury: crate::service::treasury::Treasury,
-}
 
 /// The body of a successful purchase.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, JsonSchema)]

@@ -4,12 +4,14 @@
 
 use alloy::primitives::U256;
 
+use super::PurchaseError;
 use super::Purchases;
-use super::{Claim, Payments, PurchaseError};
+use super::claim::Claim;
 use crate::address;
 use crate::chain::proof::ExpectedPayment;
 use crate::service::error::ServiceError;
 use crate::service::now_ms;
+use crate::service::payments::Payments;
 use crate::store::entities::payment;
 use crate::store::payments::{Attempt, Identified, NewPayment, Reserved};
 use crate::store::{self, DbErr};

@@ -14,7 +14,7 @@ use async_trait::async_trait;
 use super::settler::{Presented, RailContext, ResumeError, Resumed, Settler, Submission};
 use super::{Built, RailEntry, RailError};
 use crate::service::now_ms;
-use crate::service::purchases::Claim;
+use crate::service::purchases::claim::Claim;
 use crate::settings::Settings;
 use crate::store;
 use crate::store::entities::payment;

@@ -14,7 +14,7 @@ use crate::chain::{Chain, SendError, SignedTx};
 use crate::faults::{CrashPoint, crash_if};
 use crate::service::house_sender::{journal_entry, journalled};
 use crate::service::now_ms;
-use crate::service::purchases::{Claim, decide};
+use crate::service::purchases::claim::{Claim, fail};
 use crate::store::entities::payment;
 use crate::store::{self, DbErr};
 use crate::telemetry::money;
@@ -73,7 +73,7 @@ impl Settler for HouseRail {
             // Nothing was signed, so nothing was sent by the house, and no one else has used
             // the authorization: release it.
             let reason = "stopped before the settlement was signed";
-            decide::fail(context.db, claim, reason).await?;
+            fail(context.db, claim, reason).await?;
             return Ok(Resumed::Released);
         };
         let raw = alloy::hex::decode(raw)?;

@@ -6,10 +6,10 @@ use alloy::primitives::B256;
 use async_trait::async_trait;
 use tokio::sync::Mutex;
 
-use super::super::Claim;
 use crate::chain::Chain;
 use crate::faults::CrashPoint;
 use crate::service::house_sender::HouseSender;
+use crate::service::purchases::claim::Claim;
 use crate::store::entities::payment;
 use crate::store::{Db, DbErr};
 use crate::x402::verify::Verified;

@@ -27,12 +27,12 @@ pub struct Seeds {
     /// ones it takes seeds from.
     pub instance: String,
     /// Held while this instance publishes a batch.
-    pub(super) publishing: tokio::sync::Mutex<()>,
+    pub(in crate::service) publishing: tokio::sync::Mutex<()>,
     /// One build at a time of a tree not kept (an old batch's, asked for by a reader): such
     /// builds take at most one core, and their callers wait here, not on blocking threads.
-    pub(super) building: tokio::sync::Semaphore,
+    pub(in crate::service) building: tokio::sync::Semaphore,
     /// Each batch's size and salt (fixed once published).
-    pub(super) shapes: Mutex<HashMap<i64, Shape>>,
+    pub(in crate::service) shapes: Mutex<HashMap<i64, Shape>>,
     /// Per batch, the highest index this instance committed: taking one at or below it means
     /// the database went back under the running instance (a restore).
     issued: Mutex<HashMap<i64, i64>>,
@@ -40,11 +40,11 @@ pub struct Seeds {
 
 /// What a batch's audit paths need besides its id.
 #[derive(Debug, Clone)]
-pub(super) struct Shape {
-    pub(super) size: i64,
-    pub(super) salt: Option<String>,
+pub(in crate::service) struct Shape {
+    pub(in crate::service) size: i64,
+    pub(in crate::service) salt: Option<String>,
     /// The published root the paths lead to.
-    pub(super) root: [u8; 32],
+    pub(in crate::service) root: [u8; 32],
 }
 
 impl Seeds {
@@ -63,12 +63,12 @@ impl Seeds {
     }
 
     /// Indices left below which the next batch is published.
-    pub(super) fn low_water(&self) -> i64 {
+    pub(in crate::service) fn low_water(&self) -> i64 {
         (self.batch_size / 4).max(1)
     }
 
     /// Whether this instance already committed `taken`'s index of its batch, or a later one.
-    pub(super) fn taken_before(&self, taken: &Taken) -> bool {
+    pub(in crate::service) fn taken_before(&self, taken: &Taken) -> bool {
         let issued = self.issued.lock().unwrap_or_else(|e| e.into_inner());
         issued
             .get(&taken.batch_id)
@@ -78,7 +78,10 @@ impl Seeds {
     /// Signs a batch's hashes (its receipts, its commitments), in order: from
     /// `SIGN_IN_TWO_FROM` on, the second half on the signing thread beside this one, so the
     /// writer's transaction waits about half as long for them.
-    pub(super) fn sign_hashes(&self, hashes: &[B256]) -> Result<Vec<String>, ServiceError> {
+    pub(in crate::service) fn sign_hashes(
+        &self,
+        hashes: &[B256],
+    ) -> Result<Vec<String>, ServiceError> {
         let here = if hashes.len() < SIGN_IN_TWO_FROM {
             hashes.len()
         } else {
@@ -94,7 +97,7 @@ impl Seeds {
     }
 
     /// Notes a committed index.
-    pub(super) fn committed(&self, taken: &Taken) {
+    pub(in crate::service) fn committed(&self, taken: &Taken) {
         let mut issued = self.issued.lock().unwrap_or_else(|e| e.into_inner());
         let highest = issued.entry(taken.batch_id).or_insert(taken.index);
         *highest = (*highest).max(taken.index);

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::stats::{CashoutTotals, CountAndChips, GameStats};
-use super::{HouseWallets, now_ms};
+use super::figures::{CashoutTotals, CountAndChips, GameStats};
 use crate::service::error::ServiceError;
+use crate::service::{HouseWallets, now_ms};
 use crate::store;
 use crate::store::Db;
 use crate::store::entities::cashout::CashoutStatus;
@@ -113,7 +113,7 @@ impl Floor {
         self.cache.changes.fetch_add(1, Ordering::SeqCst);
     }
 
-    pub(super) async fn snapshot(&self) -> Result<Arc<Snapshot>, ServiceError> {
+    pub(in crate::service) async fn snapshot(&self) -> Result<Arc<Snapshot>, ServiceError> {
         let arrived = Instant::now();
         if let Some(snapshot) = self.cache.fresh(arrived) {
             return Ok(snapshot);

@@ -14,11 +14,11 @@
 use std::collections::BTreeMap;
 use std::future::Future;
 
-use super::group_commit::Batches;
 use super::opening::{NewRound, OpenedRound, seal};
-use super::seed_batches::SeedBatches;
 use crate::identity::Generation;
 use crate::service::error::ServiceError;
+use crate::service::group_commit::Batches;
+use crate::service::seeds::batches::SeedBatches;
 use crate::store;
 use crate::store::Db;
 use crate::store::seed_batches::Taken;
@@ -53,7 +53,7 @@ pub struct CommitBatches {
     db: Db,
     seed_batches: SeedBatches,
     /// How many rounds one address may hold open.
-    pub(super) max_open: i64,
+    pub(in crate::service) max_open: i64,
 }
 
 /// How one attempt at a batch ended.

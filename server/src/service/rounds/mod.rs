@@ -1,6 +1,12 @@
 //! Opening a round (the house commits to a fresh secret seed before it sees the client seed)
 //! and showing one: open, settled (with its receipt) or expired.
 
+pub mod batch;
+pub mod clock;
+pub mod expiry;
+pub mod ids;
+pub mod opening;
+
 use std::sync::Arc;
 
 use alloy::primitives::Address;
@@ -9,14 +15,12 @@ use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
 use super::auth::{AddressProof, Auth, AuthError};
-use super::commit_batch::{CommitBatches, CommitOutcome, QueuedCommit};
 use super::group_commit::GroupWriter;
-use super::opening::{NewRound, commitment_message};
-use super::proofs::{CommitProofs, Signed};
-use super::receipts::{BetReceipt, Receipts};
-use super::round_clock::RoundClock;
-use super::round_ids::{is_issued_form, new_round_id};
-use super::seed_batches::{SeedBatchError, SeedBatches};
+use super::receipts::Receipts;
+use super::receipts::receipt::BetReceipt;
+use super::receipts::wire::{CommitProofs, Signed};
+use super::seeds::batches::SeedBatches;
+use super::seeds::error::SeedBatchError;
 use super::{now_ms, rfc3339};
 use crate::address;
 use crate::identity::SignatureError;
@@ -26,6 +30,10 @@ use crate::service::error::{ServiceError, wraps_service_error};
 use crate::store;
 use crate::store::Db;
 use crate::store::entities::round::{self, RoundState};
+use batch::{CommitBatches, CommitOutcome, QueuedCommit};
+use clock::RoundClock;
+use ids::{is_issued_form, new_round_id};
+use opening::{NewRound, commitment_message};
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Committed {

@@ -1,6 +1,6 @@
 //! One batch of plays in one transaction. The batch's rounds are spent by one conditional
 //! update and read with their wallets (the wallets locked in address order); then every play is
-//! settled in memory against its wallet (`play_book.rs`; a refused play's round is opened
+//! settled in memory against its wallet (`book.rs`; a refused play's round is opened
 //! again); then each wallet is written once, and the bets (their ids taken first, their receipts
 //! signed, on two threads when there are several) and their ledger rows go in as multi-row
 //! inserts, in one round trip (`store::plays`). A play whose round is missing, not open,
@@ -12,30 +12,24 @@ use std::collections::{HashMap, HashSet};
 use arcade_core::wire::CallParams;
 use arcade_core::{ARCADE_NONCE, Limits};
 
-use super::floor::Floor;
-use super::group_commit::Batches;
-use super::opening::{NewRound, OpenedRound, seal};
-use super::play::{Play, PlayError};
-use super::play_book::{Book, BookedPlay};
-use super::proofs::Proofs;
-use super::receipts::BetReceipt;
-use super::round_clock::RoundClock;
-use super::round_ids::new_round_id;
-use super::{HouseWallets, now_ms};
+use super::book::{Book, BookedPlay};
+use super::command::Queued;
+use super::error::PlayError;
 use crate::service::error::ServiceError;
+use crate::service::group_commit::Batches;
+use crate::service::receipts::proofs::Proofs;
+use crate::service::receipts::receipt::BetReceipt;
+use crate::service::rounds::clock::RoundClock;
+use crate::service::rounds::ids::new_round_id;
+use crate::service::rounds::opening::{NewRound, OpenedRound, seal};
+use crate::service::stats::floor::Floor;
+use crate::service::{HouseWallets, now_ms};
 use crate::store;
 use crate::store::Db;
 use crate::store::entities::bet::BetGame;
 use crate::store::entities::{bet, round};
 use crate::store::seed_batches::Taken;
 use crate::telemetry::metrics;
-
-/// A play checked against the rules that need no database, waiting for the writer.
-#[derive(Debug)]
-pub struct Queued {
-    pub play: Play,
-    pub potential_profit: u64,
-}
 
 /// What became of one queued play.
 #[derive(Debug)]
@@ -81,15 +75,15 @@ struct BalanceMoved(usize);
 /// Settles batches of plays, each in one transaction (the play writer runs it).
 #[derive(Clone)]
 pub struct PlayBatches {
-    pub(super) db: Db,
-    pub(super) limits: Limits,
+    pub(in crate::service) db: Db,
+    pub(in crate::service) limits: Limits,
     /// Bets of the house's own wallets are recorded as such.
     house_wallets: HouseWallets,
-    pub(super) clock: RoundClock,
+    pub(in crate::service) clock: RoundClock,
     /// Receipts are signed as they are settled.
-    pub(super) proofs: Proofs,
+    pub(in crate::service) proofs: Proofs,
     /// Told when a batch changed the floor.
-    pub(super) floor: Floor,
+    pub(in crate::service) floor: Floor,
 }
 
 impl Batches for PlayBatches {
@@ -136,7 +130,7 @@ impl PlayBatches {
     }
 
     /// Settles `queued` in one transaction; one outcome per play, in order.
-    pub(super) async fn settle_batch(
+    pub(in crate::service) async fn settle_batch(
         &self,
         queued: &[Queued],
     ) -> Result<Vec<Outcome>, ServiceError> {

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::now_ms;
-use super::round_clock::RoundClock;
+use super::clock::RoundClock;
 use crate::rate_limits::RateLimits;
 use crate::service::error::ServiceError;
+use crate::service::now_ms;
 use crate::store;
 use crate::store::Db;
 
@@ -43,7 +43,7 @@ impl Expiry {
     }
 
     /// Marks every open round expired, whatever its age; how many.
-    pub(super) async fn expire_every_open_round(&self) -> Result<u64, ServiceError> {
+    pub(in crate::service) async fn expire_every_open_round(&self) -> Result<u64, ServiceError> {
         let mut expired = 0;
         loop {
             let batch = store::rounds::expire_stale(&self.db, i64::MAX, now_ms(), BATCH).await?;

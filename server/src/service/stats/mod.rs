@@ -1,6 +1,6 @@
 //! Public numbers: the games listing (with live round counts) and the floor statistics split
 //! between the service's own wallets and everyone else, both read from the floor's snapshot
-//! (`floor.rs`).
+//! (`floor.rs`) and counted in its figures (`figures.rs`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -9,15 +9,18 @@ use arcade_core::{Game, Limits, MAX_CLIENT_SEED_CHARS, MIN_WAGER};
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 
-use super::floor::Floor;
-use super::seeds::Seeds;
+use super::seeds::house::Seeds;
 use super::signed_marks::SignedMarks;
 use crate::service::error::ServiceError;
 use crate::settings::RoundSettings;
 use crate::tiers::{CHIP_VALUE_USD, TIERS};
 
+pub mod figures;
+pub mod floor;
 mod playable;
 
+use figures::{CashoutTotals, FloorStats};
+use floor::Floor;
 pub use playable::{Playable, TargetRange};
 
 /// How the edge names each game: the route it is played at, and its call's parameters with
@@ -94,40 +97,6 @@ pub struct HouseStats {
     pub cashouts: CashoutTotals,
 }
 
-#[derive(Debug, Default, Clone, Serialize, ToSchema)]
-pub struct CashoutTotals {
-    /// Paid out on-chain.
-    pub confirmed: CountAndChips,
-    /// Debited, transfer not yet confirmed (`pending` or `sent`).
-    pub in_flight: CountAndChips,
-    /// Could not be paid; the chips went back.
-    pub refunded: CountAndChips,
-}
-
-#[derive(Debug, Default, Clone, Copy, Serialize, ToSchema)]
-pub struct CountAndChips {
-    pub count: i64,
-    pub chips: i64,
-}
-
-#[derive(Debug, Default, Clone, Serialize, ToSchema)]
-pub struct FloorStats {
-    pub rounds: i64,
-    pub wagered: i64,
-    pub paid_out: i64,
-    /// `wagered - paid_out`: what the house kept.
-    pub house_net: i64,
-    pub by_game: BTreeMap<String, GameStats>,
-}
-
-#[derive(Debug, Default, Clone, Copy, Serialize, ToSchema)]
-pub struct GameStats {
-    pub rounds: i64,
-    pub wagered: i64,
-    pub paid_out: i64,
-    pub house_net: i64,
-}
-
 /// The games listing and the house's statistics.
 pub struct Stats {
     floor: Floor,
@@ -200,7 +169,7 @@ impl Stats {
                 })
                 .collect(),
             how_to_play: how_to_play(&self.rounds, l, self.wire),
-            signer: super::seed_batches::signer_address(&self.seeds.signer),
+            signer: super::seeds::batches::signer_address(&self.seeds.signer),
             signing_domain: self.seeds.signer.domain(),
             signed_marks: (*self.marks).clone(),
         })
@@ -222,30 +191,6 @@ impl Stats {
             house_wallet_addresses,
             cashouts: floor.cashouts.clone(),
         })
-    }
-}
-
-impl GameStats {
-    /// Counts `rounds`, `wagered` and `paid_out` in (the house's net follows).
-    pub fn add(&mut self, rounds: i64, wagered: i64, paid_out: i64) {
-        self.rounds += rounds;
-        self.wagered += wagered;
-        self.paid_out += paid_out;
-        self.house_net = self.wagered - self.paid_out;
-    }
-}
-
-impl From<BTreeMap<String, GameStats>> for FloorStats {
-    fn from(by_game: BTreeMap<String, GameStats>) -> Self {
-        let mut floor = FloorStats::default();
-        for stats in by_game.values() {
-            floor.rounds += stats.rounds;
-            floor.wagered += stats.wagered;
-            floor.paid_out += stats.paid_out;
-            floor.house_net += stats.house_net;
-        }
-        floor.by_game = by_game;
-        floor
     }
 }
 

@@ -9,7 +9,7 @@
 use alloy::primitives::Address;
 use serde::{Serialize, Serializer};
 
-use super::proofs::{BatchPlace, ReceiptProofs};
+use super::wire::{BatchPlace, ReceiptProofs};
 use crate::address;
 use arcade_core::merkle::{leaf_hash, verify_inclusion};
 
@@ -158,7 +158,7 @@ mod tests {
     use super::*;
     use crate::proofs::HouseSigner;
     use crate::proofs::typed::{self, CommitmentMessage};
-    use crate::service::proofs::Signed;
+    use crate::service::receipts::wire::Signed;
 
     const HOUSE: &str = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
     const OTHER: &str = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";

@@ -12,12 +12,12 @@ use arcade_core::merkle::Tree;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
-use super::seed_batch_reads::BatchRead;
-use super::seed_batches::SeedBatchError;
-use super::seed_batches::SeedBatches;
-use super::{now_ms, rfc3339};
+use super::batches::SeedBatches;
+use super::error::SeedBatchError;
+use super::reads::BatchRead;
 use crate::proofs::typed::{self, TypedData};
 use crate::service::error::ServiceError;
+use crate::service::{now_ms, rfc3339};
 use crate::store;
 use crate::store::entities::round::{self, RoundState};
 use crate::store::entities::seed_batch;

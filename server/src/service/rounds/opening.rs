@@ -1,15 +1,15 @@
 //! Opening a round on a seed index taken for it: the round's row with the commitment to the
 //! index's seed and the house's signed Commitment. A batch of commits opens its rounds this way
-//! (`commit_batch.rs`), and so does a batch of plays for the successors its plays asked for
-//! (`play_batch.rs`), each inside its own transaction; neither stores the seed.
+//! (`batch.rs`), and so does a batch of plays for the successors its plays asked for
+//! (`plays/batch.rs`), each inside its own transaction; neither stores the seed.
 
 use arcade_core::{Commitment, FAIRNESS_VERSION};
 
-use super::seeds::Seeds;
 use crate::address;
 use crate::proofs::typed::CommitmentMessage;
 use crate::proofs::{BatchKey, hashes};
 use crate::service::error::ServiceError;
+use crate::service::seeds::house::Seeds;
 use crate::store::entities::round::{self, RoundState};
 use crate::store::seed_batches::Taken;
 

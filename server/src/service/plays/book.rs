@@ -1,16 +1,16 @@
 //! A batch's plays settled in memory, in queue order, against each wallet's running balance,
 //! free pocket and the day's net: the wager stakes free chips first and a win goes back to the
 //! pockets as `arcade_core::pockets` splits it; a refused play changes nothing. The batch
-//! (`play_batch.rs`) writes what the book ends with.
+//! (`batch.rs`) writes what the book ends with.
 
 use std::collections::HashMap;
 
 use arcade_core::{ARCADE_NONCE, ClientSeed, Limits, Round, ServerSeed, Settlement, Shares, Stake};
 
-use super::play::{Play, PlayError};
-use super::play_batch::Queued;
-use super::utc_day;
+use super::command::{Play, Queued};
+use super::error::PlayError;
 use crate::service::error::ServiceError;
+use crate::service::utc_day;
 use crate::store::entities::ledger::LedgerKind;
 use crate::store::entities::round;
 use crate::store::plays::{LedgerRow, WalletAfter, WalletRead};
@@ -22,7 +22,7 @@ struct NoWallet(String);
 
 /// A play settled in memory: the core's settlement, how its wager and payout split between
 /// the pockets, its last ledger row and the free pocket after it.
-pub(super) struct BookedPlay {
+pub(in crate::service) struct BookedPlay {
     pub settlement: Settlement,
     pub stake: Stake,
     pub shares: Shares,
@@ -31,7 +31,7 @@ pub(super) struct BookedPlay {
 }
 
 /// The batch's wallets as the plays change them, and the ledger rows of every change.
-pub(super) struct Book {
+pub(in crate::service) struct Book {
     wallets: HashMap<String, WalletAfter>,
     pub ledger: Vec<LedgerRow>,
     now: i64,

@@ -1,12 +1,17 @@
-//! Playing a round (flip, dice, roulette share this): check the call and the wager, then queue
-//! the play for the writer (`group_commit.rs`, `play_batch.rs`), which spends the round, takes the wager, settles
+//! Playing a round (every game shares this): check the call and the wager, then queue
+//! the play for the writer (`group_commit.rs`, `batch.rs`), which spends the round, takes the wager, settles
 //! with `arcade-core`, pays out and records the bet in one transaction that either happens
 //! whole or not at all. A repeat of the call that settled a round (a client whose connection
 //! dropped) gets the original receipt, marked `replayed`.
 
+pub mod batch;
+mod book;
+pub mod command;
+pub mod error;
+
 use std::sync::Arc;
 
-use arcade_core::{Call, LimitError, Limits};
+use arcade_core::Limits;
 use salvo::oapi::ToSchema;
 use serde::Serialize;
 
@@ -14,39 +19,24 @@ use super::auth::{AddressProof, Auth, AuthError};
 use super::books::Books;
 use super::group_commit::GroupWriter;
 use super::now_ms;
-use super::play_batch::{Outcome, PlayBatches, Queued, Settled};
-use super::proofs::{BetSignatures, Proofs};
-use super::receipts::{BetReceipt, Receipts};
-use super::round_clock::RoundClock;
-use super::round_ids::is_issued_form;
+use super::receipts::Receipts;
+use super::receipts::proofs::{BetSignatures, Proofs};
+use super::receipts::receipt::BetReceipt;
+use super::receipts::stored_bets::stored_call;
+use super::rounds::clock::RoundClock;
+use super::rounds::ids::is_issued_form;
 use super::rounds::{Committed, committed};
-use super::seed_batches::SeedBatchError;
-use super::stored_bets::stored_call;
 use crate::address;
 use crate::identity::SignatureError;
-use crate::proofs::play::PlaySignatureError;
-use crate::service::error::{ServiceError, wraps_service_error};
+use crate::service::error::ServiceError;
 use crate::siwx::Window;
 use crate::store;
 use crate::store::Db;
 use crate::store::entities::bet;
 use crate::store::entities::round::{self, RoundState};
-
-/// A game call, validated in shape (the edge did that) but not yet against the rules.
-#[derive(Debug, Clone)]
-pub struct Play {
-    pub round_id: String,
-    pub client_seed: String,
-    pub wager: u64,
-    pub call: Call,
-    pub signature: Option<String>,
-    /// The `SIGN-IN-WITH-X` header, when the request carried one: it must be the owner's.
-    pub siwx: Option<String>,
-    /// The player's EIP-712 `Play` signature, stored with the bet when it holds.
-    pub play_signature: Option<String>,
-    /// Whether the answer carries the address's next round, opened with this one's settlement.
-    pub next_round: bool,
-}
+use batch::{Outcome, PlayBatches, Settled};
+pub use command::{Play, Queued};
+pub use error::PlayError;
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Played {
@@ -69,85 +59,6 @@ pub struct Played {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_round: Option<Committed>,
 }
-
-/// Why a play was refused or failed; a refused play changed nothing.
-#[derive(Debug, thiserror::Error)]
-pub enum PlayError {
-    #[error("no round {0}")]
-    RoundNotFound(String),
-    #[error("round {0} expired unplayed (no chips were taken); commit a new one")]
-    RoundExpired(String),
-    #[error("round {round_id} has already been played{}", match .bet_id { Some(id) => format!(" by another call (bet {id}); a repeat of that call gets its receipt"), None => String::new() })]
-    RoundSpent {
-        round_id: String,
-        /// The bet that settled it, if it settled.
-        bet_id: Option<i64>,
-    },
-    #[error("round {0} was opened by another address")]
-    RoundNotYours(String),
-    #[error("{balance} chips cannot cover a wager of {wager}")]
-    InsufficientChips { balance: i64, wager: u64 },
-    /// The books have not matched the chain since this process started (a restored copy may
-    /// hold chips already paid out).
-    #[error(
-        "the books are matching the house's transactions on the chain ({0} not matched yet, as after a restore of the database); nothing was taken, try again shortly"
-    )]
-    BooksBehind(u64),
-    #[error(transparent)]
-    Limit(#[from] LimitError),
-    #[error(transparent)]
-    PlaySignature(#[from] PlaySignatureError),
-    #[error(transparent)]
-    Auth(#[from] AuthError),
-    #[error(transparent)]
-    SeedBatch(#[from] SeedBatchError),
-    #[error(transparent)]
-    Service(#[from] ServiceError),
-}
-
-impl crate::refusal::Refusal for PlayError {
-    fn kind(&self) -> crate::refusal::ErrorKind {
-        match self {
-            Self::RoundNotFound(_) => crate::refusal::ROUND_NOT_FOUND,
-            Self::RoundExpired(_) => crate::refusal::ROUND_EXPIRED,
-            Self::RoundSpent { .. } => crate::refusal::ROUND_SPENT,
-            Self::RoundNotYours(_) => crate::refusal::ROUND_NOT_YOURS,
-            Self::InsufficientChips { .. } => crate::refusal::INSUFFICIENT_CHIPS,
-            Self::BooksBehind(_) => crate::refusal::BOOKS_BEHIND,
-            Self::Limit(refused) => refused.kind(),
-            Self::PlaySignature(refused) => refused.kind(),
-            Self::Auth(refused) => refused.kind(),
-            Self::SeedBatch(refused) => refused.kind(),
-            Self::Service(failed) => failed.kind(),
-        }
-    }
-
-    fn details(&self) -> serde_json::Map<String, serde_json::Value> {
-        match self {
-            Self::InsufficientChips { balance, wager } => {
-                crate::refusal::fields([("balance", (*balance).into()), ("wager", (*wager).into())])
-            }
-            Self::RoundSpent {
-                bet_id: Some(bet_id),
-                ..
-            } => crate::refusal::fields([("bet_id", (*bet_id).into())]),
-            Self::Limit(refused) => refused.details(),
-            _ => serde_json::Map::new(),
-        }
-    }
-
-    fn retry_after_s(&self) -> Option<u64> {
-        match self {
-            Self::BooksBehind(_) => Some(crate::refusal::DATABASE_RETRY_AFTER_S),
-            Self::Auth(refused) => refused.retry_after_s(),
-            Self::SeedBatch(refused) => refused.retry_after_s(),
-            Self::Service(failed) => failed.retry_after_s(),
-            _ => None,
-        }
-    }
-}
-
-wraps_service_error!(PlayError);
 
 /// Playing rounds: the checks a request makes, and the queue into the play writer.
 #[derive(Clone)]

@@ -1,7 +1,7 @@
 //! Each address's statement generations as this instance last read them, so a commit's proof
 //! is checked without a read. Never the last word: the transaction that opens the round reads
 //! the current generation under the wallet's lock and refuses a commit proven with another
-//! (`commit_batch.rs`), and a proof that does not hold against what is known is checked again
+//! (`rounds/batch.rs`), and a proof that does not hold against what is known is checked again
 //! against what the database holds.
 
 use std::collections::HashMap;

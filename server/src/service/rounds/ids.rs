@@ -3,8 +3,8 @@
 //! a play writes its round id into a statement shared with other players' plays, so one
 //! malformed id (a NUL, which PostgreSQL refuses in text) must never get that far.
 
-use super::randomness::random_bytes;
 use crate::service::error::ServiceError;
+use crate::service::randomness::random_bytes;
 
 const PREFIX: &str = "r_";
 /// Random bytes in a round id.

@@ -8,74 +8,26 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use alloy::primitives::{Address, B256};
-use salvo::oapi::ToSchema;
-use serde::{Deserialize, Serialize};
 
-use super::play::{Play, PlayError};
-use super::receipts::BetReceipt;
-use super::seed_batch_reads::BatchRead;
-use super::seed_batches::{SeedBatchError, SeedBatches};
-use super::signed_marks::SignedMarks;
+use super::receipt::BetReceipt;
+use super::wire::{BatchPlace, ReceiptProofs, Signed};
 use crate::address;
 use crate::proofs::hashes;
 use crate::proofs::play::{self, PlayFields, PlayMessage};
 use crate::proofs::typed::{self, CommitmentMessage, ReceiptMessage, TypedData};
 use crate::rate_limits::Caller;
 use crate::service::error::ServiceError;
+use crate::service::plays::command::Play;
+use crate::service::plays::error::PlayError;
+use crate::service::seeds::batches::SeedBatches;
+use crate::service::seeds::error::SeedBatchError;
+use crate::service::seeds::reads::BatchRead;
+use crate::service::signed_marks::SignedMarks;
 use crate::store::entities::{bet, round};
-
-/// A seed's place in its batch.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct BatchPlace {
-    pub batch_id: i64,
-    pub index: i64,
-    pub size: i64,
-    /// Sibling hashes (hex) from the leaf up; the sides follow from `index` and `size`.
-    pub audit_path: Vec<String>,
-}
-
-/// A signature with the typed data it signs (`{domain, types, primaryType, message}`).
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct Signed {
-    /// `0x` r ‖ s ‖ v (v 27 or 28), by the manifest's `signer`.
-    pub signature: String,
-    #[salvo(schema(value_type = Object))]
-    pub typed_data: TypedData,
-}
-
-impl Signed {
-    /// Who signed it: the address its signature recovers to over its typed data's EIP-712
-    /// hash; `None` if either does not parse.
-    pub fn signer(&self) -> Option<Address> {
-        let typed: alloy::dyn_abi::TypedData =
-            serde_json::from_value(self.typed_data.to_value()).ok()?;
-        let hash = typed.eip712_signing_hash().ok()?;
-        let signature: alloy::primitives::Signature = self.signature.parse().ok()?;
-        signature.recover_address_from_prehash(&hash).ok()
-    }
-}
-
-/// A commit answer's proofs.
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-pub struct CommitProofs {
-    pub batch: BatchPlace,
-    pub commitment: Signed,
-}
-
-/// A receipt's proofs; all null for rounds opened before signing began.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
-pub struct ReceiptProofs {
-    pub batch: Option<BatchPlace>,
-    pub commitment: Option<Signed>,
-    pub receipt: Option<Signed>,
-    /// The player's own signature of the play (`Play`, signed by the receipt's `address`, not
-    /// by the house); null for a play sent without `play_signature`.
-    pub play: Option<Signed>,
-}
 
 /// The signatures stored with a bet.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct BetSignatures<'a> {
+pub(in crate::service) struct BetSignatures<'a> {
     /// The house's, of the receipt.
     pub receipt: Option<&'a str>,
     /// The player's, of the play.
@@ -85,7 +37,7 @@ pub(super) struct BetSignatures<'a> {
 /// A receipt's proofs: the house's signatures, the player's, and the seed's place in its batch.
 #[derive(Clone)]
 pub struct Proofs {
-    pub(super) seed_batches: SeedBatches,
+    pub(in crate::service) seed_batches: SeedBatches,
     marks: Arc<SignedMarks>,
 }
 
@@ -99,7 +51,7 @@ impl Proofs {
 
     /// Fills in a round's server seed (`SeedBatches::fill_server_seed`), its batch read
     /// through `conn` when not known yet.
-    pub(super) async fn fill_server_seed(
+    pub(in crate::service) async fn fill_server_seed(
         &self,
         conn: &impl sea_orm::ConnectionTrait,
         round: &mut round::Model,
@@ -108,12 +60,15 @@ impl Proofs {
     }
 
     /// The house's signer: who signs Commitments and Receipts.
-    pub(super) fn house_signer(&self) -> Address {
+    pub(in crate::service) fn house_signer(&self) -> Address {
         self.seed_batches.seeds.signer.address()
     }
 
     /// The signed root of batch `batch_id`.
-    pub(super) async fn batch_root(&self, batch_id: i64) -> Result<[u8; 32], SeedBatchError> {
+    pub(in crate::service) async fn batch_root(
+        &self,
+        batch_id: i64,
+    ) -> Result<[u8; 32], SeedBatchError> {
         Ok(self.seed_batches.shape(batch_id).await?.root)
     }
 
@@ -122,7 +77,7 @@ impl Proofs {
         &self.marks
     }
 
-    pub(super) fn commitment_typed(&self, round: &round::Model) -> Option<TypedData> {
+    pub(in crate::service) fn commitment_typed(&self, round: &round::Model) -> Option<TypedData> {
         Some(typed::commitment(
             &self.seed_batches.seeds.signer.domain(),
             &CommitmentMessage {
@@ -138,7 +93,7 @@ impl Proofs {
     }
 
     /// The typed `Receipt` of a settled round whose seed came from a batch.
-    pub(super) fn receipt_typed(
+    pub(in crate::service) fn receipt_typed(
         &self,
         receipt: &BetReceipt,
         round: &round::Model,
@@ -161,7 +116,7 @@ impl Proofs {
 
     /// Checks a play's `play_signature` against the round it plays: the owner's signature of
     /// the round's commitment and exactly this call. Gives it in the form it is stored in.
-    pub(super) fn check_play_signature(
+    pub(in crate::service) fn check_play_signature(
         &self,
         round: &round::Model,
         play: &Play,
@@ -199,7 +154,7 @@ impl Proofs {
 
     /// Signs a batch's receipts, in order (`None` for rounds from before batches), on two
     /// threads when there are several (`Seeds::sign_hashes`).
-    pub(super) fn sign_receipts(
+    pub(in crate::service) fn sign_receipts(
         &self,
         receipts: &[(&BetReceipt, &round::Model)],
     ) -> Result<Vec<Option<String>>, ServiceError> {
@@ -218,7 +173,7 @@ impl Proofs {
 
     /// Starts a reader's read of a round's proofs, priced as a read of its seed's row
     /// (`SeedBatches::begin_row`): held until the answer is built.
-    pub(super) async fn begin_read(
+    pub(in crate::service) async fn begin_read(
         &self,
         caller: Caller,
         round: &round::Model,
@@ -231,7 +186,7 @@ impl Proofs {
 
     /// What a page of these rounds' receipts adds to the heavy read its caller holds
     /// (`SeedBatches::price_builds`).
-    pub(super) async fn price_builds(
+    pub(in crate::service) async fn price_builds(
         &self,
         caller: Caller,
         page_rows: u64,
@@ -247,7 +202,7 @@ impl Proofs {
     }
 
     /// Where the round's seed sits in its batch.
-    pub(super) async fn batch_place(
+    pub(in crate::service) async fn batch_place(
         &self,
         round: &round::Model,
     ) -> Result<Option<BatchPlace>, SeedBatchError> {
@@ -259,7 +214,7 @@ impl Proofs {
 
     /// Attaches a receipt's proofs, from the stored signatures (its `house_agent` already the
     /// bet's, as signed).
-    pub(super) async fn with_proofs(
+    pub(in crate::service) async fn with_proofs(
         &self,
         mut receipt: BetReceipt,
         round: &round::Model,

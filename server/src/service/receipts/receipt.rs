@@ -1,6 +1,5 @@
-//! Settled rounds as receipts: what game calls return, `verify` re-derives and `recent` lists.
-
-use std::sync::Arc;
+//! A settled round as a receipt: built from its bet and round, and re-derived by `arcade-core`
+//! exactly as an outside verifier would (`VerifiedBet`).
 
 use alloy::primitives::Address;
 use arcade_core::wire::{CallParams, ReceiptInput};
@@ -9,18 +8,13 @@ use salvo::oapi::ToSchema;
 use serde::{Serialize, Serializer};
 use serde_json::json;
 
-use super::proofs::{BetSignatures, Proofs, ReceiptProofs};
-use super::seed_batches::SeedBatchError;
-use super::settled_mark::SettledMark;
 use super::shown_result::ShownResult;
 use super::stored_bets::stored_call;
 use super::verdict::{self, Judged, Verdict};
-use super::{HouseWallets, rfc3339};
+use super::wire::ReceiptProofs;
 use crate::address;
-use crate::rate_limits::Caller;
-use crate::service::error::{ServiceError, wraps_service_error};
-use crate::store;
-use crate::store::Db;
+use crate::service::error::ServiceError;
+use crate::service::rfc3339;
 use crate::store::entities::{bet, round};
 
 /// A settled round: everything needed to re-derive it (`server_seed` is left out of public
@@ -74,14 +68,6 @@ pub struct BetReceipt {
     pub proofs: Option<ReceiptProofs>,
 }
 
-/// A page of the audit feed.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Feed {
-    pub receipts: Vec<BetReceipt>,
-    /// The `after` of the next page; null when this page is the last.
-    pub next_after: Option<i64>,
-}
-
 #[derive(Debug, Serialize, ToSchema)]
 pub struct VerifiedBet {
     #[serde(flatten)]
@@ -125,7 +111,7 @@ impl BetReceipt {
 
     /// A public listing's receipt, from the bet's row alone (it holds the round's commitment
     /// and time): no server seed, the address truncated.
-    fn public_of(bet: &bet::Model) -> Result<Self, ServiceError> {
+    pub(super) fn public_of(bet: &bet::Model) -> Result<Self, ServiceError> {
         let (call, result) = stored_call(bet)?;
         let committed = (bet.commitment.as_str(), bet.committed_at);
         let receipt = Self::build(bet, committed, None, call, result)?;
@@ -171,7 +157,7 @@ impl BetReceipt {
     /// Re-derives this receipt with `arcade-core` exactly as an outside verifier would.
     /// `house`: the house's signer, whose the Commitment and Receipt must be; `batch_root`: the
     /// signed root of its seed's batch.
-    fn verify(
+    pub(super) fn verify(
         self,
         house: Address,
         batch_root: Option<[u8; 32]>,
@@ -196,151 +182,6 @@ impl BetReceipt {
             mismatches: verification.mismatches,
             receipt: self,
         })
-    }
-}
-
-/// Why a settled bet (or the feed of them) could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum ReceiptError {
-    #[error("no settled bet {0}")]
-    BetNotFound(i64),
-    #[error(transparent)]
-    SeedBatch(#[from] SeedBatchError),
-    #[error(transparent)]
-    Service(#[from] ServiceError),
-}
-
-impl crate::refusal::Refusal for ReceiptError {
-    fn kind(&self) -> crate::refusal::ErrorKind {
-        match self {
-            Self::BetNotFound(_) => crate::refusal::BET_NOT_FOUND,
-            Self::SeedBatch(refused) => refused.kind(),
-            Self::Service(failed) => failed.kind(),
-        }
-    }
-
-    fn retry_after_s(&self) -> Option<u64> {
-        match self {
-            Self::BetNotFound(_) => None,
-            Self::SeedBatch(refused) => refused.retry_after_s(),
-            Self::Service(failed) => failed.retry_after_s(),
-        }
-    }
-}
-
-wraps_service_error!(ReceiptError);
-
-/// Receipts of settled rounds: one, the audit feed, the recent ones.
-#[derive(Clone)]
-pub struct Receipts {
-    db: Db,
-    house_wallets: HouseWallets,
-    proofs: Proofs,
-    /// The audit feed's bound, shared by its readers.
-    settled_mark: Arc<SettledMark>,
-}
-
-impl Receipts {
-    pub fn new(db: Db, house_wallets: HouseWallets, proofs: Proofs) -> Self {
-        Self {
-            db,
-            house_wallets,
-            proofs,
-            settled_mark: Arc::default(),
-        }
-    }
-
-    /// Bet `bet_id`'s receipt re-derived and judged, for `caller` (priced as a read of its
-    /// seed's row).
-    pub async fn verify_bet(
-        &self,
-        caller: Caller,
-        bet_id: i64,
-    ) -> Result<VerifiedBet, ReceiptError> {
-        let (bet, round) = store::rounds::bet(&self.db, bet_id)
-            .await?
-            .ok_or(ReceiptError::BetNotFound(bet_id))?;
-        let house = self.proofs.house_signer();
-        let batch_root = match round.batch_id {
-            Some(batch_id) => Some(self.proofs.batch_root(batch_id).await?),
-            None => None,
-        };
-        Ok(self
-            .read_receipt(caller, &bet, &round)
-            .await?
-            .verify(house, batch_root)?)
-    }
-
-    /// A settled round's receipt for a reader (`caller`), priced as a read of its seed's row:
-    /// a reader of old rounds pays for the tree the answer builds.
-    pub async fn read_receipt(
-        &self,
-        caller: Caller,
-        bet: &bet::Model,
-        round: &round::Model,
-    ) -> Result<BetReceipt, SeedBatchError> {
-        let _reading = self.proofs.begin_read(caller, round).await?;
-        self.receipt(bet, round).await
-    }
-
-    /// A settled round's receipt with its proofs.
-    pub async fn receipt(
-        &self,
-        bet: &bet::Model,
-        round: &round::Model,
-    ) -> Result<BetReceipt, SeedBatchError> {
-        let mut round = round.clone();
-        self.proofs.fill_server_seed(&self.db, &mut round).await?;
-        let mut receipt = BetReceipt::new(bet, &round)?;
-        receipt.house_agent = self.house_agent(bet);
-        let signatures = BetSignatures {
-            receipt: bet.receipt_signature.as_deref(),
-            play: bet.play_signature.as_deref(),
-        };
-        self.proofs.with_proofs(receipt, &round, signatures).await
-    }
-
-    /// Whether the house's own wallets played `bet`: as recorded at settlement (and signed from
-    /// the signed marks on), or, for bets settled before it was recorded, as the settings say.
-    fn house_agent(&self, bet: &bet::Model) -> bool {
-        bet.house_agent
-            .unwrap_or_else(|| self.house_wallets.contains(&bet.address))
-    }
-
-    /// Every settled receipt after `after`, in bet order, seeds and proofs included; a page
-    /// ends at the settled mark, so no later page can hold a lower id.
-    /// `caller` holds the page's heavy read; the trees the page builds are drawn beside it.
-    pub async fn receipts_after(
-        &self,
-        caller: Caller,
-        after: i64,
-        limit: u64,
-    ) -> Result<Feed, ReceiptError> {
-        let up_to = self.settled_mark.settled_up_to(&self.db).await?;
-        let rows = store::rounds::settled_between(&self.db, after, up_to, limit).await?;
-        self.proofs.price_builds(caller, limit, &rows).await?;
-        let mut receipts = Vec::with_capacity(rows.len());
-        for (bet, round) in &rows {
-            receipts.push(self.receipt(bet, round).await?);
-        }
-        let full = u64::try_from(receipts.len()).unwrap_or(0) == limit;
-        Ok(Feed {
-            next_after: receipts.last().filter(|_| full).map(|r| r.bet_id),
-            receipts,
-        })
-    }
-
-    /// The newest settled rounds first; addresses truncated; no server seeds.
-    pub async fn recent(&self, limit: u64) -> Result<Vec<BetReceipt>, ServiceError> {
-        store::rounds::recent(&self.db, limit)
-            .await?
-            .iter()
-            .map(|bet| {
-                let mut receipt = BetReceipt::public_of(bet)?;
-                receipt.house_agent = self.house_agent(bet);
-                Ok(receipt)
-            })
-            .collect()
     }
 }
 

@@ -12,7 +12,8 @@ use std::sync::Arc;
 
 use arcade_core::merkle::Tree;
 
-use super::seed_batches::{SeedBatchError, SeedBatches};
+use super::batches::SeedBatches;
+use super::error::SeedBatchError;
 use crate::rate_limits::{Caller, HeavyRead, Operation};
 
 /// A read of a batch's rows under way: the kept tree it was priced on, if it was, and the heavy
@@ -20,7 +21,7 @@ use crate::rate_limits::{Caller, HeavyRead, Operation};
 #[derive(Debug)]
 #[must_use = "the read is under way while this is held"]
 pub struct BatchRead<'a> {
-    pub(super) tree: Option<Arc<Tree>>,
+    pub(in crate::service) tree: Option<Arc<Tree>>,
     _heavy: Option<HeavyRead<'a>>,
 }
 

@@ -6,16 +6,17 @@
 
 use std::sync::Arc;
 
-use super::error::ServiceError;
-use super::proofs::BatchPlace;
-use super::seed_batches::{SeedBatchError, SeedBatches};
-use super::seeds::Shape;
+use super::batches::SeedBatches;
+use super::error::SeedBatchError;
+use super::house::Shape;
 use crate::proofs::BatchKey;
+use crate::service::error::ServiceError;
+use crate::service::receipts::wire::BatchPlace;
 use arcade_core::merkle::Tree;
 
 impl SeedBatches {
     /// Where seed `index` of a batch sits: the batch's size and the audit path.
-    pub(super) async fn seed_place(
+    pub(in crate::service) async fn seed_place(
         &self,
         batch_id: i64,
         index: i64,
@@ -70,7 +71,7 @@ impl SeedBatches {
     }
 
     /// The audit paths of several indices of one batch, from `held` when it is the batch's tree.
-    pub(super) async fn audit_paths(
+    pub(in crate::service) async fn audit_paths(
         &self,
         batch_id: i64,
         indices: impl Iterator<Item = i64>,

@@ -4,7 +4,9 @@
 //! lives in the database) and expires the address's open rounds. A check reads the current
 //! generation and the few before it, never the whole history. A commit's check may read them
 //! as this instance last saw them (`known_generations.rs`): the transaction that opens its
-//! round holds the generation to the database's current one (`commit_batch.rs`).
+//! round holds the generation to the database's current one (`rounds/batch.rs`).
+
+mod known_generations;
 
 use std::sync::Arc;
 
@@ -12,7 +14,6 @@ use alloy::primitives::Address;
 use salvo::oapi::ToSchema;
 use serde::{Deserialize, Serialize};
 
-use super::known_generations::{Generations, KnownGenerations};
 use super::now_ms;
 use crate::address;
 use crate::identity::{AuthStatement, Generation, Identity, OLDER_CHECKED, SignatureError};
@@ -22,6 +23,7 @@ use crate::siwx::{Binding, Declaration, Window};
 use crate::store;
 use crate::store::Db;
 use crate::store::identities::NextGeneration;
+use known_generations::{Generations, KnownGenerations};
 
 /// Proof of address control as a request carries it: the auth statement's signature (in the
 /// body) and the `SIGN-IN-WITH-X` header. Each one given must hold.
@@ -147,7 +149,7 @@ impl Auth {
     /// As [`Self::verify_proof`], against the generations this instance last read (read once
     /// if it has none, or again if the proof does not hold against them): the current
     /// generation it holds for. Only for a check that a transaction confirms is still the current generation
-    /// when it acts (a commit: `commit_batch.rs`); [`Self::forget`] the address when it is not.
+    /// when it acts (a commit: `rounds/batch.rs`); [`Self::forget`] the address when it is not.
     pub async fn verify_proof_as_known(
         &self,
         address: &Address,

@@ -8,22 +8,21 @@ use std::sync::Arc;
 
 use sea_orm::ConnectionTrait;
 
-use super::randomness::random_bytes;
-use super::round_clock::RoundClock;
-use super::{HouseWallets, now_ms};
+use super::error::SeedBatchError;
+use super::house::{Seeds, Shape};
 use crate::address;
 use crate::proofs::typed;
 use crate::proofs::{BatchKey, HouseSigner};
 use crate::rate_limits::RateLimits;
-use crate::service::error::{ServiceError, wraps_service_error};
+use crate::service::error::ServiceError;
+use crate::service::randomness::random_bytes;
+use crate::service::rounds::clock::RoundClock;
+use crate::service::{HouseWallets, now_ms};
 use crate::store;
 use crate::store::Db;
 use crate::store::entities::{round, seed_batch};
 use crate::store::seed_batches::Taken;
 use arcade_core::Commitment;
-
-pub use super::seed_batch_views::{RowsPage, SeedBatchView, SeedRowView, SeedUse};
-use super::seeds::{Seeds, Shape};
 
 /// Batch ids are drawn at random below this, so they stay exact in JSON numbers (and apart
 /// after a restore, where counting up from the largest would repeat published ids).
@@ -32,14 +31,14 @@ const BATCH_IDS: u64 = 1 << 53;
 /// Publishing seed batches, and where a seed sits in its batch.
 #[derive(Clone)]
 pub struct SeedBatches {
-    pub(super) db: Db,
-    pub(super) seeds: Arc<Seeds>,
+    pub(in crate::service) db: Db,
+    pub(in crate::service) seeds: Arc<Seeds>,
     /// Seed uses shown of the house's own rounds say so.
-    pub(super) house_wallets: HouseWallets,
+    pub(in crate::service) house_wallets: HouseWallets,
     /// Batch views mark rounds past their time expired.
-    pub(super) clock: RoundClock,
-    /// What reading rows draws from (`seed_batch_reads.rs`).
-    pub(super) rate_limits: Arc<RateLimits>,
+    pub(in crate::service) clock: RoundClock,
+    /// What reading rows draws from (`reads.rs`).
+    pub(in crate::service) rate_limits: Arc<RateLimits>,
 }
 
 impl SeedBatches {
@@ -80,7 +79,7 @@ impl SeedBatches {
     }
 
     /// After a round opened on `taken`: publishes the next batch when its batch runs low.
-    pub(super) async fn keep_room(&self, taken: &Taken) -> Result<(), ServiceError> {
+    pub(in crate::service) async fn keep_room(&self, taken: &Taken) -> Result<(), ServiceError> {
         if taken.left < self.seeds.low_water() {
             self.ensure_seed_room().await?;
         }
@@ -95,7 +94,10 @@ impl SeedBatches {
 
     /// Publishes batches until this instance's have at least a quarter batch left, and at
     /// least `wanted` (a batch of commits that found fewer).
-    pub(super) async fn ensure_room_for(&self, wanted: i64) -> Result<(), ServiceError> {
+    pub(in crate::service) async fn ensure_room_for(
+        &self,
+        wanted: i64,
+    ) -> Result<(), ServiceError> {
         let _publishing = self.seeds.publishing.lock().await;
         let mut left = store::seed_batches::room(&self.db, &self.seeds.instance).await?;
         while left < self.seeds.low_water().max(wanted) {
@@ -161,7 +163,10 @@ impl SeedBatches {
 
     /// Stops taking seeds from a batch whose index went back under this instance: the seeds
     /// it handed out after the database's restore point may have been revealed.
-    pub(super) async fn abandon_rewound(&self, taken: &Taken) -> Result<(), ServiceError> {
+    pub(in crate::service) async fn abandon_rewound(
+        &self,
+        taken: &Taken,
+    ) -> Result<(), ServiceError> {
         tracing::warn!(
             batch_id = taken.batch_id,
             index = taken.index,
@@ -176,7 +181,7 @@ impl SeedBatches {
     /// secret. Rounds from before salted batches keep theirs stored (their seeds were not
     /// secret). `conn` reads the batch's salt when it is not known yet (inside the caller's
     /// transaction, where there is one).
-    pub(super) async fn fill_server_seed(
+    pub(in crate::service) async fn fill_server_seed(
         &self,
         conn: &impl ConnectionTrait,
         round: &mut round::Model,
@@ -232,12 +237,12 @@ impl SeedBatches {
     }
 
     /// A published batch's own size (read once, then kept); `NotFound` if it was never published.
-    pub(super) async fn size_of(&self, batch_id: i64) -> Result<i64, SeedBatchError> {
+    pub(in crate::service) async fn size_of(&self, batch_id: i64) -> Result<i64, SeedBatchError> {
         Ok(self.shape(batch_id).await?.size)
     }
 
     /// A published batch's size and salt.
-    pub(super) async fn shape(&self, batch_id: i64) -> Result<Shape, SeedBatchError> {
+    pub(in crate::service) async fn shape(&self, batch_id: i64) -> Result<Shape, SeedBatchError> {
         self.shape_on(&self.db, batch_id).await
     }
 
@@ -271,50 +276,6 @@ impl SeedBatches {
             .unwrap_or_else(|e| e.into_inner())
             .insert(batch_id, shape.clone());
         Ok(shape)
-    }
-}
-
-/// Why a seed batch (or a seed's place in one) could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum SeedBatchError {
-    #[error("no seed batch {0}")]
-    NotFound(i64),
-    #[error(
-        "no commit took index {index} of seed batch {batch_id}: rows run from 0 to the batch's `used` - 1"
-    )]
-    NoRow { batch_id: i64, index: i64 },
-    #[error(transparent)]
-    Service(#[from] ServiceError),
-}
-
-impl crate::refusal::Refusal for SeedBatchError {
-    fn kind(&self) -> crate::refusal::ErrorKind {
-        match self {
-            Self::NotFound(_) => crate::refusal::SEED_BATCH_NOT_FOUND,
-            Self::NoRow { .. } => crate::refusal::SEED_ROW_NOT_FOUND,
-            Self::Service(failed) => failed.kind(),
-        }
-    }
-
-    fn retry_after_s(&self) -> Option<u64> {
-        match self {
-            Self::Service(failed) => failed.retry_after_s(),
-            _ => None,
-        }
-    }
-}
-
-wraps_service_error!(SeedBatchError);
-
-impl From<SeedBatchError> for ServiceError {
-    /// Where a missing batch is not the caller's to name (a round's own batch): internal.
-    fn from(error: SeedBatchError) -> Self {
-        match error {
-            SeedBatchError::Service(error) => error,
-            missing @ (SeedBatchError::NotFound(_) | SeedBatchError::NoRow { .. }) => {
-                ServiceError::internal(missing)
-            }
-        }
     }
 }
 

@@ -9,7 +9,9 @@ use crate::store::entities::bet;
 /// A stored bet's call and result, read back from their JSON text as its game reads them. A
 /// row the core cannot read (the database was changed by hand) is an internal error that names
 /// the bet.
-pub(super) fn stored_call(bet: &bet::Model) -> Result<(Call, GameResult), ServiceError> {
+pub(in crate::service) fn stored_call(
+    bet: &bet::Model,
+) -> Result<(Call, GameResult), ServiceError> {
     let unreadable = |why: String| {
         ServiceError::internal(UnreadableBet {
             bet_id: bet.id,
