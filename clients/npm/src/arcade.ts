@@ -202,8 +202,11 @@ export class Arcade {
   }
 
   /**
-   * A round played on the next round (see `roundToPlay`); a successor the arcade expired since
-   * (a rotation expires every open round) gives way to a fresh commit.
+   * A round played on the next round (see `roundToPlay`). Once a Play is signed for a round,
+   * this call plays that round or nothing: a successor refused as expired (a rotation expires
+   * every open round) is an ArcadeError naming it, the rounds kept are let go, and the next
+   * call commits afresh. (Playing another round in its place here would let an arcade hide a
+   * round it would lose by calling it expired, and re-roll it unseen.)
    */
   private async play(endpoint: Endpoint, call: Call): Promise<Round> {
     const started = performance.now();
@@ -211,31 +214,36 @@ export class Arcade {
     try {
       return await this.playOn(commit, chained, endpoint, call, started);
     } catch (error) {
-      if (!(chained && error instanceof ArcadeError && error.code === 'round_expired')) throw error;
-      return this.playOn(await (await this.roundToPlay()).commit, false, endpoint, call, started);
+      if (chained && error instanceof ArcadeError && error.code === 'round_expired') this.successors = [];
+      throw error;
     }
   }
 
   /**
    * Sign the Play of `commit`, play it asking for its successor (asking again while the answer
-   * is lost: the statement signature on the play lets a replay carry the successor too), verify.
+   * is lost: the statement signature on the play lets a replay carry the successor too), verify
+   * it against the commit answer and the play sent. The successor is kept apart from the
+   * receipt (an open round's id is for its owner alone) and kept whatever the verdict: it is
+   * judged as any round when it is played.
    */
   private async playOn(commit: CommitAnswer, chained: boolean, endpoint: Endpoint, call: Call, started: number): Promise<Round> {
     checkRoundVersion(commit.fairness_version);
     const shape = shapeOf(endpoint, call);
     const clientSeed = call.clientSeed ?? randomClientSeed();
+    const game = GAME_OF[endpoint];
     const play = {
       round_id: commit.round_id, address: commit.address, commitment: commit.commitment,
-      game: GAME_OF[endpoint], client_seed: clientSeed, wager: call.wager, params: shape.playParams,
+      game, client_seed: clientSeed, wager: call.wager, params: shape.playParams,
     };
     const typed = JSON.parse(modules().proofs.playTypedData(JSON.stringify(play), JSON.stringify(this.verifier.domain)));
     const fields = { round_id: commit.round_id, client_seed: clientSeed, wager: call.wager, ...shape.body, play_signature: await this.account.signTypedData(typed), next_round: true };
     const { answer, tries } = await this.signed((signature) => requestRetrying<Played>(this.url, `/api/arcade/${endpoint}`, { ...fields, signature }));
-    const { verdict, ms } = await this.verifier.checkPlay(answer, commit, this.address);
-    if (answer.next_round) this.successors.push(answer.next_round);
-    const { bet_id, game, won, payout, profit, result, balance, replayed } = answer;
+    const { next_round: successor, ...receipt } = answer;
+    if (successor) this.successors.push(successor);
+    const { verdict, ms } = await this.verifier.checkPlay(receipt, commit, this.address, { game, client_seed: clientSeed, wager: call.wager });
+    const { bet_id, won, payout, profit, result, balance, replayed } = receipt;
     return {
-      verified: true, bet_id, game, won, payout, profit, result, balance, replayed, chained, receipt: answer, verdict,
+      verified: true, bet_id, game: receipt.game, won, payout, profit, result, balance, replayed, chained, receipt, verdict,
       timings: { total_ms: performance.now() - started, verify_ms: ms, tries },
     };
   }

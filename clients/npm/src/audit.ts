@@ -43,6 +43,21 @@ const slim = (v: any): Verdict => ({
   player: v.player, check: v.check, failures: v.failures, reason: v.reason,
 });
 
+/** What a client sent in a game call, to hold the answer's receipt to. */
+export interface SentPlay {
+  game: string;
+  client_seed: string;
+  wager: number;
+}
+
+/** `[{check: 'sent_play', why}]` when `receipt` is not the round of the play sent, else `[]`. */
+function notSent(receipt: Receipt, sent: SentPlay): Array<{ check: string; why: string }> {
+  const differ = (['game', 'client_seed', 'wager'] as const)
+    .filter((field) => receipt[field] !== sent[field])
+    .map((field) => `${field} ${JSON.stringify(receipt[field])}, sent ${JSON.stringify(sent[field])}`);
+  return differ.length === 0 ? [] : [{ check: 'sent_play', why: `the receipt is not the round of the play sent: ${differ.join('; ')}` }];
+}
+
 /** Judges rounds under the trust pinned at connect. */
 export class Verifier {
   readonly baseUrl: string;
@@ -79,10 +94,12 @@ export class Verifier {
    * every proof checked. Each round reads its own row of its seed batch (a few kilobytes: the
    * row, its audit path and the batch's signed root); the root first read for a batch is kept,
    * and a later row under another root fails; a row not answered leaves the round not proven.
+   * `sent`: the play the client sent; a receipt of another game, client seed or wager is not
+   * its round (`sent_play`: an old receipt answered for a new play, say), whatever else holds.
    * Returns the verdict and the milliseconds judging took (that read not counted); throws
    * VerificationError unless it passes.
    */
-  async checkPlay(receipt: Receipt, commit: unknown, player: string): Promise<{ verdict: Verdict; ms: number }> {
+  async checkPlay(receipt: Receipt, commit: unknown, player: string, sent: SentPlay): Promise<{ verdict: Verdict; ms: number }> {
     // A row the arcade does not answer leaves the round not proven, every other check still
     // made: the round was played, so its verdict is never an error about the read.
     let also: unknown[] = [];
@@ -94,6 +111,7 @@ export class Verifier {
     } catch (error) {
       unreachable = `the seed batch row: ${(error as Error).message}`;
     }
+    also = [...also, ...notSent(receipt, sent)];
     const started = performance.now();
     const verdict = slim(judgeRound({ ...modules(), ...this.arcade, unreachable }, receipt, { from: FROM_HOUSE, player, commit, also }));
     const ms = performance.now() - started;

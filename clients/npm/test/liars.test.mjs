@@ -43,8 +43,19 @@ for (const [field, rewrite, check] of PLAY_LIES) {
   });
 }
 
+/** One player for the successor cases (free chips are rate limited per client). */
+let chaining = null;
+const chainingPlayer = async () => (chaining ??= await Arcade.connect(proxy.url, { account: await freePlayer(stack.baseUrl) }));
+
+/** A commit answer for `receipt`'s round, as the arcade answered it before the round was played. */
+const commitAnswerOf = (receipt) => ({
+  round_id: receipt.round_id, address: receipt.address, commitment: receipt.commitment, fairness_version: receipt.fairness_version,
+  created_at: receipt.committed_at, expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+  proofs: { batch: receipt.proofs.batch, commitment: receipt.proofs.commitment },
+});
+
 test('a successor whose commitment the answer rewrote is never played: the Play signed for it is refused, nothing changes, the next round is committed afresh', async () => {
-  const arcade = await Arcade.connect(proxy.url, { account: await freePlayer(stack.baseUrl) });
+  const arcade = await chainingPlayer();
   proxy.rewrite = onPlay((answer) => { answer.next_round.commitment = `0x${'11'.repeat(32)}`; });
   try {
     const first = await arcade.flip({ wager: 1, call: 'heads' });
@@ -63,6 +74,56 @@ test('a successor whose commitment the answer rewrote is never played: the Play 
     assert.equal(after.verdict.verdict, 'pass');
   } finally {
     proxy.rewrite = null;
+  }
+});
+
+test('a chained play answered "expired" after it settled is never played again on another round: one Play sent, charged once', async () => {
+  const arcade = await chainingPlayer();
+  const first = await arcade.flip({ wager: 1, call: 'heads' });
+  proxy.log.length = 0;
+  // The play goes through (the round settles), its answer is swapped for an unsigned refusal:
+  // what a house hiding a round it would lose, or a party in the middle, would answer.
+  proxy.answer = (method, path) => (method === 'POST' && path === '/api/arcade/dice'
+    ? { status: 409, body: { code: 'round_expired', detail: 'the round expired unplayed' } } : undefined);
+  try {
+    await assert.rejects(arcade.dice({ wager: 5, target: 50 }), (error) => {
+      assert.ok(error instanceof ArcadeError, `${error}`);
+      assert.equal(error.code, 'round_expired');
+      return true;
+    });
+  } finally {
+    proxy.answer = null;
+  }
+  const plays = proxy.log.filter((entry) => entry.method === 'POST' && /^\/api\/arcade\/(flip|dice|roulette|limbo)$/.test(entry.path));
+  assert.equal(plays.length, 1, 'one Play sent: no second round played in its place');
+  assert.equal(proxy.log.filter((entry) => entry.path === '/api/arcade/commit').length, 0, 'no commit behind it');
+  const round = await (await fetch(new URL(`/api/arcade/rounds/${JSON.parse(plays[0].sent).round_id}`, stack.baseUrl))).json();
+  assert.equal(round.state, 'settled', 'the play the answer hid did settle');
+  assert.equal((await arcade.balance()).chips, first.balance - 5 + round.receipt.payout, 'the one settled round, charged once');
+  table.push(['a chained play\'s answer swapped for round_expired', 'ArcadeError', 'round_expired, not played again']);
+});
+
+test('a successor naming a round already played, answered with its old receipt: VerificationError naming sent_play', async () => {
+  const arcade = await chainingPlayer();
+  try {
+    const first = await arcade.flip({ wager: 1, call: 'heads' });
+    const oldReceipt = first.receipt;
+    // The next answer names that round (committed, signed, long played) as the successor …
+    proxy.rewrite = onPlay((answer) => { answer.next_round = commitAnswerOf(oldReceipt); });
+    await arcade.flip({ wager: 1, call: 'heads' });
+    proxy.rewrite = null;
+    // … and the play on it is answered with round 1's receipt, a replay: nothing new settled.
+    proxy.answer = (method, path) => (path === '/api/arcade/flip' ? { status: 200, body: { ...oldReceipt, replayed: true } } : undefined);
+    await assert.rejects(arcade.flip({ wager: 1, call: 'heads' }), (error) => {
+      assert.ok(error instanceof VerificationError, `${error}`);
+      assert.equal(error.check, 'sent_play', error.message);
+      assert.match(error.message, /client_seed/);
+      table.push(['a successor naming a played round, its old receipt answered', error.name, error.check]);
+      return true;
+    });
+  } finally {
+    proxy.rewrite = null;
+    proxy.answer = null;
   }
 });
 

@@ -16,14 +16,14 @@ const pass = (headers) => Object.fromEntries([...Object.entries(headers)].filter
 /**
  * Starts the proxy: `{url, log, rewrite, drop, stop}`. `rewrite(method, path, json)` returns
  * the JSON to answer instead (undefined: as it was); `drop(method, path, headers)` true drops
- * that answer once; `refuse(method, path)` an error status answers it instead of the arcade. `log` lists `{method, path, headers, dropped, body}` of every request passed on.
+ * that answer once; `refuse(method, path)` an error status answers it instead of the arcade; `answer(method, path, json)` `{status, body}` answers in place of what the arcade answered (after it acted). `log` lists `{method, path, headers, sent, dropped, body}` of every request passed on (`sent`: the request's body).
  */
 export async function startProxy(upstream) {
-  const proxy = { rewrite: null, drop: null, refuse: null, log: [] };
+  const proxy = { rewrite: null, drop: null, refuse: null, answer: null, log: [] };
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const path = req.url;
-    const entry = { method: req.method, path, headers: req.headers, dropped: false, body: null };
+    const entry = { method: req.method, path, headers: req.headers, sent: body.toString('utf8'), dropped: false, body: null };
     proxy.log.push(entry);
     const refused = proxy.refuse?.(req.method, path.split('?')[0]);
     if (refused !== undefined && refused !== null) {
@@ -40,6 +40,12 @@ export async function startProxy(upstream) {
       entry.dropped = true;
       entry.body = JSON.parse(out.toString('utf8'));
       req.socket.destroy();
+      return;
+    }
+    const replaced = proxy.answer?.(req.method, path.split('?')[0], JSON.parse(out.toString('utf8') || 'null'));
+    if (replaced) {
+      res.writeHead(replaced.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(replaced.body));
       return;
     }
     if (proxy.rewrite && answer.ok && (answer.headers.get('content-type') ?? '').includes('json')) {

@@ -34,7 +34,8 @@ for (const [game, call] of [['dice', { wager: 7, target: 50 }], ['limbo', { wage
     assert.equal(r.replayed, true);
     assert.equal(r.timings.tries, 2);
     assert.equal(r.bet_id, lost.body.bet_id, 'the same bet');
-    assert.deepEqual({ ...r.receipt, replayed: false }, lost.body, 'the same receipt, marked replayed');
+    const { next_round: _opened, ...settled } = lost.body;
+    assert.deepEqual({ ...r.receipt, replayed: false }, settled, 'the same receipt, marked replayed');
     const plays = proxy.log.filter((entry) => entry.method === 'POST' && entry.path === `/api/arcade/${game}`);
     assert.equal(plays.length, 2, 'asked twice');
     assert.equal((await arcade.balance()).chips, before - call.wager + r.payout, 'charged once');
@@ -42,7 +43,7 @@ for (const [game, call] of [['dice', { wager: 7, target: 50 }], ['limbo', { wage
     // The replay carries the successor the lost answer opened (the play bore the statement
     // signature), and the next round is played on it: no commit, one request.
     assert.ok(lost.body.next_round, 'the lost answer opened a successor');
-    assert.equal(r.receipt.next_round?.round_id, lost.body.next_round.round_id, 'the replay carries the same successor');
+    assert.equal('next_round' in r.receipt, false, 'an open round\'s id is kept apart from the receipt');
     proxy.log.length = 0;
     const next = await arcade[game](call);
     assert.equal(next.chained, true);

@@ -19,13 +19,16 @@ HOP = {"host", "connection", "content-length", "transfer-encoding", "keep-alive"
 class Proxy:
     """`url`, `log` (`{method, path, headers, dropped, body}` of every request passed on),
     `rewrite(method, path, json)` (the JSON to answer instead, or None), `drop(method, path)`,
-    `refuse(method, path)` (the error status to answer instead, or None)."""
+    `refuse(method, path)` (the error status to answer instead, or None), `answer(method, path)`
+    (`(status, json)` answered in place of what the arcade answered, after it acted, or None);
+    each log entry's `sent` is the request's body."""
 
     def __init__(self, upstream: str) -> None:
         self.upstream = upstream.rstrip("/")
         self.rewrite: Callable[[str, str, Any], Any] | None = None
         self.drop: Callable[[str, str], bool] | None = None
         self.refuse: Callable[[str, str], int | None] | None = None
+        self.answer: Callable[[str, str], tuple[int, Any] | None] | None = None
         self.log: list[dict[str, Any]] = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -56,7 +59,7 @@ class Proxy:
                     return
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP}
                 entry = {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in headers.items()},
-                         "dropped": False, "body": None}
+                         "sent": body, "dropped": False, "body": None}
                 proxy.log.append(entry)
                 answer = requests.request(self.command, proxy.upstream + self.path, headers=headers, data=body, timeout=60)
                 out = answer.content
@@ -65,6 +68,16 @@ class Proxy:
                     entry["dropped"], entry["body"] = True, answer.json()
                     self.close_connection = True
                     self.connection.close()
+                    return
+                replaced = proxy.answer(self.command, self.path.split("?")[0]) if proxy.answer else None
+                if replaced is not None:
+                    status, shown = replaced
+                    out = json.dumps(shown).encode()
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(out)))
+                    self.end_headers()
+                    self.wfile.write(out)
                     return
                 if proxy.rewrite and answer.ok and "json" in answer.headers.get("content-type", ""):
                     changed = proxy.rewrite(self.command, self.path.split("?")[0], answer.json())

@@ -4,13 +4,16 @@ failed (the shared verdict's `check`). The table of rewritten fields and errors 
 
 from __future__ import annotations
 
+import json
 import unittest
 from typing import Any
+
+import requests
 
 from proxy import Proxy
 from stack import free_player, start_stack
 
-from arcade_client import Arcade, UnsupportedServerError, VerificationError
+from arcade_client import Arcade, ArcadeError, UnsupportedServerError, VerificationError
 
 PLAYS = {"/api/arcade/flip", "/api/arcade/dice", "/api/arcade/roulette", "/api/arcade/limbo"}
 TABLE: list[tuple[str, str, str]] = []
@@ -165,6 +168,54 @@ class LyingHouse(unittest.TestCase):
             arcade.flip(wager=1, call="heads")
         self.assertEqual(rigged.exception.check, "rederive", str(rigged.exception))
         TABLE.append(("the payout, the row read answered 503", "VerificationError", rigged.exception.check))
+
+    def test_a_chained_play_answered_expired_after_it_settled_is_not_played_again(self) -> None:
+        """The play settles, its answer is swapped for an unsigned `round_expired` (a house
+        hiding a round it would lose, or a party in the middle): the call raises, one Play was
+        sent, no round is played in its place, and the round that settled is charged once."""
+        arcade = self.shared_player()
+        first = arcade.flip(wager=1, call="heads")
+        self.proxy.log.clear()
+        self.proxy.answer = lambda method, path: (
+            (409, {"code": "round_expired", "detail": "the round expired unplayed"}) if path == "/api/arcade/dice" else None)
+        try:
+            with self.assertRaises(ArcadeError) as refused:
+                arcade.dice(wager=5, target=50)
+        finally:
+            self.proxy.answer = None
+        self.assertEqual(refused.exception.code, "round_expired")
+        plays = [e for e in self.proxy.log if e["method"] == "POST" and e["path"] in PLAYS]
+        self.assertEqual(len(plays), 1, "one Play sent: no second round played in its place")
+        self.assertEqual([e for e in self.proxy.log if e["path"] == "/api/arcade/commit"], [])
+        round_id = json.loads(plays[0]["sent"])["round_id"]
+        shown = requests.get(f"{self.stack.base_url}/api/arcade/rounds/{round_id}", timeout=10).json()
+        self.assertEqual(shown["state"], "settled", "the play the answer hid did settle")
+        self.assertEqual(arcade.balance()["chips"], first.balance - 5 + shown["receipt"]["payout"], "charged once")
+        TABLE.append(("a chained play's answer swapped for round_expired", "ArcadeError", "round_expired, not played again"))
+
+    def test_a_successor_naming_a_played_round_answered_with_its_old_receipt(self) -> None:
+        arcade = self.shared_player()
+        first = arcade.flip(wager=1, call="heads")
+        old = first.receipt
+        # A commit answer for that round, as the arcade answered it before the round was played.
+        answered = {"round_id": old["round_id"], "address": old["address"], "commitment": old["commitment"],
+                    "fairness_version": old["fairness_version"], "created_at": old["committed_at"],
+                    "expires_at": "2099-01-01T00:00:00Z",
+                    "proofs": {"batch": old["proofs"]["batch"], "commitment": old["proofs"]["commitment"]}}
+        # The next answer names that round (committed, signed, long played) as the successor ...
+        self.proxy.rewrite = on_play(lambda r: r.update(next_round=answered))
+        arcade.flip(wager=1, call="heads")
+        self.proxy.rewrite = None
+        # ... and the play on it is answered with round 1's receipt, a replay: nothing new settled.
+        self.proxy.answer = lambda method, path: (200, {**first.receipt, "replayed": True}) if path == "/api/arcade/flip" else None
+        try:
+            with self.assertRaises(VerificationError) as caught:
+                arcade.flip(wager=1, call="heads")
+        finally:
+            self.proxy.answer = None
+        self.assertEqual(caught.exception.check, "sent_play", str(caught.exception))
+        self.assertIn("client_seed", str(caught.exception))
+        TABLE.append(("a successor naming a played round, its old receipt answered", "VerificationError", caught.exception.check))
 
     def test_a_server_announcing_another_fairness_version_is_refused(self) -> None:
         self.proxy.rewrite = lambda m, p, j: {**j, "fairness_versions": [2]} if p == "/api/arcade/manifest" else None

@@ -32,7 +32,8 @@ class LostAnswers(unittest.TestCase):
         self.assertTrue(played.verified)  # type: ignore[attr-defined]
         self.assertTrue(played.replayed)  # type: ignore[attr-defined]
         self.assertEqual(played.timings["tries"], 2)  # type: ignore[attr-defined]
-        self.assertEqual({**played.receipt, "replayed": False}, lost[0]["body"], "the same receipt, marked replayed")  # type: ignore[attr-defined]
+        settled = {k: v for k, v in lost[0]["body"].items() if k != "next_round"}
+        self.assertEqual({**played.receipt, "replayed": False}, settled, "the same receipt, marked replayed")  # type: ignore[attr-defined]
         plays = [e for e in self.proxy.log if e["method"] == "POST" and e["path"] == f"/api/arcade/{endpoint}"]
         self.assertEqual(len(plays), 2, "asked twice")
         self.assertEqual(after, before - wager + played.payout, "charged once")  # type: ignore[attr-defined]
@@ -40,7 +41,8 @@ class LostAnswers(unittest.TestCase):
         # signature): the next round is played on it, with no commit.
         successor = lost[0]["body"].get("next_round")
         self.assertIsNotNone(successor, "the lost answer opened a successor")
-        self.assertEqual(played.receipt["next_round"]["round_id"], successor["round_id"])  # type: ignore[attr-defined]
+        self.assertNotIn("next_round", played.receipt)  # type: ignore[attr-defined]
+        self.successor = successor["round_id"]
         self.proxy.log.clear()
 
     def test_a_lost_dice_answer_sync(self) -> None:
@@ -52,7 +54,7 @@ class LostAnswers(unittest.TestCase):
         self.check_replayed("dice", before, 7, played, arcade.balance()["chips"])
         following = arcade.dice(wager=7, target=50)
         self.assertTrue(following.chained)
-        self.assertEqual(following.receipt["round_id"], played.receipt["next_round"]["round_id"])
+        self.assertEqual(following.receipt["round_id"], self.successor, "the successor the replay carried")
         self.assertEqual([e for e in self.proxy.log if e["path"] == "/api/arcade/commit"], [], "no commit for the successor")
 
     def test_a_lost_limbo_answer_async(self) -> None:

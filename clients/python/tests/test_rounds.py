@@ -13,7 +13,7 @@ import requests
 from eth_account.messages import encode_defunct
 from stack import free_player, start_stack
 
-from arcade_client import Arcade, AsyncArcade, Round
+from arcade_client import Arcade, ArcadeError, AsyncArcade, Round
 
 CALLS: list[tuple[str, dict[str, Any]]] = [
     ("flip", {"wager": 1, "call": "heads"}),
@@ -56,8 +56,7 @@ class EveryRoundVerified(unittest.TestCase):
         self.assertTrue(played.verified)
         # After a player's first round, each is the one the play before it opened: one request.
         self.assertEqual(played.chained, before is not None)
-        if before is not None:
-            self.assertEqual(played.receipt["round_id"], before.receipt["next_round"]["round_id"])
+        self.assertNotIn("next_round", played.receipt, "an open round's id is kept apart from the receipt")
         self.assertEqual(played.verdict["verdict"], "pass", played.verdict["reason"])
         self.assertEqual(played.verdict["failures"], [])
         self.assertEqual(played.timings["tries"], 1)
@@ -96,25 +95,26 @@ class EveryRoundVerified(unittest.TestCase):
                 self.check("async", played.game, played, rounds[i - 1] if i else None)
         self.assertEqual(sum(1 for kind, _ in self.rounds if kind == "async"), ROUNDS_PER_CLIENT)
 
-    def test_a_successor_expired_by_a_rotation_gives_way_to_a_commit(self) -> None:
+    def test_a_successor_expired_by_a_rotation_is_refused_and_the_next_call_commits(self) -> None:
         account = free_player(self.stack.base_url)
         arcade = Arcade.connect(self.stack.base_url, account=account)
         first = arcade.flip(wager=1, call="heads")
-        successor = first.receipt["next_round"]["round_id"]
         # Elsewhere, the owner rotates its statement: every open round of the address expires.
         url = self.stack.base_url
         statement = requests.get(f"{url}/api/arcade/auth-statement/{account.address}", timeout=10).json()["statement"]
         signature = "0x" + bytes(account.sign_message(encode_defunct(text=statement)).signature).hex()
         rotated = requests.post(f"{url}/api/arcade/auth/rotate", json={"address": account.address, "signature": signature}, timeout=10)
         self.assertEqual(rotated.status_code, 200, rotated.text)
-        self.assertEqual(requests.get(f"{url}/api/arcade/rounds/{successor}", timeout=10).json()["state"], "expired")
+        # Once its Play is signed, a call plays that round or nothing: it never re-rolls on another.
+        with self.assertRaises(ArcadeError) as refused:
+            arcade.dice(wager=1, target=50)
+        self.assertEqual(refused.exception.code, "round_expired")
+        self.assertEqual(arcade.balance()["chips"], first.balance, "the expired successor cost nothing")
         second = arcade.dice(wager=1, target=50)
         self.assertEqual(second.verdict["verdict"], "pass", second.verdict["reason"])
         self.assertFalse(second.chained, "played on a fresh commit")
-        self.assertNotEqual(second.receipt["round_id"], successor)
-        self.assertEqual(second.balance, first.balance - 1 + second.payout, "the expired successor cost nothing")
+        self.assertEqual(second.balance, first.balance - 1 + second.payout)
         self.assertTrue(arcade.flip(wager=1, call="tails").chained, "and the chain goes on from there")
-
 
 if __name__ == "__main__":
     unittest.main()

@@ -81,7 +81,9 @@ def round_to_play(state: State) -> Flow[tuple[dict[str, Any], bool]]:
     commit; and whether it was the former."""
     while state.successors:
         successor = state.successors.pop()
-        left = datetime.fromisoformat(successor["expires_at"]) - datetime.now(timezone.utc)
+        # `Z` read as UTC by every Python this package runs on (fromisoformat takes it from 3.11).
+        expires = datetime.fromisoformat(str(successor.get("expires_at", "")).replace("Z", "+00:00"))
+        left = expires - datetime.now(timezone.utc)
         if left.total_seconds() > SUCCESSOR_MARGIN_S:
             return successor, True
     session = state.session
@@ -91,23 +93,28 @@ def round_to_play(state: State) -> Flow[tuple[dict[str, Any], bool]]:
 
 
 def play(state: State, endpoint: Endpoint, call: dict[str, Any]) -> Flow[Round]:
-    """A round played on the next round (see `round_to_play`); a successor the arcade expired
-    since (a rotation expires every open round) gives way to a fresh commit."""
+    """A round played on the next round (see `round_to_play`). Once a Play is signed for a
+    round, this call plays that round or nothing: a successor refused as expired (a rotation
+    expires every open round) raises ArcadeError naming it, the rounds kept are let go, and the
+    next call commits afresh. (Playing another round in its place here would let an arcade hide
+    a round it would lose by calling it expired, and re-roll it unseen.)"""
     started = time.perf_counter()
     commit, chained = yield from round_to_play(state)
     try:
         return (yield from play_on(state, commit, chained, endpoint, call, started))
     except ArcadeError as error:
-        if not (chained and error.code == "round_expired"):
-            raise
-    commit, _ = yield from round_to_play(state)
-    return (yield from play_on(state, commit, False, endpoint, call, started))
+        if chained and error.code == "round_expired":
+            state.successors.clear()
+        raise
 
 
 def play_on(state: State, commit: dict[str, Any], chained: bool, endpoint: Endpoint, call: dict[str, Any],
             started: float) -> Flow[Round]:
     """Sign the Play of `commit`, play it asking for its successor (asked again while the answer
-    is lost: the statement signature on the play lets a replay carry the successor too), verify."""
+    is lost: the statement signature on the play lets a replay carry the successor too), verify
+    it against the commit answer and the play sent. The successor is kept apart from the receipt
+    (an open round's id is for its owner alone) and kept whatever the verdict: it is judged as
+    any round when it is played."""
     session = state.session
     check_round_version(commit.get("fairness_version"))
     body_fields, play_params = shape_of(endpoint, call)
@@ -122,9 +129,11 @@ def play_on(state: State, commit: dict[str, Any], chained: bool, endpoint: Endpo
         return Request("POST", f"/api/arcade/{endpoint}", {**fields, "signature": signature}, retry=True)
 
     answer, tries = yield from session.signed_reply(send)
-    verdict, ms = yield from state.verifier.check_play(answer, commit, session.address)
-    if answer.get("next_round"):
-        state.successors.append(answer["next_round"])
+    successor = answer.pop("next_round", None) if isinstance(answer, dict) else None
+    if successor:
+        state.successors.append(successor)
+    sent = {"game": GAME_OF[endpoint], "client_seed": client_seed, "wager": call["wager"]}
+    verdict, ms = yield from state.verifier.check_play(answer, commit, session.address, sent)
     return Round(
         verified=True, bet_id=answer["bet_id"], game=answer["game"], won=answer["won"], payout=answer["payout"],
         profit=answer["profit"], result=answer["result"], balance=answer["balance"], replayed=answer.get("replayed", False),

@@ -27,6 +27,16 @@ def require_pass(verdict: dict[str, Any], receipt: Any) -> None:
         raise VerificationError(verdict, receipt)
 
 
+def not_sent(receipt: Any, sent: dict[str, Any]) -> list[dict[str, Any]]:
+    """`[{check: 'sent_play', why}]` when `receipt` is not the round of the play sent, else `[]`."""
+    got = receipt if isinstance(receipt, dict) else {}
+    differ = [f"{field} {got.get(field)!r}, sent {sent[field]!r}" for field in ("game", "client_seed", "wager")
+              if got.get(field) != sent[field]]
+    if not differ:
+        return []
+    return [{"check": "sent_play", "why": f"the receipt is not the round of the play sent: {'; '.join(differ)}"}]
+
+
 class Verifier:
     """Judges rounds under the trust pinned at connect."""
 
@@ -63,10 +73,13 @@ class Verifier:
     def context(self) -> dict[str, Any]:
         return {"wasm": self.wasm, "trust": self.trust, "batches": self.batches}
 
-    def check_play(self, receipt: Any, commit: Any, player: str) -> Flow[tuple[dict[str, Any], float]]:
-        """A round just played, against the player's commit answer and address: `(verdict, ms)`
-        (ms: judging only; the read of the round's own batch row, under the batch's signed root
-        kept from its first read, not counted); VerificationError unless it passes."""
+    def check_play(self, receipt: Any, commit: Any, player: str,
+                   sent: dict[str, Any]) -> Flow[tuple[dict[str, Any], float]]:
+        """A round just played, against the player's commit answer and address, and the play
+        sent (`sent`: its game, client seed and wager; a receipt of another is `sent_play`, an
+        old receipt answered for a new play, say): `(verdict, ms)` (ms: judging only; the read
+        of the round's own batch row, under the batch's signed root kept from its first read,
+        not counted); VerificationError unless it passes."""
         # A row the arcade does not answer leaves the round not proven, every other check still
         # made: the round was played, so its verdict is never an error about the read.
         also: list[dict[str, Any]] = []
@@ -75,6 +88,7 @@ class Verifier:
             self.batches, also = yield from seed_row(self.wasm, self.trust, self.batches, receipt)
         except Exception as error:  # any failed read: the verdict says which
             unreachable = f"the seed batch row: {error}"
+        also = [*also, *not_sent(receipt, sent)]
         started = time.perf_counter()
         context = {**self.context(), "unreachable": unreachable}
         verdict = slim(judge_round(context, receipt, source=FROM_HOUSE, player=player, commit=commit, also=also))
